@@ -1,0 +1,60 @@
+#pragma once
+/// QUADPOOL_ASSERT(cond, message): the one check for programming errors (a double free, a
+/// foreign pointer, NaN coordinates). It is compiled in when QUADPOOL_ENABLE_ASSERTS is defined:
+/// in Debug, RelWithDebInfo and every build that has the tests (see the top CMakeLists.txt).
+/// When it fires, the installed handler runs; the default one logs through the engine logger and
+/// aborts. Tests may install their own handler, for example one that throws.
+
+#include <string_view>
+
+namespace quadpool {
+
+/// Where a failed assertion happened and what it says.
+struct AssertionInfo {
+  std::string_view condition;
+  std::string_view message;
+  std::string_view file;
+  int line;
+};
+
+/// A handler must not return normally: it aborts, throws or exits. If it returns anyway,
+/// `assertion_failed` aborts.
+using AssertHandler = void (*)(const AssertionInfo& info);
+
+/// Installs `handler` (nullptr restores the default) and returns the previous one.
+AssertHandler set_assert_handler(AssertHandler handler) noexcept;
+
+/// Logs through the engine logger, then aborts.
+[[noreturn]] void default_assert_handler(const AssertionInfo& info);
+
+/// Called by QUADPOOL_ASSERT; runs the installed handler.
+[[noreturn]] void assertion_failed(const AssertionInfo& info);
+
+/// True when QUADPOOL_ASSERT is compiled in.
+inline constexpr bool kAssertsEnabled =
+#if defined(QUADPOOL_ENABLE_ASSERTS)
+    true;
+#else
+    false;
+#endif
+
+}  // namespace quadpool
+
+#if defined(QUADPOOL_ENABLE_ASSERTS)
+#define QUADPOOL_ASSERT(cond, message)                                                   \
+  do {                                                                                   \
+    if (!(cond)) [[unlikely]] {                                                          \
+      ::quadpool::assertion_failed(                                                      \
+          ::quadpool::AssertionInfo{#cond, (message), __FILE__, __LINE__});              \
+    }                                                                                    \
+  } while (false)
+#else
+// The condition is not evaluated, but it still has to compile.
+#define QUADPOOL_ASSERT(cond, message) \
+  do {                                 \
+    if (false) {                       \
+      (void)(cond);                    \
+      (void)(message);                 \
+    }                                  \
+  } while (false)
+#endif

@@ -1,0 +1,407 @@
+// Tests of engine/memory/pool_allocator.*: configuration, growth, alignment, stats, the debug
+// checks (with death tests) and a randomised run against a model.
+#include "engine/memory/pool_allocator.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "engine/core/heap_counter.hpp"
+#include "engine/core/random.hpp"
+#include "tests/common/assert_throws.hpp"
+
+namespace quadpool::memory {
+namespace {
+
+
+std::uintptr_t address(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+
+// Allocates every block of a pool and returns them; used to prove nothing leaked.
+std::vector<void*> drain(PoolAllocator& pool) {
+  std::vector<void*> blocks;
+  while (void* p = pool.try_allocate()) blocks.push_back(p);
+  return blocks;
+}
+
+TEST(PoolAllocator, RejectsABadConfigWithAMessageNamingTheField) {
+  auto message_of = [](const PoolConfig& config) -> std::string {
+    try {
+      PoolAllocator pool(config);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "no exception";
+  };
+  EXPECT_NE(message_of({.block_size = 0, .blocks_per_chunk = 4}).find("block_size"),
+            std::string::npos);
+  EXPECT_NE(message_of({.block_size = 8, .blocks_per_chunk = 0}).find("blocks_per_chunk"),
+            std::string::npos);
+  for (std::size_t bad : {std::size_t{0}, std::size_t{3}, std::size_t{24}, std::size_t{8192}}) {
+    const std::string message = message_of({.block_size = 8, .blocks_per_chunk = 4, .alignment = bad});
+    EXPECT_NE(message.find("alignment"), std::string::npos) << bad;
+    EXPECT_NE(message.find("4096"), std::string::npos) << "names the valid range: " << message;
+  }
+  EXPECT_NE(message_of({.block_size = SIZE_MAX / 4, .blocks_per_chunk = 64}).find("overflow"),
+            std::string::npos);
+}
+
+TEST(PoolAllocator, RoundsTinyBlocksUpToHoldTheFreeListLink) {
+  PoolAllocator pool({.block_size = 1, .blocks_per_chunk = 4, .alignment = 1});
+  const PoolStats stats = pool.stats();
+  EXPECT_EQ(stats.block_size, sizeof(void*));
+  EXPECT_EQ(stats.alignment, alignof(void*));
+}
+
+TEST(PoolAllocator, GrowPoolAllocatesNothingUntilFirstUse) {
+  PoolAllocator pool({.block_size = 64, .blocks_per_chunk = 1 << 20});
+  EXPECT_EQ(pool.stats().chunks, 0u);
+  EXPECT_EQ(pool.stats().bytes_reserved, 0u);
+  void* p = pool.allocate();
+  EXPECT_EQ(pool.stats().chunks, 1u);
+  EXPECT_EQ(pool.stats().capacity, std::size_t{1} << 20);
+  pool.deallocate(p);
+}
+
+TEST(PoolAllocator, FixedPoolPreallocatesOneChunkAndRunsOut) {
+  PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 3, .growth = Growth::Fixed});
+  EXPECT_EQ(pool.stats().chunks, 1u);
+  EXPECT_EQ(pool.stats().capacity, 3u);
+  std::vector<void*> blocks = drain(pool);
+  EXPECT_EQ(blocks.size(), 3u);
+  EXPECT_EQ(pool.try_allocate(), nullptr);
+  EXPECT_THROW(pool.allocate(), std::bad_alloc);
+  EXPECT_EQ(pool.stats().chunks, 1u) << "a Fixed pool never adds a chunk";
+  pool.deallocate(blocks.back());
+  blocks.pop_back();
+  EXPECT_NE(blocks.emplace_back(pool.try_allocate()), nullptr) << "a freed block is reusable";
+  for (void* p : blocks) pool.deallocate(p);
+}
+
+TEST(PoolAllocator, GrowAddsChunksAndNeverMovesALiveBlock) {
+  PoolAllocator pool({.block_size = 48, .blocks_per_chunk = 5});
+  std::vector<void*> blocks;
+  for (int i = 0; i < 23; ++i) {
+    auto* p = static_cast<unsigned char*>(pool.allocate());
+    std::memset(p, i, 48);
+    blocks.push_back(p);
+  }
+  EXPECT_EQ(pool.stats().chunks, 5u);
+  EXPECT_EQ(pool.stats().capacity, 25u);
+  for (int i = 0; i < 23; ++i) {
+    const auto* p = static_cast<const unsigned char*>(blocks[static_cast<std::size_t>(i)]);
+    EXPECT_TRUE(std::all_of(p, p + 48, [i](unsigned char c) { return c == i; })) << i;
+    EXPECT_TRUE(pool.owns(p));
+  }
+  for (void* p : blocks) pool.deallocate(p);
+}
+
+TEST(PoolAllocator, ReusesTheMostRecentlyFreedBlockFirst) {
+  PoolAllocator pool({.block_size = 16, .blocks_per_chunk = 8});
+  void* a = pool.allocate();
+  void* b = pool.allocate();
+  pool.deallocate(a);
+  pool.deallocate(b);
+  EXPECT_EQ(pool.allocate(), b);
+  EXPECT_EQ(pool.allocate(), a);
+  pool.deallocate(a);
+  pool.deallocate(b);
+}
+
+TEST(PoolAllocator, HandsOutDistinctBlocksThatDoNotOverlap) {
+  PoolAllocator pool({.block_size = 40, .blocks_per_chunk = 7});
+  std::vector<void*> blocks;
+  for (int i = 0; i < 100; ++i) blocks.push_back(pool.allocate());
+  std::vector<std::uintptr_t> sorted;
+  for (void* p : blocks) sorted.push_back(address(p));
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t size = pool.stats().block_size;
+  for (std::size_t i = 1; i < sorted.size(); ++i) EXPECT_GE(sorted[i] - sorted[i - 1], size);
+  for (void* p : blocks) pool.deallocate(p);
+}
+
+TEST(PoolAllocator, HonoursEveryPowerOfTwoAlignmentUpTo4096) {
+  for (std::size_t alignment = 1; alignment <= PoolAllocator::kMaxAlignment; alignment *= 2) {
+    PoolAllocator pool({.block_size = 24, .blocks_per_chunk = 3, .alignment = alignment});
+    EXPECT_GE(pool.stats().alignment, alignment);
+    std::vector<void*> blocks;
+    for (int i = 0; i < 10; ++i) {
+      void* p = pool.allocate();
+      EXPECT_EQ(address(p) % alignment, 0u) << "alignment " << alignment;
+      blocks.push_back(p);
+    }
+    for (void* p : blocks) pool.deallocate(p);
+  }
+}
+
+TEST(PoolAllocator, OwnsOnlyItsOwnBlocks) {
+  PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 4});
+  PoolAllocator other({.block_size = 32, .blocks_per_chunk = 4});
+  void* mine = pool.allocate();
+  void* theirs = other.allocate();
+  int on_stack = 0;
+  EXPECT_TRUE(pool.owns(mine));
+  EXPECT_TRUE(pool.owns(static_cast<char*>(mine) + 31));
+  EXPECT_FALSE(pool.owns(theirs));
+  EXPECT_FALSE(pool.owns(&on_stack));
+  EXPECT_FALSE(pool.owns(nullptr));
+  pool.deallocate(mine);
+  other.deallocate(theirs);
+}
+
+TEST(PoolAllocator, StatsAreExactAtEveryStep) {
+  PoolAllocator pool({.block_size = 64, .blocks_per_chunk = 4, .alignment = 64});
+  std::vector<void*> blocks;
+  for (std::size_t i = 1; i <= 9; ++i) {
+    blocks.push_back(pool.allocate());
+    const PoolStats s = pool.stats();
+    EXPECT_EQ(s.blocks_in_use, i);
+    EXPECT_EQ(s.high_water, i);
+    EXPECT_EQ(s.total_allocations, i);
+    EXPECT_EQ(s.chunks, (i + 3) / 4);
+    EXPECT_EQ(s.capacity, s.chunks * 4);
+    EXPECT_EQ(s.bytes_reserved, s.chunks * 4 * 64);
+  }
+  pool.deallocate(blocks[3]);
+  pool.deallocate(blocks[5]);
+  const PoolStats s = pool.stats();
+  EXPECT_EQ(s.blocks_in_use, 7u);
+  EXPECT_EQ(s.high_water, 9u);
+  EXPECT_EQ(s.total_deallocations, 2u);
+  EXPECT_EQ(s.block_size, 64u);
+  EXPECT_EQ(s.alignment, 64u);
+  pool.deallocate(nullptr);
+  EXPECT_EQ(pool.stats().total_deallocations, 2u) << "deallocate(nullptr) is a no-op";
+  blocks.erase(blocks.begin() + 5);
+  blocks.erase(blocks.begin() + 3);
+  for (void* p : blocks) pool.deallocate(p);
+}
+
+TEST(PoolAllocator, ReportsTheStateOfEveryBlockInAChunk) {
+  PoolAllocator pool({.block_size = 16, .blocks_per_chunk = 6});
+  void* a = pool.allocate();
+  void* b = pool.allocate();
+  void* c = pool.allocate();
+  pool.deallocate(b);
+  std::vector<BlockState> states(6);
+  pool.chunk_block_states(0, states);
+  EXPECT_EQ(states, (std::vector<BlockState>{BlockState::Live, BlockState::Free, BlockState::Live,
+                                             BlockState::NeverUsed, BlockState::NeverUsed,
+                                             BlockState::NeverUsed}));
+  EXPECT_THROW(pool.chunk_block_states(1, states), std::out_of_range);
+  pool.deallocate(a);
+  pool.deallocate(c);
+}
+
+TEST(PoolAllocator, MakesNoHeapAllocationOnceItHasItsChunks) {
+  PoolAllocator pool({.block_size = 64, .blocks_per_chunk = 256});
+  std::vector<void*> blocks;
+  blocks.reserve(1000);
+  for (int i = 0; i < 1000; ++i) blocks.push_back(pool.allocate());
+  for (void* p : blocks) pool.deallocate(p);
+  blocks.clear();
+  const std::uint64_t before = heap_allocations();
+  for (int frame = 0; frame < 10; ++frame) {
+    for (int i = 0; i < 1000; ++i) blocks.push_back(pool.allocate());
+    for (void* p : blocks) pool.deallocate(p);
+    blocks.clear();
+  }
+  EXPECT_EQ(heap_allocations() - before, 0u);
+}
+
+// --- debug aids: only meaningful when the build has them ----------------------------------------
+
+TEST(PoolAllocator, FillsFreshAndFreedBlocksWithPatternsInCheckedBuilds) {
+  if (!debug::kFill || debug::kAsan) GTEST_SKIP() << "fill patterns are off (or ASan poisons)";
+  PoolAllocator pool({.block_size = 64, .blocks_per_chunk = 4, .alignment = 8});
+  auto* p = static_cast<unsigned char*>(pool.allocate());
+  EXPECT_TRUE(std::all_of(p, p + 64, [](unsigned char c) { return c == debug::kFreshFill; }));
+  pool.deallocate(p);
+  // The first bytes hold the free-list link; everything after it carries the freed pattern.
+  EXPECT_TRUE(std::all_of(p + sizeof(void*), p + 64,
+                          [](unsigned char c) { return c == debug::kFreedFill; }));
+}
+
+// deallocate() is noexcept, so its asserts cannot be tested with a throwing handler: the death
+// tests below check each message against the real abort.
+TEST(PoolAllocatorDeathTest, DoubleFreeAborts) {
+  if (!debug::kSlotState) GTEST_SKIP() << "slot state is off in this build";
+  EXPECT_DEATH(
+      {
+        PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 4});
+        void* p = pool.allocate();
+        void* q = pool.allocate();
+        pool.deallocate(p);
+        pool.deallocate(q);
+        pool.deallocate(p);
+      },
+      "double free");
+}
+
+TEST(PoolAllocatorDeathTest, ForeignPointerAborts) {
+  if (!debug::kPointerChecks) GTEST_SKIP() << "pointer checks are off in this build";
+  EXPECT_DEATH(
+      {
+        PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 4});
+        PoolAllocator other({.block_size = 32, .blocks_per_chunk = 4});
+        void* p = other.allocate();
+        pool.deallocate(p);
+      },
+      "does not belong to this pool");
+}
+
+TEST(PoolAllocatorDeathTest, StackPointerAborts) {
+  if (!debug::kPointerChecks) GTEST_SKIP() << "pointer checks are off in this build";
+  EXPECT_DEATH(
+      {
+        PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 4});
+        void* keep = pool.allocate();
+        (void)keep;
+        alignas(32) char on_stack[32];
+        pool.deallocate(on_stack);
+      },
+      "does not belong to this pool");
+}
+
+TEST(PoolAllocatorDeathTest, MisalignedPointerInsideAChunkAborts) {
+  if (!debug::kPointerChecks) GTEST_SKIP() << "pointer checks are off in this build";
+  EXPECT_DEATH(
+      {
+        PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 4});
+        auto* p = static_cast<char*>(pool.allocate());
+        pool.deallocate(p + 8);
+      },
+      "misaligned");
+}
+
+TEST(PoolAllocatorDeathTest, FreeOfANeverAllocatedBlockAborts) {
+  if (!debug::kSlotState) GTEST_SKIP() << "slot state is off in this build";
+  EXPECT_DEATH(
+      {
+        PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 4});
+        auto* p = static_cast<char*>(pool.allocate());
+        pool.deallocate(p + pool.stats().block_size);
+      },
+      "never allocated");
+}
+
+TEST(PoolAllocatorDeathTest, DestroyingAPoolWithLiveBlocksReportsTheLeakCount) {
+  if (!debug::kLeakCheck) GTEST_SKIP() << "the leak check is off in this build";
+  EXPECT_DEATH(
+      {
+        PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 4});
+        (void)pool.allocate();
+        (void)pool.allocate();
+        (void)pool.allocate();
+      },
+      "destroyed with 3 live block");
+}
+
+#if defined(QUADPOOL_HAS_ASAN)
+TEST(PoolAllocatorDeathTest, UseAfterFreeInsideThePoolIsReportedByAsan) {
+  EXPECT_DEATH(
+      {
+        PoolAllocator pool({.block_size = 64, .blocks_per_chunk = 4});
+        auto* p = static_cast<volatile char*>(pool.allocate());
+        void* keep = pool.allocate();
+        (void)keep;
+        pool.deallocate(const_cast<char*>(p));
+        p[20] = 1;
+      },
+      "use-after-poison");
+}
+
+TEST(PoolAllocatorDeathTest, NeverUsedBlocksArePoisonedUnderAsan) {
+  EXPECT_DEATH(
+      {
+        PoolAllocator pool({.block_size = 64, .blocks_per_chunk = 4});
+        auto* p = static_cast<volatile char*>(pool.allocate());
+        p[64 + 3] = 1;  // the next block, never handed out
+      },
+      "use-after-poison");
+}
+#endif
+
+// --- randomised run against a model --------------------------------------------------------------
+
+TEST(PoolAllocator, RandomSequencesMatchAModel) {
+  const std::uint64_t seed = test::announce_seed("PoolAllocator.RandomSequencesMatchAModel", 0x9001);
+  Random rng(seed);
+  for (int round = 0; round < 20; ++round) {
+    const std::size_t alignment = std::size_t{1} << rng.below(9);  // 1 .. 256
+    const std::size_t requested = 1 + rng.below(200);
+    const std::size_t per_chunk = 1 + rng.below(64);
+    const Growth growth = rng.chance(0.3) ? Growth::Fixed : Growth::Grow;
+    SCOPED_TRACE(::testing::Message() << "round " << round << " size " << requested << " align "
+                                      << alignment << " per_chunk " << per_chunk);
+    PoolAllocator pool({.block_size = requested,
+                        .blocks_per_chunk = per_chunk,
+                        .alignment = alignment,
+                        .growth = growth});
+    const std::size_t size = pool.stats().block_size;
+    std::map<std::uintptr_t, unsigned char> live;  // block -> the byte it was filled with
+    std::uint64_t allocs = 0, frees = 0;
+    std::size_t high_water = 0;
+    for (int step = 0; step < 4000; ++step) {
+      const bool do_allocate = live.empty() || rng.chance(0.55);
+      if (do_allocate) {
+        void* p = pool.try_allocate();
+        if (growth == Growth::Fixed && live.size() == per_chunk) {
+          ASSERT_EQ(p, nullptr) << "a full Fixed pool returns nullptr";
+          continue;
+        }
+        ASSERT_NE(p, nullptr);
+        const std::uintptr_t a = address(p);
+        ASSERT_EQ(a % alignment, 0u);
+        ASSERT_TRUE(pool.owns(p));
+        // No overlap with any live block: check the neighbours in address order.
+        auto next = live.lower_bound(a);
+        if (next != live.end()) {
+          ASSERT_GE(next->first, a + size);
+        }
+        if (next != live.begin()) {
+          ASSERT_LE(std::prev(next)->first + size, a);
+        }
+        const auto fill = static_cast<unsigned char>(rng.below(256));
+        std::memset(p, fill, size);
+        live.emplace(a, fill);
+        ++allocs;
+        high_water = std::max(high_water, live.size());
+      } else {
+        auto it = live.begin();
+        std::advance(it, static_cast<std::ptrdiff_t>(rng.below(live.size())));
+        const auto* p = reinterpret_cast<unsigned char*>(it->first);
+        const unsigned char fill = it->second;
+        ASSERT_TRUE(std::all_of(p, p + size, [fill](unsigned char c) { return c == fill; }))
+            << "a live block's contents changed";
+        pool.deallocate(reinterpret_cast<void*>(it->first));
+        live.erase(it);
+        ++frees;
+      }
+      const PoolStats s = pool.stats();
+      ASSERT_EQ(s.blocks_in_use, live.size());
+      ASSERT_EQ(s.total_allocations, allocs);
+      ASSERT_EQ(s.total_deallocations, frees);
+      ASSERT_EQ(s.high_water, high_water);
+      ASSERT_EQ(s.capacity, s.chunks * per_chunk);
+      ASSERT_GE(s.capacity, live.size());
+    }
+    for (const auto& [a, fill] : live) pool.deallocate(reinterpret_cast<void*>(a));
+    // Closing check: the whole capacity can be allocated again, so nothing leaked.
+    const std::size_t capacity = pool.stats().capacity;
+    std::vector<void*> all;
+    for (std::size_t i = 0; i < capacity; ++i) all.push_back(pool.allocate());
+    std::set<void*> distinct(all.begin(), all.end());
+    EXPECT_EQ(distinct.size(), capacity);
+    EXPECT_EQ(pool.stats().capacity, capacity) << "reallocating the capacity added no chunk";
+    for (void* p : all) pool.deallocate(p);
+  }
+}
+
+}  // namespace
+}  // namespace quadpool::memory
