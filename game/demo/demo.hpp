@@ -1,0 +1,30 @@
+#pragma once
+/// The interactive demo's entry point: the boundary between the command line (game/main.cpp)
+/// and the SDL2 + Dear ImGui code in game/demo/.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "engine/spatial/quad_tree.hpp"
+
+namespace quadpool::game {
+
+struct DemoOptions {
+  std::size_t sprites = 10'000;
+  std::uint64_t seed = 1;
+  spatial::AllocatorKind allocator = spatial::AllocatorKind::Pool;
+  int window_width = 1280;
+  int window_height = 800;
+  std::optional<std::uint64_t> frames;  // quit after this many frames
+  std::string screenshot;               // PNG or BMP of the last frame; empty for none
+  bool vsync = true;
+};
+
+/// Opens the window and runs until the user quits or `frames` have been drawn. Returns the
+/// process exit code: 0 on success, 2 when no display can be opened (after printing a message
+/// that suggests --headless or xvfb-run).
+int run_demo(const DemoOptions& options);
+
+}  // namespace quadpool::game
