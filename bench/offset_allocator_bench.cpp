@@ -1,0 +1,1 @@
+// The offset allocator's benchmarks: written with its issue.
