@@ -95,6 +95,8 @@ class Method {
   virtual ~Method() = default;
   virtual void build(std::span<const Aabb> boxes) = 0;
   virtual Tally pairs(std::span<const Aabb> boxes) = 0;
+  /// Counters that describe the structure after the last tick.
+  virtual void add_counters(benchmark::State&) const {}
 };
 
 class QuadTreeMethod final : public Method {
@@ -107,6 +109,13 @@ class QuadTreeMethod final : public Method {
     Tally tally;
     tree_.for_each_pair([&](std::uint32_t a, std::uint32_t b) { tally.add(a, b); });
     return tally;
+  }
+  void add_counters(benchmark::State& state) const override {
+    const quadpool::spatial::QuadTreeStats stats = tree_.stats();
+    state.counters["leaves"] = static_cast<double>(stats.leaves);
+    state.counters["depth"] = static_cast<double>(stats.max_depth_reached);
+    state.counters["straddling_pct"] =
+        100.0 * static_cast<double>(stats.straddling_items) / static_cast<double>(stats.items);
   }
 
  private:
@@ -272,6 +281,7 @@ void broad_phase(benchmark::State& state, MethodKind kind, const char* name, std
   state.counters["build_p50_us"] = percentile(samples.build, 0.50);
   state.counters["pairs_p50_us"] = percentile(samples.pairs, 0.50);
   state.counters["pairs"] = static_cast<double>(samples.pairs_seen) / static_cast<double>(samples.total.size());
+  method->add_counters(state);
 }
 
 // Every method on every tick, in a fresh random order each tick. On a machine that other work

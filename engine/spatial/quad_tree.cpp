@@ -87,6 +87,11 @@ Aabb united(const Aabb& a, const Aabb& b) noexcept {
           a.max_x > b.max_x ? a.max_x : b.max_x, a.max_y > b.max_y ? a.max_y : b.max_y};
 }
 
+bool inside(const Aabb& box, const Aabb& region) noexcept {
+  return (box.min_x >= region.min_x) & (box.max_x <= region.max_x) & (box.min_y >= region.min_y) &
+         (box.max_y <= region.max_y);
+}
+
 std::array<Aabb, 4> quadrants_of(const Aabb& q) noexcept {
   const float mid_x = q.min_x + 0.5f * (q.max_x - q.min_x);
   const float mid_y = q.min_y + 0.5f * (q.max_y - q.min_y);
@@ -226,8 +231,14 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
   const std::uint32_t count = end - first;
   if (count <= static_cast<std::uint32_t>(config_.leaf_capacity) || depth == config_.max_depth) {
     Aabb loose = kEmptyBox;
-    for (std::uint32_t i = first; i < end; ++i) loose = united(loose, columns_.get(i));
+    std::size_t straddling = 0;
+    for (std::uint32_t i = first; i < end; ++i) {
+      const Aabb box = columns_.get(i);
+      loose = united(loose, box);
+      straddling += !inside(box, quadrant);
+    }
     node->loose = loose;
+    stats_.straddling_items += straddling;
     ++stats_.leaves;
     if (count > stats_.max_leaf_items) stats_.max_leaf_items = count;
     return;
@@ -326,6 +337,9 @@ void QuadTree::validate() const {
     const std::uint32_t items = node->item_count();
     if (node->is_leaf()) {
       ++counted.leaves;
+      for (std::uint32_t i = node->first_item; i < node->end_item; ++i) {
+        counted.straddling_items += !inside(columns_.get(i), node->quadrant);
+      }
       if (items > counted.max_leaf_items) counted.max_leaf_items = items;
       for (const Node* child : node->children) {
         QUADPOOL_ASSERT(child == nullptr, "QuadTree::validate: a leaf has a child");
@@ -364,7 +378,8 @@ void QuadTree::validate() const {
 
   QUADPOOL_ASSERT(counted.nodes == stats_.nodes && counted.leaves == stats_.leaves &&
                       counted.max_depth_reached == stats_.max_depth_reached &&
-                      counted.max_leaf_items == stats_.max_leaf_items,
+                      counted.max_leaf_items == stats_.max_leaf_items &&
+                      counted.straddling_items == stats_.straddling_items,
                   "QuadTree::validate: stats() disagree with the tree");
   const std::size_t pooled = live_kind_ == AllocatorKind::Pool ? stats_.nodes : 0;
   QUADPOOL_ASSERT(node_pool_.stats().blocks_in_use == pooled,

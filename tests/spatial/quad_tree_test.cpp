@@ -244,6 +244,17 @@ TEST(QuadTree, BoxesLargerThanTheWorldOverlapEverything) {
   EXPECT_EQ(with_zero, static_cast<long>(boxes.size() - 1));
 }
 
+TEST(QuadTree, StatsCountTheBoxesThatStickOutOfTheirLeaf) {
+  QuadTree tree({.bounds = kWorld, .max_depth = 3, .leaf_capacity = 1});
+  const std::vector<Aabb> boxes = {{10, 10, 20, 20}, {45, 45, 55, 55}, {80, 10, 90, 20}};
+  tree.rebuild(boxes);
+  tree.validate();
+  // The middle box's centre is on the root's centre lines, so whichever quadrant takes it, the
+  // box reaches into the other three.
+  EXPECT_EQ(tree.stats().straddling_items, 1u);
+  EXPECT_EQ(tree.stats().leaves, 3u);
+}
+
 TEST(QuadTree, ForEachNodeVisitsEveryNodeRootFirst) {
   QuadTree tree({.bounds = kWorld, .max_depth = 5, .leaf_capacity = 3});
   Random rng(5);
