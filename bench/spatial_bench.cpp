@@ -102,7 +102,9 @@ class Method {
 class QuadTreeMethod final : public Method {
  public:
   QuadTreeMethod(float side, quadpool::spatial::AllocatorKind kind)
-      : tree_({.bounds = {0, 0, side, side}, .max_depth = g_max_depth, .leaf_capacity = g_leaf_capacity},
+      : tree_({.bounds = {0, 0, side, side},
+               .max_depth = g_max_depth,
+               .leaf_capacity = g_leaf_capacity},
               kind) {}
   void build(std::span<const Aabb> boxes) override { tree_.rebuild(boxes); }
   Tally pairs(std::span<const Aabb>) override {
@@ -141,7 +143,8 @@ class BruteForceMethod final : public Method {
   void build(std::span<const Aabb>) override {}
   Tally pairs(std::span<const Aabb> boxes) override {
     Tally tally;
-    quadpool::spatial::brute_force_pairs(boxes, [&](std::uint32_t a, std::uint32_t b) { tally.add(a, b); });
+    quadpool::spatial::brute_force_pairs(
+        boxes, [&](std::uint32_t a, std::uint32_t b) { tally.add(a, b); });
     return tally;
   }
 };
@@ -192,8 +195,10 @@ std::unique_ptr<Method> make_method(MethodKind kind, std::span<const Aabb> boxes
 
 double percentile(std::vector<double> samples, double fraction) {
   if (samples.empty()) return 0.0;
-  const auto rank = static_cast<std::size_t>(fraction * static_cast<double>(samples.size() - 1) + 0.5);
-  std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(rank), samples.end());
+  const auto rank =
+      static_cast<std::size_t>(fraction * static_cast<double>(samples.size() - 1) + 0.5);
+  std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(rank),
+                   samples.end());
   return samples[rank];
 }
 
@@ -212,7 +217,8 @@ struct Scene {
     ++tick;
   }
   void update_boxes() {
-    for (std::size_t i = 0; i < sprites.size(); ++i) boxes[i] = quadpool::game::bounds_of(sprites[i]);
+    for (std::size_t i = 0; i < sprites.size(); ++i)
+      boxes[i] = quadpool::game::bounds_of(sprites[i]);
   }
 
   quadpool::game::SceneConfig config;
@@ -247,12 +253,14 @@ double timed_tick(Method& method, std::span<const Aabb> boxes, Samples* samples,
 
 // Checks `tally` against the first one recorded for this (N, tick); fails the benchmark if not.
 bool agrees(benchmark::State& state, const char* name, const Scene& scene, const Tally& tally) {
-  const auto [it, first] = reference_tallies().try_emplace({scene.sprites.size(), scene.tick}, tally);
+  const auto [it, first] =
+      reference_tallies().try_emplace({scene.sprites.size(), scene.tick}, tally);
   if (first || it->second == tally) return true;
-  const std::string message = std::string(name) + " disagrees at N=" + std::to_string(scene.sprites.size()) +
-                              ", tick " + std::to_string(scene.tick) + ": " + std::to_string(tally.pairs) +
-                              " pairs, expected " + std::to_string(it->second.pairs) +
-                              (tally.pairs == it->second.pairs ? " (same count, different pairs)" : "");
+  const std::string message =
+      std::string(name) + " disagrees at N=" + std::to_string(scene.sprites.size()) + ", tick " +
+      std::to_string(scene.tick) + ": " + std::to_string(tally.pairs) + " pairs, expected " +
+      std::to_string(it->second.pairs) +
+      (tally.pairs == it->second.pairs ? " (same count, different pairs)" : "");
   std::fprintf(stderr, "spatial_bench: %s\n", message.c_str());
   state.SkipWithError(message.c_str());
   g_failed = true;
@@ -260,9 +268,11 @@ bool agrees(benchmark::State& state, const char* name, const Scene& scene, const
 }
 
 // One method alone: each iteration is one tick, timed from build to the last pair.
-void broad_phase(benchmark::State& state, MethodKind kind, const char* name, std::size_t sprites_count) {
+void broad_phase(benchmark::State& state, MethodKind kind, const char* name,
+                 std::size_t sprites_count) {
   Scene scene(sprites_count);
-  const std::unique_ptr<Method> method = make_method(kind, scene.boxes, scene.side, scene.config.max_radius);
+  const std::unique_ptr<Method> method =
+      make_method(kind, scene.boxes, scene.side, scene.config.max_radius);
   Samples samples;
   Tally tally;
   for (int i = 0; i < kWarmUpTicks; ++i) {
@@ -280,7 +290,8 @@ void broad_phase(benchmark::State& state, MethodKind kind, const char* name, std
   state.counters["p99_us"] = percentile(samples.total, 0.99);
   state.counters["build_p50_us"] = percentile(samples.build, 0.50);
   state.counters["pairs_p50_us"] = percentile(samples.pairs, 0.50);
-  state.counters["pairs"] = static_cast<double>(samples.pairs_seen) / static_cast<double>(samples.total.size());
+  state.counters["pairs"] =
+      static_cast<double>(samples.pairs_seen) / static_cast<double>(samples.total.size());
   method->add_counters(state);
 }
 
@@ -303,7 +314,8 @@ void interleaved(benchmark::State& state, std::span<const std::pair<MethodKind, 
   Tally tally;
   auto run_tick = [&](bool timed) -> bool {
     scene.advance();
-    for (std::size_t k = order.size(); k > 1; --k) std::swap(order[k - 1], order[shuffler.below(k)]);
+    for (std::size_t k = order.size(); k > 1; --k)
+      std::swap(order[k - 1], order[shuffler.below(k)]);
     double seconds = 0.0;
     for (const std::size_t m : order) {
       seconds += timed_tick(*methods[m], scene.boxes, timed ? &samples[m] : nullptr, tally);
@@ -325,13 +337,20 @@ void interleaved(benchmark::State& state, std::span<const std::pair<MethodKind, 
     return 0.0;
   };
   for (std::size_t m = 0; m < methods.size(); ++m) {
-    state.counters[std::string(kinds[m].second) + "_p50_us"] = percentile(samples[m].total, 0.50);
-    state.counters[std::string(kinds[m].second) + "_p99_us"] = percentile(samples[m].total, 0.99);
+    const std::vector<double>& total = samples[m].total;
+    const std::string name = kinds[m].second;
+    state.counters[name + "_p50_us"] = percentile(total, 0.50);
+    state.counters[name + "_p99_us"] = percentile(total, 0.99);
+    double sum = 0.0;
+    for (const double us : total) sum += us;
+    state.counters[name + "_mean_us"] =
+        total.empty() ? 0.0 : sum / static_cast<double>(total.size());
   }
   const double pool_p50 = p("quadtree_pool", 0.50);
   state.counters["pool_over_grid_p50"] = pool_p50 / p("uniform_grid", 0.50);
   state.counters["pool_over_new_delete_p50"] = pool_p50 / p("quadtree_new_delete", 0.50);
-  state.counters["pool_over_new_delete_p99"] = p("quadtree_pool", 0.99) / p("quadtree_new_delete", 0.99);
+  state.counters["pool_over_new_delete_p99"] =
+      p("quadtree_pool", 0.99) / p("quadtree_new_delete", 0.99);
 #if defined(QUADPOOL_HAVE_BOX2D)
   state.counters["pool_over_box2d_p50"] = pool_p50 / p("box2d", 0.50);
 #endif
@@ -347,7 +366,8 @@ bool read_int_flag(const char* arg, const char* name, int lo, int hi, int& out) 
   char* end = nullptr;
   const long value = std::strtol(text, &end, 10);
   if (*text == '\0' || *end != '\0' || value < lo || value > hi) {
-    std::fprintf(stderr, "spatial_bench: %s is '%s'; it must be an integer in %d..%d\n", name, text, lo, hi);
+    std::fprintf(stderr, "spatial_bench: %s is '%s'; it must be an integer in %d..%d\n", name, text,
+                 lo, hi);
     std::exit(2);
   }
   out = static_cast<int>(value);
@@ -362,7 +382,8 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (read_int_flag(argv[i], "--quadtree_leaf_capacity", 1, 1 << 20, g_leaf_capacity)) continue;
     if (read_int_flag(argv[i], "--quadtree_max_depth", 1, 16, g_max_depth)) continue;
-    if (read_int_flag(argv[i], "--box2d_units_per_meter", 1, 1000, g_box2d_units_per_meter)) continue;
+    if (read_int_flag(argv[i], "--box2d_units_per_meter", 1, 1000, g_box2d_units_per_meter))
+      continue;
     if (read_int_flag(argv[i], "--ticks", 0, 1'000'000, g_ticks)) continue;
     argv[kept++] = argv[i];
   }
@@ -375,21 +396,22 @@ int main(int argc, char** argv) {
   };
   // The first entry of each N is the reference the others are checked against.
   const Entry entries[] = {
-      {MethodKind::BruteForce, "brute_force", 10'000},
-      {MethodKind::UniformGrid, "uniform_grid", 100'000},
-      {MethodKind::QuadTreePool, "quadtree_pool", 100'000},
-      {MethodKind::QuadTreeNewDelete, "quadtree_new_delete", 100'000},
+    {MethodKind::BruteForce, "brute_force", 10'000},
+    {MethodKind::UniformGrid, "uniform_grid", 100'000},
+    {MethodKind::QuadTreePool, "quadtree_pool", 100'000},
+    {MethodKind::QuadTreeNewDelete, "quadtree_new_delete", 100'000},
 #if defined(QUADPOOL_HAVE_BOX2D)
-      {MethodKind::Box2d, "box2d", 100'000},
+    {MethodKind::Box2d, "box2d", 100'000},
 #endif
   };
   for (const std::size_t n : {std::size_t{1'000}, std::size_t{10'000}, std::size_t{100'000}}) {
     for (const Entry& entry : entries) {
       if (n > entry.largest_n) continue;
       const std::string name = "broad_phase/" + std::string(entry.name) + "/" + std::to_string(n);
-      auto* registered = benchmark::RegisterBenchmark(name.c_str(), broad_phase, entry.kind, entry.name, n)
-                             ->UseManualTime()
-                             ->Unit(benchmark::kMicrosecond);
+      auto* registered =
+          benchmark::RegisterBenchmark(name.c_str(), broad_phase, entry.kind, entry.name, n)
+              ->UseManualTime()
+              ->Unit(benchmark::kMicrosecond);
       if (g_ticks > 0) {
         // Brute force's answer does not change with more ticks; its cost would dominate the run.
         const int ticks = entry.kind == MethodKind::BruteForce ? std::min(g_ticks, 10) : g_ticks;
@@ -401,19 +423,19 @@ int main(int argc, char** argv) {
   // The same methods again, interleaved tick by tick (brute force only at 1k: at 10k one of its
   // ticks costs as much as a thousand of the others').
   static const std::pair<MethodKind, const char*> kInterleaved[] = {
-      {MethodKind::QuadTreePool, "quadtree_pool"},
-      {MethodKind::QuadTreeNewDelete, "quadtree_new_delete"},
-      {MethodKind::UniformGrid, "uniform_grid"},
+    {MethodKind::QuadTreePool, "quadtree_pool"},
+    {MethodKind::QuadTreeNewDelete, "quadtree_new_delete"},
+    {MethodKind::UniformGrid, "uniform_grid"},
 #if defined(QUADPOOL_HAVE_BOX2D)
-      {MethodKind::Box2d, "box2d"},
+    {MethodKind::Box2d, "box2d"},
 #endif
   };
   for (const std::size_t n : {std::size_t{1'000}, std::size_t{10'000}, std::size_t{100'000}}) {
     const std::string name = "interleaved/" + std::to_string(n);
-    auto* registered = benchmark::RegisterBenchmark(name.c_str(), interleaved,
-                                                    std::span(kInterleaved), n)
-                           ->UseManualTime()
-                           ->Unit(benchmark::kMicrosecond);
+    auto* registered =
+        benchmark::RegisterBenchmark(name.c_str(), interleaved, std::span(kInterleaved), n)
+            ->UseManualTime()
+            ->Unit(benchmark::kMicrosecond);
     if (g_ticks > 0) registered->Iterations(g_ticks);
   }
 

@@ -119,7 +119,7 @@ class QuadTree {
   template <class F>
   void query_node(const Node* node, const Aabb& area, F& f) const;
   template <class F>
-  void visit_nodes(const Node* node, F& f) const;
+  void visit_nodes(const Node* node, const Aabb& quadrant, F& f) const;
 
   QuadTreeConfig config_;
   AllocatorKind requested_kind_;
@@ -151,7 +151,7 @@ void QuadTree::query(const Aabb& area, F&& f) const {
 
 template <class F>
 void QuadTree::for_each_node(F&& f) const {
-  if (root_ != nullptr) visit_nodes(root_, f);
+  if (root_ != nullptr) visit_nodes(root_, config_.bounds, f);
 }
 
 template <class F>
@@ -213,8 +213,9 @@ void QuadTree::pairs_between_leaves(const Node* a, const Node* b, F& f) const {
   // intersection of the two can be part of one; near a shared edge that is a few of each.
   const Aabb& la = a->loose;
   const Aabb& lb = b->loose;
-  const Aabb shared{la.min_x > lb.min_x ? la.min_x : lb.min_x, la.min_y > lb.min_y ? la.min_y : lb.min_y,
-                    la.max_x < lb.max_x ? la.max_x : lb.max_x, la.max_y < lb.max_y ? la.max_y : lb.max_y};
+  const Aabb shared{
+      la.min_x > lb.min_x ? la.min_x : lb.min_x, la.min_y > lb.min_y ? la.min_y : lb.min_y,
+      la.max_x < lb.max_x ? la.max_x : lb.max_x, la.max_y < lb.max_y ? la.max_y : lb.max_y};
   constexpr std::uint32_t kMaxCandidates = 64;
   std::uint32_t from_b[kMaxCandidates];
   std::uint32_t b_count = 0;
@@ -252,9 +253,12 @@ void QuadTree::query_node(const Node* node, const Aabb& area, F& f) const {
 }
 
 template <class F>
-void QuadTree::visit_nodes(const Node* node, F& f) const {
-  f(static_cast<const Aabb&>(node->quadrant), static_cast<int>(node->depth));
-  for (int i = 0; i < node->child_count; ++i) visit_nodes(node->children[i], f);
+void QuadTree::visit_nodes(const Node* node, const Aabb& quadrant, F& f) const {
+  f(static_cast<const Aabb&>(quadrant), static_cast<int>(node->depth));
+  for (int i = 0; i < node->child_count; ++i) {
+    const Node* child = node->children[i];
+    visit_nodes(child, detail::child_quadrant(quadrant, child->quadrant_index), f);
+  }
 }
 
 }  // namespace quadpool::spatial
