@@ -30,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <map>
 #include <memory>
 #include <span>
@@ -231,18 +232,30 @@ struct Scene {
 // Per-tick times of one method, in microseconds.
 struct Samples {
   std::vector<double> total, build, pairs;
+  std::vector<double> cpu;  // the thread's CPU time for the tick: blind to being descheduled
   std::uint64_t pairs_seen = 0;
 };
 
+double thread_cpu_us() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) * 1e6 + static_cast<double>(now.tv_nsec) * 1e-3;
+}
+
 // Builds and enumerates once; returns the seconds taken and records them when `samples` is set.
-double timed_tick(Method& method, std::span<const Aabb> boxes, Samples* samples, Tally& tally) {
+// `with_cpu_time` adds the thread's CPU time (two system calls, ~1 us, outside the wall time).
+double timed_tick(Method& method, std::span<const Aabb> boxes, Samples* samples, Tally& tally,
+                  bool with_cpu_time = false) {
   using Clock = std::chrono::steady_clock;
+  const double cpu0 = with_cpu_time ? thread_cpu_us() : 0.0;
   const auto t0 = Clock::now();
   method.build(boxes);
   const auto t1 = Clock::now();
   tally = method.pairs(boxes);
   const auto t2 = Clock::now();
+  const double cpu2 = with_cpu_time ? thread_cpu_us() : 0.0;
   if (samples != nullptr) {
+    if (with_cpu_time) samples->cpu.push_back(cpu2 - cpu0);
     samples->total.push_back(std::chrono::duration<double, std::micro>(t2 - t0).count());
     samples->build.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
     samples->pairs.push_back(std::chrono::duration<double, std::micro>(t2 - t1).count());
@@ -318,7 +331,7 @@ void interleaved(benchmark::State& state, std::span<const std::pair<MethodKind, 
       std::swap(order[k - 1], order[shuffler.below(k)]);
     double seconds = 0.0;
     for (const std::size_t m : order) {
-      seconds += timed_tick(*methods[m], scene.boxes, timed ? &samples[m] : nullptr, tally);
+      seconds += timed_tick(*methods[m], scene.boxes, timed ? &samples[m] : nullptr, tally, true);
       if (!agrees(state, kinds[m].second, scene, tally)) return false;
     }
     if (timed) state.SetIterationTime(seconds);
@@ -330,17 +343,24 @@ void interleaved(benchmark::State& state, std::span<const std::pair<MethodKind, 
   for (auto _ : state) {
     if (!run_tick(true)) return;
   }
+  auto samples_of = [&](const char* name) -> const Samples& {
+    std::size_t m = 0;
+    while (std::strcmp(kinds[m].second, name) != 0) ++m;
+    return samples[m];
+  };
   auto p = [&](const char* name, double fraction) {
-    for (std::size_t m = 0; m < methods.size(); ++m) {
-      if (std::strcmp(kinds[m].second, name) == 0) return percentile(samples[m].total, fraction);
-    }
-    return 0.0;
+    return percentile(samples_of(name).total, fraction);
+  };
+  auto p_cpu = [&](const char* name, double fraction) {
+    return percentile(samples_of(name).cpu, fraction);
   };
   for (std::size_t m = 0; m < methods.size(); ++m) {
     const std::vector<double>& total = samples[m].total;
     const std::string name = kinds[m].second;
     state.counters[name + "_p50_us"] = percentile(total, 0.50);
     state.counters[name + "_p99_us"] = percentile(total, 0.99);
+    state.counters[name + "_cpu_p50_us"] = percentile(samples[m].cpu, 0.50);
+    state.counters[name + "_cpu_p99_us"] = percentile(samples[m].cpu, 0.99);
     double sum = 0.0;
     for (const double us : total) sum += us;
     state.counters[name + "_mean_us"] =
@@ -349,6 +369,10 @@ void interleaved(benchmark::State& state, std::span<const std::pair<MethodKind, 
   const double pool_p50 = p("quadtree_pool", 0.50);
   state.counters["pool_over_grid_p50"] = pool_p50 / p("uniform_grid", 0.50);
   state.counters["pool_over_new_delete_p50"] = pool_p50 / p("quadtree_new_delete", 0.50);
+  state.counters["pool_over_new_delete_cpu_p50"] =
+      p_cpu("quadtree_pool", 0.50) / p_cpu("quadtree_new_delete", 0.50);
+  state.counters["pool_over_new_delete_cpu_p99"] =
+      p_cpu("quadtree_pool", 0.99) / p_cpu("quadtree_new_delete", 0.99);
   state.counters["pool_over_new_delete_p99"] =
       p("quadtree_pool", 0.99) / p("quadtree_new_delete", 0.99);
 #if defined(QUADPOOL_HAVE_BOX2D)

@@ -59,18 +59,19 @@ awk -v dat="$DAT" '
   function r(n, key) { return ((n, key) in v) ? sprintf("%.2f", v[n, key]) : "-" }
   END {
     print "# N quadtree_pool quadtree_new_delete uniform_grid box2d brute_force (p50 us per tick)" > dat
-    print "| N | QuadTree Pool p50 (p99) | new/delete p50 (p99) | grid p50 | Box2D p50 (p99), mean | brute force p50 | Pool/grid | Pool/Box2D | Pool/new-delete p50, p99 |"
-    print "|---|---|---|---|---|---|---|---|---|"
+    print "| N | QuadTree Pool p50 (p99) | new/delete p50 (p99) | grid p50 | Box2D p50 (p99), mean | brute force p50 | Pool/grid | Pool/Box2D | Pool/new-delete p50, p99 | same, CPU time p50, p99 |"
+    print "|---|---|---|---|---|---|---|---|---|---|"
     for (n = 1000; n <= 100000; n *= 10) {
       if (!(n in seen)) continue
       print n, raw(n, "quadtree_pool_p50_us"), raw(n, "quadtree_new_delete_p50_us"), raw(n, "uniform_grid_p50_us"),
             raw(n, "box2d_p50_us"), raw(n, "brute_p50_us") > dat
-      printf "| %d | %s (%s) | %s (%s) | %s | %s (%s), %s | %s | %s | %s | %s, %s |\n", n,
+      printf "| %d | %s (%s) | %s (%s) | %s | %s (%s), %s | %s | %s | %s | %s, %s | %s, %s |\n", n,
         us(n, "quadtree_pool_p50_us"), us(n, "quadtree_pool_p99_us"),
         us(n, "quadtree_new_delete_p50_us"), us(n, "quadtree_new_delete_p99_us"),
         us(n, "uniform_grid_p50_us"), us(n, "box2d_p50_us"), us(n, "box2d_p99_us"), us(n, "box2d_mean_us"), us(n, "brute_p50_us"),
         r(n, "pool_over_grid_p50"), r(n, "pool_over_box2d_p50"),
-        r(n, "pool_over_new_delete_p50"), r(n, "pool_over_new_delete_p99")
+        r(n, "pool_over_new_delete_p50"), r(n, "pool_over_new_delete_p99"),
+        r(n, "pool_over_new_delete_cpu_p50"), r(n, "pool_over_new_delete_cpu_p99")
     }
   }' "$JSON"
 
