@@ -168,15 +168,24 @@ PoolAllocator::FreeBlock* PoolAllocator::read_link(const FreeBlock* block) noexc
   return next;
 }
 
+std::size_t PoolAllocator::blocks_ever_used() const noexcept {
+  if (chunks_.empty()) return 0;
+  // Every chunk but the newest is fully used; the newest is used up to the bump pointer.
+  const std::byte* newest = bump_end_ - chunk_bytes_;
+  return (chunks_.size() - 1) * blocks_per_chunk_ +
+         static_cast<std::size_t>(bump_next_ - newest) / block_size_;
+}
+
 PoolStats PoolAllocator::stats() const noexcept {
   const std::size_t chunks = chunks_.size();
+  const auto in_use = static_cast<std::size_t>(total_allocations_ - total_deallocations_);
   return PoolStats{
       .block_size = block_size_,
       .alignment = alignment_,
-      .blocks_in_use = static_cast<std::size_t>(total_allocations_ - total_deallocations_),
+      .blocks_in_use = in_use,
       .capacity = chunks * blocks_per_chunk_,
       .chunks = chunks,
-      .high_water = high_water_,
+      .high_water = blocks_ever_used(),
       .total_allocations = total_allocations_,
       .total_deallocations = total_deallocations_,
       .bytes_reserved = chunks * chunk_bytes_,

@@ -100,6 +100,7 @@ class PoolAllocator {
   };
 
   void* allocate_slow() noexcept;
+  std::size_t blocks_ever_used() const noexcept;
   bool add_chunk() noexcept;
   /// The index in chunks_ of the chunk holding p, or npos.
   std::size_t find_chunk(const void* p) const noexcept;
@@ -119,8 +120,10 @@ class PoolAllocator {
   std::byte* bump_end_ = nullptr;
   std::uint64_t total_allocations_ = 0;
   std::uint64_t total_deallocations_ = 0;
-  std::size_t high_water_ = 0;
 
+  // No high-water counter: the bump pointer moves only when the free list is empty, that is when
+  // every block ever handed out is live, so the count of blocks ever bumped IS the high-water
+  // mark (see stats()).
   std::vector<Chunk> chunks_;                 // creation order
   std::vector<std::size_t> chunks_by_address_;  // indices into chunks_, sorted by begin
 };
@@ -143,8 +146,6 @@ inline void* PoolAllocator::try_allocate() noexcept {
     if (block == nullptr) return nullptr;
   }
   ++total_allocations_;
-  const auto in_use = static_cast<std::size_t>(total_allocations_ - total_deallocations_);
-  if (in_use > high_water_) high_water_ = in_use;
   if constexpr (debug::kSlotState || debug::kFill) on_allocate_checked(block);
   return block;
 }
