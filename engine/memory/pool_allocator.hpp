@@ -54,6 +54,8 @@ class PoolAllocator {
  public:
   /// The largest alignment honoured for every block.
   static constexpr std::size_t kMaxAlignment = 4096;
+  /// The smallest block: a free block holds the free-list link.
+  static constexpr std::size_t kMinBlockSize = sizeof(void*);
 
   /// Throws std::invalid_argument, naming the field and its valid range, when block_size or
   /// blocks_per_chunk is 0, when alignment is not a power of two in [1, 4096], or when a chunk's
@@ -91,6 +93,7 @@ class PoolAllocator {
   void chunk_block_states(std::size_t chunk, std::span<BlockState> out) const;
 
  private:
+  // What a free block holds: the link to the next free block, nothing else.
   struct FreeBlock {
     FreeBlock* next;
   };
@@ -106,12 +109,19 @@ class PoolAllocator {
   std::size_t find_chunk(const void* p) const noexcept;
   void on_allocate_checked(void* block) noexcept;
   void on_deallocate_checked(void* block) noexcept;
-  static FreeBlock* read_link(const FreeBlock* block) noexcept;
+  /// block->next of a free (and so, under ASan, poisoned) block.
+  static FreeBlock* read_link(const FreeBlock* block) noexcept {
+    debug::unpoison(block, sizeof(FreeBlock*));
+    FreeBlock* next = block->next;
+    debug::poison(block, sizeof(FreeBlock*));
+    return next;
+  }
 
   std::size_t block_size_;
   std::size_t alignment_;
   std::size_t blocks_per_chunk_;
   std::size_t chunk_bytes_;
+  std::size_t chunk_alignment_;  // at least a cache line, so 64-byte blocks sit on line boundaries
   Growth growth_;
 
   // Hot state first: the fast paths touch only these.
