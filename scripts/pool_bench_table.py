@@ -13,6 +13,8 @@ import re
 import sys
 
 BEGIN, END = "<!-- pool-bench:begin -->", "<!-- pool-bench:end -->"
+ORDER = ["ObjectPool", "PointerStackPool", "BoostPool", "BoostObjectPool", "PmrUnsyncPool",
+         "PmrMonotonic", "NewDelete", "Mimalloc"]
 COLUMNS = [("lifo", 1000), ("lifo", 10000), ("lifo", 100000),
            ("shuffled", 1000), ("shuffled", 10000), ("shuffled", 100000)]
 
@@ -42,10 +44,8 @@ def table(runs):
              + " | tight loop |",
              "|---" * (len(COLUMNS) + 2) + "|"]
     for results, binary in runs:
-        peers = []
-        for (peer, _, _) in results:
-            if peer not in peers:
-                peers.append(peer)
+        peers = sorted({peer for (peer, _, _) in results},
+                       key=lambda p: (ORDER.index(p) if p in ORDER else len(ORDER), p))
         for peer in peers:
             cells = []
             for key in [(peer, o, n) for o, n in COLUMNS] + [(peer, "tight", 0)]:
