@@ -8,6 +8,9 @@
 /// is stored once, no pair can be found twice and nothing needs de-duplicating. README.md gives
 /// the measurements behind this choice, a picture and the invariants.
 ///
+/// Threads: rebuild() and set_allocator() need the tree to themselves; the const functions keep
+/// no scratch state, so any number of them may run at once between rebuilds.
+///
 /// Sections: configuration and statistics, the class, template definitions.
 
 #include <cstddef>
