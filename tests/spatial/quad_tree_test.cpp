@@ -456,7 +456,13 @@ TEST(QuadTree, PairsAndQueriesEqualBruteForceOnThousandsOfRandomScenes) {
     const auto count = static_cast<std::size_t>(rng.below(rng.chance(0.1) ? 600 : 150));
     const auto boxes = random_scene(rng, kind, config.bounds, count);
     std::vector<Aabb> areas = random_scene(rng, SceneKind::Uniform, config.bounds, 2);
-    areas.push_back(config.bounds);
+    const Aabb& w = config.bounds;
+    const float width = w.max_x - w.min_x;
+    areas.push_back(w);
+    areas.push_back(
+        {w.min_x - width, w.min_y - width, w.max_x + width, w.max_y + width});  // larger
+    areas.push_back({w.max_x + 1, w.min_y, w.max_x + width, w.max_y});          // wholly outside
+    areas.push_back({w.min_x, w.min_y, w.min_x, w.min_y});  // a point on the corner
     QuadTree tree(config, rng.chance(0.5) ? AllocatorKind::Pool : AllocatorKind::NewDelete);
     SCOPED_TRACE("scene " + std::to_string(scene) + ", kind " + std::to_string(scene % 3) +
                  ", max_depth " + std::to_string(config.max_depth) + ", leaf_capacity " +
