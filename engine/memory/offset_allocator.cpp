@@ -325,18 +325,21 @@ void OffsetAllocator::resize_block(std::uint32_t node, std::uint64_t new_size) n
 
 void OffsetAllocator::validate() const {
   if constexpr (!kAssertsEnabled) return;
+  // Plain pointer and byte flags: validate() runs after every step of the differential test, and
+  // unoptimised sanitizer builds pay a call for every vector access.
+  const Node* nodes = nodes_.data();
   const std::size_t node_count = nodes_.size();
-  std::vector<bool> in_list(node_count, false);
+  std::vector<std::uint8_t> in_list(node_count, 0);
 
   // The offset list: sorted, disjoint, never adjacent, inside the capacity; sums match.
   std::size_t listed = 0;
   std::uint64_t listed_bytes = 0;
   std::uint32_t prev = kNil;
-  for (std::uint32_t i = first_; i != kNil; prev = i, i = nodes_[i].next) {
+  for (std::uint32_t i = first_; i != kNil; prev = i, i = nodes[i].next) {
     QUADPOOL_ASSERT(i < node_count && !in_list[i],
                     "OffsetAllocator::validate: the offset list is broken or cyclic");
-    in_list[i] = true;
-    const Node& block = nodes_[i];
+    in_list[i] = 1;
+    const Node& block = nodes[i];
     QUADPOOL_ASSERT(block.prev == prev, "OffsetAllocator::validate: a prev link is wrong");
     QUADPOOL_ASSERT(block.size > 0, fmt::format("OffsetAllocator::validate: free block at {} has "
                                                 "size 0",
@@ -346,7 +349,7 @@ void OffsetAllocator::validate() const {
                                 "capacity {}",
                                 block.offset, block.size, capacity_));
     if (prev != kNil) {
-      const std::uint64_t prev_end = nodes_[prev].offset + nodes_[prev].size;
+      const std::uint64_t prev_end = nodes[prev].offset + nodes[prev].size;
       QUADPOOL_ASSERT(prev_end <= block.offset,
                       fmt::format("OffsetAllocator::validate: free blocks overlap or are out of "
                                   "order at offset {}",
@@ -370,7 +373,7 @@ void OffsetAllocator::validate() const {
 
   // Every node is either a free block or unused, never both.
   std::size_t unused = 0;
-  for (std::uint32_t i = unused_head_; i != kNil; i = nodes_[i].next) {
+  for (std::uint32_t i = unused_head_; i != kNil; i = nodes[i].next) {
     QUADPOOL_ASSERT(i < node_count && !in_list[i] && unused < node_count,
                     "OffsetAllocator::validate: the unused-node list is broken");
     ++unused;
@@ -378,49 +381,36 @@ void OffsetAllocator::validate() const {
   QUADPOOL_ASSERT(unused + listed == node_count,
                   "OffsetAllocator::validate: nodes lost (neither free blocks nor unused)");
 
-  validate_tree(kByOffset, in_list);
-  validate_tree(kBySize, in_list);
+  // Each tree: strictly ordered, so its nodes are distinct; only free blocks; as many as the
+  // list. So both hold exactly the free blocks, and the by-offset tree in the list's order.
+  for (const Tree tree : {kByOffset, kBySize}) {
+    const std::size_t in_tree = validate_subtree(tree, roots_[tree], kNil, kNil, 0, in_list.data());
+    QUADPOOL_ASSERT(in_tree == free_block_count_,
+                    fmt::format("OffsetAllocator::validate: the {} tree holds {} blocks, not {}",
+                                tree == kByOffset ? "by-offset" : "by-size", in_tree,
+                                free_block_count_));
+  }
 }
 
-void OffsetAllocator::validate_tree(Tree tree, const std::vector<bool>& in_list) const {
+std::size_t OffsetAllocator::validate_subtree(Tree tree, std::uint32_t node, std::uint32_t low,
+                                             std::uint32_t high, std::size_t depth,
+                                             const std::uint8_t* in_list) const {
+  if (node == kNil) return 0;
   const char* name = tree == kByOffset ? "by-offset" : "by-size";
-  // In-order walk with an explicit stack: keys strictly increase, priorities form a heap, and
-  // the nodes are exactly the free blocks of the list.
-  std::vector<std::uint32_t> stack;
-  std::size_t visited = 0;
-  std::uint32_t previous = kNil;
-  std::uint32_t node = roots_[tree];
-  while (node != kNil || !stack.empty()) {
-    while (node != kNil) {
-      QUADPOOL_ASSERT(node < nodes_.size() && in_list[node] && stack.size() <= free_block_count_,
-                      fmt::format("OffsetAllocator::validate: the {} tree holds a node that is not "
-                                  "a free block, or a cycle",
-                                  name));
-      for (std::uint32_t child : nodes_[node].child[tree]) {
-        QUADPOOL_ASSERT(child == kNil || nodes_[child].priority <= nodes_[node].priority,
-                        fmt::format("OffsetAllocator::validate: the {} tree breaks the heap order",
-                                    name));
-      }
-      stack.push_back(node);
-      node = nodes_[node].child[tree][0];
-    }
-    node = stack.back();
-    stack.pop_back();
-    QUADPOOL_ASSERT(previous == kNil || less(tree, previous, node),
-                    fmt::format("OffsetAllocator::validate: the {} tree is out of order", name));
-    if (tree == kByOffset) {
-      // In offset order, the tree and the list must agree node for node.
-      QUADPOOL_ASSERT(nodes_[node].prev == previous,
-                      "OffsetAllocator::validate: the by-offset tree and the list disagree");
-    }
-    QUADPOOL_ASSERT(++visited <= free_block_count_,
-                    fmt::format("OffsetAllocator::validate: the {} tree has too many nodes", name));
-    previous = node;
-    node = nodes_[node].child[tree][1];
+  QUADPOOL_ASSERT(node < nodes_.size() && in_list[node] != 0 && depth <= free_block_count_,
+                  fmt::format("OffsetAllocator::validate: the {} tree holds a node that is not a "
+                              "free block, or a cycle",
+                              name));
+  // Bounds from every ancestor, not only the parent: that is what makes the whole tree ordered.
+  QUADPOOL_ASSERT((low == kNil || less(tree, low, node)) && (high == kNil || less(tree, node, high)),
+                  fmt::format("OffsetAllocator::validate: the {} tree is out of order", name));
+  const Node& block = nodes_.data()[node];
+  for (const std::uint32_t child : block.child[tree]) {
+    QUADPOOL_ASSERT(child == kNil || nodes_.data()[child].priority <= block.priority,
+                    fmt::format("OffsetAllocator::validate: the {} tree breaks the heap order", name));
   }
-  QUADPOOL_ASSERT(visited == free_block_count_,
-                  fmt::format("OffsetAllocator::validate: the {} tree holds {} blocks, not {}", name,
-                              visited, free_block_count_));
+  return 1 + validate_subtree(tree, block.child[tree][0], low, node, depth + 1, in_list) +
+         validate_subtree(tree, block.child[tree][1], node, high, depth + 1, in_list);
 }
 
 // --- DeferredOffsetAllocator -------------------------------------------------------------------

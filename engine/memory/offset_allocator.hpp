@@ -138,7 +138,10 @@ class OffsetAllocator {
   void tree_erase(Tree tree, std::uint32_t node) noexcept;
   // Changes a block's size: the one key change that moves it in the size tree.
   void resize_block(std::uint32_t node, std::uint64_t new_size) noexcept;
-  void validate_tree(Tree tree, const std::vector<bool>& in_list) const;
+  // validate() for the subtree at `node`, whose keys must lie strictly between those of `low`
+  // and `high` (kNil: unbounded). Returns its node count.
+  std::size_t validate_subtree(Tree tree, std::uint32_t node, std::uint32_t low, std::uint32_t high,
+                               std::size_t depth, const std::uint8_t* in_list) const;
 
   std::vector<Node> nodes_;
   std::uint32_t roots_[2] = {kNil, kNil};
