@@ -26,12 +26,6 @@ std::uint64_t padding_for(std::uint64_t offset, std::uint64_t alignment) noexcep
   return misalignment == 0 ? 0 : alignment - misalignment;
 }
 
-// SplitMix64's finaliser: treap priorities only need to look random and be reproducible.
-std::uint32_t mix_priority(std::uint64_t x) noexcept {
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return static_cast<std::uint32_t>((x ^ (x >> 31)) >> 32);
-}
 
 }  // namespace
 
@@ -57,7 +51,7 @@ OffsetAllocation OffsetAllocator::allocate(std::uint64_t size, std::uint64_t ali
   if (padding > 0 && rest > 0) {
     // The block splits into padding, allocation and rest: the rest needs a node of its own.
     // Added first, so that a std::bad_alloc leaves the allocator as it was.
-    insert_block(aligned + size, rest, {block, nodes_[block].next});
+    insert_block(aligned + size, rest, {block, list_[block].next});
     resize_block(block, padding);
   } else if (padding > 0) {
     resize_block(block, padding);
@@ -143,7 +137,10 @@ void OffsetAllocator::extend(std::uint64_t additional_bytes) {
   free_size_ += additional_bytes;
 }
 
-void OffsetAllocator::reserve_free_blocks(std::size_t count) { nodes_.reserve(count); }
+void OffsetAllocator::reserve_free_blocks(std::size_t count) {
+  nodes_.reserve(count);
+  list_.reserve(count);
+}
 
 std::uint64_t OffsetAllocator::largest_free_block() const noexcept {
   std::uint32_t node = roots_[kBySize];
@@ -163,34 +160,45 @@ std::uint32_t OffsetAllocator::first_where(Tree tree, Predicate at_or_after) con
   return found;
 }
 
-std::uint32_t OffsetAllocator::find_best_fit(std::uint64_t size,
-                                             std::uint64_t alignment) const noexcept {
-  // The first block in (size, offset) order with at least `size` bytes...
-  std::uint32_t candidate =
-      first_where(kBySize, [&](const Node& block) { return block.size >= size; });
-  // ...then up the size order until padding leaves room: the first that fits is the smallest,
-  // and among equal sizes the lowest offset, which is exactly best fit with its tie rule.
-  while (candidate != kNil) {
+std::uint32_t OffsetAllocator::find_best_fit(std::uint64_t size, std::uint64_t alignment) {
+  // Every block of at least `size` bytes holds an unaligned request: the first in (size, offset)
+  // order is the best fit, lowest offset on a tie.
+  if (alignment == 1) {
+    return first_where(kBySize, [size](const Node& block) { return block.size >= size; });
+  }
+  // With padding, walk the size order from there until a block holds the request; the first
+  // that does is the best fit, by the same order. The walk is in-order with an explicit stack
+  // of the nodes still to visit (ancestors entered from the left, deepest last), so each step
+  // costs O(1) amortised rather than a fresh descent.
+  std::vector<std::uint32_t>& pending = walk_stack_;
+  pending.clear();
+  for (std::uint32_t node = roots_[kBySize]; node != kNil;) {
+    if (nodes_[node].size >= size) {
+      pending.push_back(node);
+      node = nodes_[node].child[kBySize][0];
+    } else {
+      node = nodes_[node].child[kBySize][1];
+    }
+  }
+  while (!pending.empty()) {
+    const std::uint32_t candidate = pending.back();
+    pending.pop_back();
     const Node& block = nodes_[candidate];
     const std::uint64_t padding = padding_for(block.offset, alignment);
     if (padding <= block.size && block.size - padding >= size) return candidate;
-    candidate = size_successor(candidate);
+    // Next in order: the leftmost node of the right subtree, remembering the path down.
+    for (std::uint32_t node = block.child[kBySize][1]; node != kNil;
+         node = nodes_[node].child[kBySize][0]) {
+      pending.push_back(node);
+    }
   }
   return kNil;
-}
-
-std::uint32_t OffsetAllocator::size_successor(std::uint32_t of) const noexcept {
-  // A fresh descent rather than parent links: it keeps nodes small, and the walk is rare.
-  const Node& key = nodes_[of];
-  return first_where(kBySize, [&key](const Node& block) {
-    return block.size > key.size || (block.size == key.size && block.offset > key.offset);
-  });
 }
 
 OffsetAllocator::Neighbours OffsetAllocator::neighbours_of(std::uint64_t offset) const noexcept {
   const std::uint32_t next =
       first_where(kByOffset, [offset](const Node& block) { return block.offset >= offset; });
-  return {next == kNil ? last_ : nodes_[next].prev, next};
+  return {next == kNil ? last_ : list_[next].prev, next};
 }
 
 // --- node array and offset list ----------------------------------------------------------------
@@ -199,24 +207,30 @@ std::uint32_t OffsetAllocator::acquire_node(std::uint64_t offset, std::uint64_t 
   std::uint32_t index;
   if (unused_head_ != kNil) {
     index = unused_head_;
-    unused_head_ = nodes_[index].next;
+    unused_head_ = list_[index].next;
   } else {
-    // More than 2^32 - 1 free blocks would need over 200 GB of nodes; say so rather than wrap.
+    // More than 2^32 - 1 free blocks would need over 150 GB of nodes; say so rather than wrap.
     if (nodes_.size() >= kNil) throw std::length_error("OffsetAllocator: over 2^32 - 1 free blocks");
+    if (nodes_.size() == nodes_.capacity() || list_.size() == list_.capacity()) {
+      // Grow both arrays before adding to either, so that a std::bad_alloc changes nothing.
+      const std::size_t grown = std::max<std::size_t>(16, nodes_.size() * 2);
+      nodes_.reserve(grown);
+      list_.reserve(grown);
+    }
     index = static_cast<std::uint32_t>(nodes_.size());
     nodes_.emplace_back();
+    list_.emplace_back();
   }
   Node& node = nodes_[index];
   node.offset = offset;
   node.size = size;
   node.child[0][0] = node.child[0][1] = node.child[1][0] = node.child[1][1] = kNil;
-  node.prev = node.next = kNil;
-  node.priority = mix_priority(++priority_seed_);
+  list_[index] = {kNil, kNil};
   return index;
 }
 
 void OffsetAllocator::release_node(std::uint32_t node) noexcept {
-  nodes_[node].next = unused_head_;
+  list_[node].next = unused_head_;
   unused_head_ = node;
 }
 
@@ -240,17 +254,16 @@ void OffsetAllocator::remove_block(std::uint32_t node) noexcept {
 
 void OffsetAllocator::list_insert(std::uint32_t node, std::uint32_t prev,
                                   std::uint32_t next) noexcept {
-  nodes_[node].prev = prev;
-  nodes_[node].next = next;
-  (prev == kNil ? first_ : nodes_[prev].next) = node;
-  (next == kNil ? last_ : nodes_[next].prev) = node;
+  list_[node] = {prev, next};
+  (prev == kNil ? first_ : list_[prev].next) = node;
+  (next == kNil ? last_ : list_[next].prev) = node;
 }
 
 void OffsetAllocator::list_unlink(std::uint32_t node) noexcept {
-  const std::uint32_t prev = nodes_[node].prev;
-  const std::uint32_t next = nodes_[node].next;
-  (prev == kNil ? first_ : nodes_[prev].next) = next;
-  (next == kNil ? last_ : nodes_[next].prev) = prev;
+  const std::uint32_t prev = list_[node].prev;
+  const std::uint32_t next = list_[node].next;
+  (prev == kNil ? first_ : list_[prev].next) = next;
+  (next == kNil ? last_ : list_[next].prev) = prev;
 }
 
 // --- treaps ------------------------------------------------------------------------------------
@@ -267,7 +280,8 @@ bool OffsetAllocator::less(Tree tree, std::uint32_t a, std::uint32_t b) const no
 
 void OffsetAllocator::tree_insert(Tree tree, std::uint32_t node) noexcept {
   std::uint32_t* link = &roots_[tree];
-  while (*link != kNil && nodes_[*link].priority > nodes_[node].priority) {
+  const std::uint32_t node_priority = priority(node);
+  while (*link != kNil && priority(*link) > node_priority) {
     link = &nodes_[*link].child[tree][less(tree, node, *link) ? 0 : 1];
   }
   // `node` takes the place of the subtree at *link, which splits into the keys below it (its
@@ -302,7 +316,7 @@ void OffsetAllocator::tree_erase(Tree tree, std::uint32_t node) noexcept {
   std::uint32_t left = nodes_[node].child[tree][0];
   std::uint32_t right = nodes_[node].child[tree][1];
   while (left != kNil && right != kNil) {
-    if (nodes_[left].priority > nodes_[right].priority) {
+    if (priority(left) > priority(right)) {
       *link = left;
       link = &nodes_[left].child[tree][1];
       left = *link;
@@ -335,12 +349,12 @@ void OffsetAllocator::validate() const {
   std::size_t listed = 0;
   std::uint64_t listed_bytes = 0;
   std::uint32_t prev = kNil;
-  for (std::uint32_t i = first_; i != kNil; prev = i, i = nodes[i].next) {
+  for (std::uint32_t i = first_; i != kNil; prev = i, i = list_[i].next) {
     QUADPOOL_ASSERT(i < node_count && !in_list[i],
                     "OffsetAllocator::validate: the offset list is broken or cyclic");
     in_list[i] = 1;
     const Node& block = nodes[i];
-    QUADPOOL_ASSERT(block.prev == prev, "OffsetAllocator::validate: a prev link is wrong");
+    QUADPOOL_ASSERT(list_[i].prev == prev, "OffsetAllocator::validate: a prev link is wrong");
     QUADPOOL_ASSERT(block.size > 0, fmt::format("OffsetAllocator::validate: free block at {} has "
                                                 "size 0",
                                                 block.offset));
@@ -373,7 +387,7 @@ void OffsetAllocator::validate() const {
 
   // Every node is either a free block or unused, never both.
   std::size_t unused = 0;
-  for (std::uint32_t i = unused_head_; i != kNil; i = nodes[i].next) {
+  for (std::uint32_t i = unused_head_; i != kNil; i = list_[i].next) {
     QUADPOOL_ASSERT(i < node_count && !in_list[i] && unused < node_count,
                     "OffsetAllocator::validate: the unused-node list is broken");
     ++unused;
@@ -406,7 +420,7 @@ std::size_t OffsetAllocator::validate_subtree(Tree tree, std::uint32_t node, std
                   fmt::format("OffsetAllocator::validate: the {} tree is out of order", name));
   const Node& block = nodes_.data()[node];
   for (const std::uint32_t child : block.child[tree]) {
-    QUADPOOL_ASSERT(child == kNil || nodes_.data()[child].priority <= block.priority,
+    QUADPOOL_ASSERT(child == kNil || priority(child) <= priority(node),
                     fmt::format("OffsetAllocator::validate: the {} tree breaks the heap order", name));
   }
   return 1 + validate_subtree(tree, block.child[tree][0], low, node, depth + 1, in_list) +
