@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -338,5 +339,46 @@ class OffsetAllocatorDifferential {
   std::vector<ModelRange> expected_;  // scratch for check()
   Counts counts_;
 };
+
+/// Choices read from bytes (the fuzzer's input): each takes as many bytes as its bound needs,
+/// and zeros once the bytes run out.
+class ByteChoices {
+ public:
+  ByteChoices(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+
+  bool exhausted() const { return position_ >= size_; }
+
+  std::uint64_t below(std::uint64_t bound) {
+    if (bound <= 1) return 0;
+    std::uint64_t value = 0;
+    for (std::uint64_t range = bound - 1; range != 0; range >>= 8) {
+      value = (value << 8) | (position_ < size_ ? data_[position_++] : 0u);
+    }
+    return value % bound;
+  }
+
+ private:
+  const std::uint8_t* data_;
+  std::size_t size_;
+  std::size_t position_ = 0;
+};
+
+/// One fuzz input: the first choice sets the capacity, then one operation per choice until the
+/// bytes run out, then the closing check. Returns "" or the first disagreement, with its step.
+inline std::string run_offset_allocator_input(const std::uint8_t* data, std::size_t size) {
+  ByteChoices choices(data, size);
+  // Small capacities keep the linear model fast and make failures and fragmentation common.
+  OffsetAllocatorDifferential run(1 + choices.below(4096), 8192);
+  std::size_t step = 0;
+  for (; !choices.exhausted(); ++step) {
+    if (std::string error = run.step(choices); !error.empty()) {
+      return fmt::format("step {}: {}", step, error);
+    }
+  }
+  if (std::string error = run.finish(); !error.empty()) {
+    return fmt::format("closing check after {} steps: {}", step, error);
+  }
+  return {};
+}
 
 }  // namespace quadpool::test

@@ -8,7 +8,10 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -399,6 +402,32 @@ TEST(OffsetAllocator, MatchesAReferenceModelOverAMillionRandomOperations) {
   EXPECT_GT(total.aligned_allocations, 10'000u);
   EXPECT_GT(total.deferred_frees, 10'000u);
   EXPECT_GT(total.extends, 100u);
+}
+
+// The fuzz target's committed seeds, replayed through the same driver in every test build (the
+// fuzz build needs clang and libFuzzer; this needs neither).
+TEST(OffsetAllocator, ReplaysEveryCommittedFuzzInputWithoutADisagreement) {
+  const test::ScopedThrowingAsserts throwing;
+  const std::filesystem::path corpus =
+      std::filesystem::path(__FILE__).parent_path().parent_path() / "fuzz" / "corpus" /
+      "offset_allocator";
+  if (!std::filesystem::is_directory(corpus)) GTEST_SKIP() << "no corpus at " << corpus;
+  std::size_t replayed = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
+    std::ifstream file(entry.path(), std::ios::binary);
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(file)),
+                                  std::istreambuf_iterator<char>());
+    std::string error;
+    try {
+      error = test::run_offset_allocator_input(reinterpret_cast<const std::uint8_t*>(bytes.data()),
+                                               bytes.size());
+    } catch (const test::AssertionError& e) {
+      error = std::string("assert: ") + e.what();
+    }
+    EXPECT_EQ(error, "") << entry.path();
+    ++replayed;
+  }
+  EXPECT_GE(replayed, 10u) << "the committed corpus at " << corpus << " looks truncated";
 }
 
 // --- DeferredOffsetAllocator -------------------------------------------------------------------
