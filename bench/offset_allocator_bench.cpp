@@ -85,7 +85,7 @@ class MapOffsetAllocator {
     by_offset_.erase(it);
   }
 
-  std::map<std::uint64_t, std::uint64_t> by_offset_;     // offset -> size
+  std::map<std::uint64_t, std::uint64_t> by_offset_;           // offset -> size
   std::set<std::pair<std::uint64_t, std::uint64_t>> by_size_;  // (size, offset)
   std::uint64_t free_size_;
 };
@@ -200,7 +200,10 @@ BENCHMARK(offset_churn<MapOffsetAllocator>)
 BENCHMARK(offset_churn<memory::OffsetAllocator>)
     ->Name("OffsetChurnAligned/OffsetAllocator")
     ->Apply([](benchmark::internal::Benchmark* b) { live_counts(b, 8); });
-BENCHMARK(offset_stream)->Name("OffsetStream/DeferredOffsetAllocator")->Arg(1'000)->ArgName("ranges");
+BENCHMARK(offset_stream)
+    ->Name("OffsetStream/DeferredOffsetAllocator")
+    ->Arg(1'000)
+    ->ArgName("ranges");
 
 }  // namespace
 }  // namespace quadpool::bench

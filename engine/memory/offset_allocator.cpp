@@ -17,7 +17,9 @@ namespace quadpool::memory {
 // --- helpers -----------------------------------------------------------------------------------
 namespace {
 
-bool is_power_of_two(std::uint64_t x) noexcept { return x != 0 && (x & (x - 1)) == 0; }
+bool is_power_of_two(std::uint64_t x) noexcept {
+  return x != 0 && (x & (x - 1)) == 0;
+}
 
 // Bytes from `offset` up to the next multiple of `alignment`. Never overflows, unlike rounding
 // offset + alignment - 1 down.
@@ -26,10 +28,11 @@ std::uint64_t padding_for(std::uint64_t offset, std::uint64_t alignment) noexcep
   return misalignment == 0 ? 0 : alignment - misalignment;
 }
 
-
 }  // namespace
 
-OffsetAllocator::OffsetAllocator(std::uint64_t capacity) { extend(capacity); }
+OffsetAllocator::OffsetAllocator(std::uint64_t capacity) {
+  extend(capacity);
+}
 
 // --- allocate and free -------------------------------------------------------------------------
 
@@ -210,7 +213,8 @@ std::uint32_t OffsetAllocator::acquire_node(std::uint64_t offset, std::uint64_t 
     unused_head_ = list_[index].next;
   } else {
     // More than 2^32 - 1 free blocks would need over 150 GB of nodes; say so rather than wrap.
-    if (nodes_.size() >= kNil) throw std::length_error("OffsetAllocator: over 2^32 - 1 free blocks");
+    if (nodes_.size() >= kNil)
+      throw std::length_error("OffsetAllocator: over 2^32 - 1 free blocks");
     if (nodes_.size() == nodes_.capacity() || list_.size() == list_.capacity()) {
       // Grow both arrays before adding to either, so that a std::bad_alloc changes nothing.
       const std::size_t grown = std::max<std::size_t>(16, nodes_.size() * 2);
@@ -308,8 +312,9 @@ void OffsetAllocator::tree_insert(Tree tree, std::uint32_t node) noexcept {
 void OffsetAllocator::tree_erase(Tree tree, std::uint32_t node) noexcept {
   std::uint32_t* link = &roots_[tree];
   while (*link != node) {
-    QUADPOOL_ASSERT(*link != kNil, "OffsetAllocator: internal error, a free block is missing "
-                                   "from a tree (memory corruption?)");
+    QUADPOOL_ASSERT(*link != kNil,
+                    "OffsetAllocator: internal error, a free block is missing "
+                    "from a tree (memory corruption?)");
     link = &nodes_[*link].child[tree][less(tree, node, *link) ? 0 : 1];
   }
   // Merge the two subtrees of `node` into its place, higher priority on top.
@@ -399,16 +404,16 @@ void OffsetAllocator::validate() const {
   // list. So both hold exactly the free blocks, and the by-offset tree in the list's order.
   for (const Tree tree : {kByOffset, kBySize}) {
     const std::size_t in_tree = validate_subtree(tree, roots_[tree], kNil, kNil, 0, in_list.data());
-    QUADPOOL_ASSERT(in_tree == free_block_count_,
-                    fmt::format("OffsetAllocator::validate: the {} tree holds {} blocks, not {}",
-                                tree == kByOffset ? "by-offset" : "by-size", in_tree,
-                                free_block_count_));
+    QUADPOOL_ASSERT(
+        in_tree == free_block_count_,
+        fmt::format("OffsetAllocator::validate: the {} tree holds {} blocks, not {}",
+                    tree == kByOffset ? "by-offset" : "by-size", in_tree, free_block_count_));
   }
 }
 
 std::size_t OffsetAllocator::validate_subtree(Tree tree, std::uint32_t node, std::uint32_t low,
-                                             std::uint32_t high, std::size_t depth,
-                                             const std::uint8_t* in_list) const {
+                                              std::uint32_t high, std::size_t depth,
+                                              const std::uint8_t* in_list) const {
   if (node == kNil) return 0;
   const char* name = tree == kByOffset ? "by-offset" : "by-size";
   QUADPOOL_ASSERT(node < nodes_.size() && in_list[node] != 0 && depth <= free_block_count_,
@@ -416,12 +421,14 @@ std::size_t OffsetAllocator::validate_subtree(Tree tree, std::uint32_t node, std
                               "free block, or a cycle",
                               name));
   // Bounds from every ancestor, not only the parent: that is what makes the whole tree ordered.
-  QUADPOOL_ASSERT((low == kNil || less(tree, low, node)) && (high == kNil || less(tree, node, high)),
-                  fmt::format("OffsetAllocator::validate: the {} tree is out of order", name));
+  QUADPOOL_ASSERT(
+      (low == kNil || less(tree, low, node)) && (high == kNil || less(tree, node, high)),
+      fmt::format("OffsetAllocator::validate: the {} tree is out of order", name));
   const Node& block = nodes_.data()[node];
   for (const std::uint32_t child : block.child[tree]) {
-    QUADPOOL_ASSERT(child == kNil || priority(child) <= priority(node),
-                    fmt::format("OffsetAllocator::validate: the {} tree breaks the heap order", name));
+    QUADPOOL_ASSERT(
+        child == kNil || priority(child) <= priority(node),
+        fmt::format("OffsetAllocator::validate: the {} tree breaks the heap order", name));
   }
   return 1 + validate_subtree(tree, block.child[tree][0], low, node, depth + 1, in_list) +
          validate_subtree(tree, block.child[tree][1], node, high, depth + 1, in_list);

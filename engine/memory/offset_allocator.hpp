@@ -89,7 +89,8 @@ class OffsetAllocator {
   /// the buffer as a bar. O(n). f must not change the allocator.
   template <class F>
   void for_each_free_block(F&& f) const {
-    for (std::uint32_t i = first_; i != kNil; i = list_[i].next) f(nodes_[i].offset, nodes_[i].size);
+    for (std::uint32_t i = first_; i != kNil; i = list_[i].next)
+      f(nodes_[i].offset, nodes_[i].size);
   }
 
   /// Checks every invariant listed at the top of this file, firing QUADPOOL_ASSERT with the one

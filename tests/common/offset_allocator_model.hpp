@@ -81,8 +81,9 @@ class OffsetAllocatorModel {
   /// range (two live ranges would overlap).
   bool occupy(ModelRange r) {
     if (r.size == 0 || r.end() > capacity_) return false;
-    const auto at = std::lower_bound(occupied_.begin(), occupied_.end(), r.offset,
-                                     [](const ModelRange& x, std::uint64_t o) { return x.offset < o; });
+    const auto at =
+        std::lower_bound(occupied_.begin(), occupied_.end(), r.offset,
+                         [](const ModelRange& x, std::uint64_t o) { return x.offset < o; });
     if (at != occupied_.end() && at->offset < r.end()) return false;
     if (at != occupied_.begin() && std::prev(at)->end() > r.offset) return false;
     occupied_.insert(at, r);
@@ -130,39 +131,31 @@ class OffsetAllocatorDifferential {
     // differs between GCC and clang, and a seed must replay the same run on both.
     std::string error;
     const std::uint64_t capacity = model_.capacity();
-    switch (choices.below(20)) {
-      case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7: {
-        const std::uint64_t size = pick_size(choices);
-        error = allocate(size, pick_alignment(choices));
-        break;
+    // Out of 20: 8 allocate, 4 free, 3 deferred free, 2 end of frame, 1 extend, 1 allocate
+    // that is often too big, 1 allocate with a large alignment.
+    const std::uint64_t roll = choices.below(20);
+    if (roll < 8) {
+      const std::uint64_t size = pick_size(choices);
+      error = allocate(size, pick_alignment(choices));
+    } else if (roll < 12) {
+      error = free_now(choices);
+    } else if (roll < 15) {
+      error = free_deferred(choices);
+    } else if (roll < 17) {
+      error = end_frame(choices);
+    } else if (roll == 17) {
+      if (capacity < max_capacity_) {
+        const std::uint64_t bytes = 1 + choices.below(256);
+        allocator_.extend(bytes);
+        model_.extend(bytes);
+        ++counts_.extends;
       }
-      case 8: case 9: case 10: case 11:
-        error = free_now(choices);
-        break;
-      case 12: case 13: case 14:
-        error = free_deferred(choices);
-        break;
-      case 15: case 16:
-        error = end_frame(choices);
-        break;
-      case 17:
-        if (capacity < max_capacity_) {
-          const std::uint64_t bytes = 1 + choices.below(256);
-          allocator_.extend(bytes);
-          model_.extend(bytes);
-          ++counts_.extends;
-        }
-        break;
-      case 18: {  // often too big: failures must agree too
-        const std::uint64_t size = 1 + choices.below(capacity + 1);
-        error = allocate(size, pick_alignment(choices));
-        break;
-      }
-      default: {  // large alignments, where the smallest big-enough block may not fit
-        const std::uint64_t size = 1 + choices.below(64);
-        error = allocate(size, std::uint64_t{1} << choices.below(13));
-        break;
-      }
+    } else if (roll == 18) {  // failures must agree too
+      const std::uint64_t size = 1 + choices.below(capacity + 1);
+      error = allocate(size, pick_alignment(choices));
+    } else {  // where the smallest big-enough block may not fit once padded
+      const std::uint64_t size = 1 + choices.below(64);
+      error = allocate(size, std::uint64_t{1} << choices.below(13));
     }
     return error.empty() ? check() : error;
   }
@@ -183,7 +176,8 @@ class OffsetAllocatorDifferential {
       return "the free blocks differ from the model's gaps: " + describe();
     }
     std::uint64_t largest = 0;
-    for (std::size_t i = 0; i < expected_.size(); ++i) largest = std::max(largest, expected_.data()[i].size);
+    for (std::size_t i = 0; i < expected_.size(); ++i)
+      largest = std::max(largest, expected_.data()[i].size);
     std::uint64_t stale = 0;
     for (std::size_t i = 0; i < pending_.size(); ++i) stale += pending_.data()[i].range.size;
     if (a.capacity() != model_.capacity()) return "capacity differs";
@@ -236,10 +230,14 @@ class OffsetAllocatorDifferential {
   template <ChoiceSource Source>
   static std::uint64_t pick_size(Source& choices) {
     switch (choices.below(4)) {
-      case 0: return 1 + choices.below(8);
-      case 1: return 1 + choices.below(64);
-      case 2: return 1 + choices.below(256);
-      default: return 1 + choices.below(1024);
+      case 0:
+        return 1 + choices.below(8);
+      case 1:
+        return 1 + choices.below(64);
+      case 2:
+        return 1 + choices.below(256);
+      default:
+        return 1 + choices.below(1024);
     }
   }
 
@@ -252,15 +250,17 @@ class OffsetAllocatorDifferential {
     const std::uint64_t expected = model_.best_fit(size, alignment);
     const memory::OffsetAllocation got = allocator_.allocate(size, alignment);
     if (got.offset != expected) {
-      return fmt::format("allocate(size {}, alignment {}) returned offset {}, the model's best fit "
-                         "is {} ({})",
-                         size, alignment, got.offset, expected, describe());
+      return fmt::format(
+          "allocate(size {}, alignment {}) returned offset {}, the model's best fit "
+          "is {} ({})",
+          size, alignment, got.offset, expected, describe());
     }
     if (got.offset == memory::kNoSpace) {
       ++counts_.failed_allocations;
       return got.size == 0 ? "" : "a failed allocation has a size";
     }
-    if (got.size != size || got.offset % alignment != 0) return "allocation has a wrong size or alignment";
+    if (got.size != size || got.offset % alignment != 0)
+      return "allocation has a wrong size or alignment";
     if (!model_.occupy({got.offset, got.size})) {
       return fmt::format("allocation [{}, +{}) overlaps a live range or passes the capacity",
                          got.offset, got.size);

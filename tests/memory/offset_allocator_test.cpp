@@ -68,8 +68,10 @@ std::vector<OffsetAllocation> carve(OffsetAllocator& allocator, const std::vecto
     hole_ranges.push_back(allocator.allocate(hole.second));
     cursor = hole.first + hole.second;
   }
-  if (allocator.capacity() > cursor) live.push_back(allocator.allocate(allocator.capacity() - cursor));
-  for (auto it = hole_ranges.rbegin(); it != hole_ranges.rend(); ++it) allocator.free(it->offset, it->size);
+  if (allocator.capacity() > cursor)
+    live.push_back(allocator.allocate(allocator.capacity() - cursor));
+  for (auto it = hole_ranges.rbegin(); it != hole_ranges.rend(); ++it)
+    allocator.free(it->offset, it->size);
   EXPECT_EQ(free_blocks(allocator), holes);
   return live;
 }
@@ -360,7 +362,8 @@ struct RandomChoices {
 // the allocator runs into failures, fragmentation and large alignments often. Every step
 // compares success, offset, every free block, the sizes and the stale bytes, and runs validate().
 TEST(OffsetAllocator, MatchesAReferenceModelOverAMillionRandomOperations) {
-  const test::ScopedThrowingAsserts throwing;  // a failed validate() reports its step instead of dying
+  const test::ScopedThrowingAsserts
+      throwing;  // a failed validate() reports its step instead of dying
   const unsigned long long seed = test::announce_seed("OffsetAllocator differential", 20261121);
   Random random(seed);
   RandomChoices choices{random};
@@ -388,15 +391,16 @@ TEST(OffsetAllocator, MatchesAReferenceModelOverAMillionRandomOperations) {
     total.releases += c.releases;
     total.extends += c.extends;
   }
-  std::printf("[ counts   ] %llu allocations (%llu aligned), %llu failed, %llu frees, %llu deferred "
-              "frees, %llu releases, %llu extends\n",
-              static_cast<unsigned long long>(total.allocations),
-              static_cast<unsigned long long>(total.aligned_allocations),
-              static_cast<unsigned long long>(total.failed_allocations),
-              static_cast<unsigned long long>(total.frees),
-              static_cast<unsigned long long>(total.deferred_frees),
-              static_cast<unsigned long long>(total.releases),
-              static_cast<unsigned long long>(total.extends));
+  std::printf(
+      "[ counts   ] %llu allocations (%llu aligned), %llu failed, %llu frees, %llu deferred "
+      "frees, %llu releases, %llu extends\n",
+      static_cast<unsigned long long>(total.allocations),
+      static_cast<unsigned long long>(total.aligned_allocations),
+      static_cast<unsigned long long>(total.failed_allocations),
+      static_cast<unsigned long long>(total.frees),
+      static_cast<unsigned long long>(total.deferred_frees),
+      static_cast<unsigned long long>(total.releases),
+      static_cast<unsigned long long>(total.extends));
   // The mix must really exercise every operation, or the comparison proves little.
   EXPECT_GT(total.failed_allocations, 10'000u);
   EXPECT_GT(total.aligned_allocations, 10'000u);
@@ -408,9 +412,8 @@ TEST(OffsetAllocator, MatchesAReferenceModelOverAMillionRandomOperations) {
 // fuzz build needs clang and libFuzzer; this needs neither).
 TEST(OffsetAllocator, ReplaysEveryCommittedFuzzInputWithoutADisagreement) {
   const test::ScopedThrowingAsserts throwing;
-  const std::filesystem::path corpus =
-      std::filesystem::path(__FILE__).parent_path().parent_path() / "fuzz" / "corpus" /
-      "offset_allocator";
+  const std::filesystem::path corpus = std::filesystem::path(__FILE__).parent_path().parent_path() /
+                                       "fuzz" / "corpus" / "offset_allocator";
   if (!std::filesystem::is_directory(corpus)) GTEST_SKIP() << "no corpus at " << corpus;
   std::size_t replayed = 0;
   for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
