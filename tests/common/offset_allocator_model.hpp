@@ -6,6 +6,9 @@
 // The model shares no idea with the allocator: it keeps the occupied ranges (live or waiting for
 // their frame) in a sorted vector, and free space is whatever they leave uncovered. There is no
 // merging to get wrong, and best fit is a linear scan over the gaps.
+//
+// Sections: OffsetAllocatorModel (the reference), OffsetAllocatorDifferential (the driver),
+// ByteChoices and run_offset_allocator_input (the fuzz target's entry, also replayed by tests).
 
 #include <algorithm>
 #include <concepts>

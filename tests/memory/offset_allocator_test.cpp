@@ -4,6 +4,9 @@
 //
 // Every test that keeps its allocator alive ends with the closing check: free everything, then
 // the whole capacity must come back as one allocation at offset 0.
+//
+// Sections: helpers, basics, best fit, free: the four merge cases, extend, value semantics,
+// differential test (and the fuzz corpus replay), DeferredOffsetAllocator, misuse: death tests.
 #include "engine/memory/offset_allocator.hpp"
 
 #include <cstdint>
@@ -27,6 +30,8 @@
 
 namespace quadpool::memory {
 namespace {
+
+// --- helpers -----------------------------------------------------------------------------------
 
 using Block = std::pair<std::uint64_t, std::uint64_t>;  // offset, size
 
@@ -239,7 +244,7 @@ TEST(OffsetAllocator, HugeAlignmentsAndSizesNearTwoToThe64DoNotOverflow) {
   expect_whole_capacity_comes_back(allocator);
 }
 
-// --- free: the four merge cases ------------------------------------------------------------------
+// --- free: the four merge cases ----------------------------------------------------------------
 
 // Five live 10-byte pieces covering [0, 50), freed by index.
 struct FivePieces {
