@@ -403,7 +403,9 @@ void OffsetAllocator::validate() const {
   // Each tree: strictly ordered, so its nodes are distinct; only free blocks; as many as the
   // list. So both hold exactly the free blocks, and the by-offset tree in the list's order.
   for (const Tree tree : {kByOffset, kBySize}) {
-    const std::size_t in_tree = validate_subtree(tree, roots_[tree], kNil, kNil, 0, in_list.data());
+    const std::size_t in_tree =
+        validate_subtree(tree, roots_[tree], kNil, kNil, std::numeric_limits<std::uint32_t>::max(),
+                         0, in_list.data());
     QUADPOOL_ASSERT(
         in_tree == free_block_count_,
         fmt::format("OffsetAllocator::validate: the {} tree holds {} blocks, not {}",
@@ -412,7 +414,8 @@ void OffsetAllocator::validate() const {
 }
 
 std::size_t OffsetAllocator::validate_subtree(Tree tree, std::uint32_t node, std::uint32_t low,
-                                              std::uint32_t high, std::size_t depth,
+                                              std::uint32_t high, std::uint32_t parent_priority,
+                                              std::size_t depth,
                                               const std::uint8_t* in_list) const {
   if (node == kNil) return 0;
   const char* name = tree == kByOffset ? "by-offset" : "by-size";
@@ -424,14 +427,13 @@ std::size_t OffsetAllocator::validate_subtree(Tree tree, std::uint32_t node, std
   QUADPOOL_ASSERT(
       (low == kNil || less(tree, low, node)) && (high == kNil || less(tree, node, high)),
       fmt::format("OffsetAllocator::validate: the {} tree is out of order", name));
-  const Node& block = nodes_.data()[node];
-  for (const std::uint32_t child : block.child[tree]) {
-    QUADPOOL_ASSERT(
-        child == kNil || priority(child) <= priority(node),
-        fmt::format("OffsetAllocator::validate: the {} tree breaks the heap order", name));
-  }
-  return 1 + validate_subtree(tree, block.child[tree][0], low, node, depth + 1, in_list) +
-         validate_subtree(tree, block.child[tree][1], node, high, depth + 1, in_list);
+  const std::uint32_t node_priority = priority(node);
+  QUADPOOL_ASSERT(
+      node_priority <= parent_priority,
+      fmt::format("OffsetAllocator::validate: the {} tree breaks the heap order", name));
+  const std::uint32_t* child = nodes_.data()[node].child[tree];
+  return 1 + validate_subtree(tree, child[0], low, node, node_priority, depth + 1, in_list) +
+         validate_subtree(tree, child[1], node, high, node_priority, depth + 1, in_list);
 }
 
 // --- DeferredOffsetAllocator -------------------------------------------------------------------

@@ -154,9 +154,11 @@ class OffsetAllocator {
   // Changes a block's size: the one key change that moves it in the size tree.
   void resize_block(std::uint32_t node, std::uint64_t new_size) noexcept;
   // validate() for the subtree at `node`, whose keys must lie strictly between those of `low`
-  // and `high` (kNil: unbounded). Returns its node count.
+  // and `high` (kNil: unbounded) and whose priorities must not pass its parent's. Returns its
+  // node count.
   std::size_t validate_subtree(Tree tree, std::uint32_t node, std::uint32_t low, std::uint32_t high,
-                               std::size_t depth, const std::uint8_t* in_list) const;
+                               std::uint32_t parent_priority, std::size_t depth,
+                               const std::uint8_t* in_list) const;
 
   std::vector<Node> nodes_;
   std::vector<ListLinks> list_;  // same indices as nodes_

@@ -40,7 +40,8 @@ class OffsetAllocatorModel {
 
   std::uint64_t occupied_bytes() const {
     std::uint64_t sum = 0;
-    for (std::size_t i = 0; i < occupied_.size(); ++i) sum += occupied_.data()[i].size;
+    const std::size_t count = occupied_.size();
+    for (std::size_t i = 0; i < count; ++i) sum += occupied_.data()[i].size;
     return sum;
   }
 
@@ -50,7 +51,8 @@ class OffsetAllocatorModel {
     out.clear();
     std::uint64_t cursor = 0;
     const ModelRange* occupied = occupied_.data();
-    for (std::size_t i = 0; i < occupied_.size(); ++i) {
+    const std::size_t count = occupied_.size();
+    for (std::size_t i = 0; i < count; ++i) {
       if (occupied[i].offset > cursor) out.push_back({cursor, occupied[i].offset - cursor});
       cursor = occupied[i].offset + occupied[i].size;
     }
@@ -72,7 +74,8 @@ class OffsetAllocatorModel {
       }
     };
     const ModelRange* occupied = occupied_.data();
-    for (std::size_t i = 0; i < occupied_.size(); ++i) {
+    const std::size_t count = occupied_.size();
+    for (std::size_t i = 0; i < count; ++i) {
       consider(cursor, occupied[i].offset);
       cursor = occupied[i].offset + occupied[i].size;
     }
@@ -168,19 +171,20 @@ class OffsetAllocatorDifferential {
     const memory::OffsetAllocator& a = allocator_.allocator();
     a.validate();
     model_.gaps(expected_);
+    const ModelRange* gaps = expected_.data();
+    const std::size_t gap_count = expected_.size();
     std::size_t matched = 0;
     bool same = true;
+    std::uint64_t largest = 0;  // of the model's gaps, once `same` holds
     a.for_each_free_block([&](std::uint64_t offset, std::uint64_t size) {
-      same = same && matched < expected_.size() && expected_.data()[matched].offset == offset &&
-             expected_.data()[matched].size == size;
+      same = same && matched < gap_count && gaps[matched].offset == offset &&
+             gaps[matched].size == size;
+      largest = std::max(largest, size);
       ++matched;
     });
-    if (!same || matched != expected_.size()) {
+    if (!same || matched != gap_count) {
       return "the free blocks differ from the model's gaps: " + describe();
     }
-    std::uint64_t largest = 0;
-    for (std::size_t i = 0; i < expected_.size(); ++i)
-      largest = std::max(largest, expected_.data()[i].size);
     std::uint64_t stale = 0;
     for (std::size_t i = 0; i < pending_.size(); ++i) stale += pending_.data()[i].range.size;
     if (a.capacity() != model_.capacity()) return "capacity differs";
@@ -188,7 +192,7 @@ class OffsetAllocatorDifferential {
       return fmt::format("free_size {} != capacity - live - stale = {}", a.free_size(),
                          model_.capacity() - model_.occupied_bytes());
     }
-    if (a.free_block_count() != expected_.size()) return "free_block_count differs";
+    if (a.free_block_count() != gap_count) return "free_block_count differs";
     if (a.largest_free_block() != largest) {
       return fmt::format("largest_free_block {} != {}", a.largest_free_block(), largest);
     }
