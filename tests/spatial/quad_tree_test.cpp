@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -21,6 +24,7 @@
 #include "engine/spatial/brute_force.hpp"
 #include "game/scene.hpp"
 #include "tests/common/assert_throws.hpp"
+#include "tests/spatial/quad_tree_input.hpp"
 
 namespace quadpool::spatial {
 namespace {
@@ -484,6 +488,23 @@ TEST(QuadTree, OneTreeRebuiltWithChangingScenesStaysCorrect) {
     expect_matches_brute_force(tree, boxes, std::vector<Aabb>{{10, 10, 60, 30}});
     if (::testing::Test::HasFailure()) return;
   }
+}
+
+TEST(QuadTree, ReplaysEveryCommittedFuzzInputWithoutADisagreement) {
+  // The libFuzzer target (tests/fuzz/quad_tree_fuzz.cpp) needs clang; this replays its committed
+  // corpus in every build.
+  const std::filesystem::path corpus =
+      std::filesystem::path(__FILE__).parent_path().parent_path() / "fuzz" / "corpus" / "quad_tree";
+  if (!std::filesystem::is_directory(corpus)) GTEST_SKIP() << "no corpus at " << corpus;
+  std::size_t replayed = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
+    if (!entry.is_regular_file() || entry.path().filename().string().starts_with(".")) continue;
+    std::ifstream file(entry.path(), std::ios::binary);
+    const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(file), {}};
+    EXPECT_EQ(test::run_quad_tree_input(bytes.data(), bytes.size()), "") << entry.path();
+    ++replayed;
+  }
+  EXPECT_GE(replayed, 4u) << "the committed corpus at " << corpus << " looks truncated";
 }
 
 // --- death tests -------------------------------------------------------------------------------
