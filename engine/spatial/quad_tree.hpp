@@ -1,23 +1,245 @@
 #pragma once
-/// The per-frame quad-tree. (The class arrives with its issue; the configuration types are
-/// fixed by the contract already.)
+/// QuadTree: a broad phase that is thrown away and rebuilt from scratch every frame, with its
+/// nodes taken from an ObjectPool that is reused frame after frame.
+///
+/// Placement: every box lives in exactly one leaf, the one whose quadrant holds the box's centre
+/// (clamped into the world). Boxes may stick out of their quadrant, so each node also keeps the
+/// union of the boxes below it (`loose` bounds) and every overlap test uses that. Because a box
+/// is stored once, no pair can be found twice and nothing needs de-duplicating. README.md gives
+/// the measurements behind this choice, a picture and the invariants.
+///
+/// Sections: configuration and statistics, the class, template definitions.
 
 #include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
 
+#include "engine/memory/object_pool.hpp"
+#include "engine/memory/pool_allocator.hpp"
 #include "engine/spatial/aabb.hpp"
+#include "engine/spatial/detail/quad_tree_node.hpp"
 
 namespace quadpool::spatial {
 
-enum class AllocatorKind { Pool, NewDelete };
+// --- configuration and statistics --------------------------------------------------------------
+
+/// Where the tree's nodes come from.
+enum class AllocatorKind {
+  Pool,       ///< an ObjectPool<Node>: placement new, explicit destructor, no heap once warm
+  NewDelete,  ///< plain new and delete for every node, every frame
+};
 
 struct QuadTreeConfig {
-  Aabb bounds;
-  int max_depth = 8;
-  int leaf_capacity = 8;
+  Aabb bounds;            ///< the world; finite, min < max on both axes
+  int max_depth = 8;      ///< 1..16; the root is depth 0
+  int leaf_capacity = 8;  ///< >= 1; a leaf holds more only at max_depth
 };
 
 struct QuadTreeStats {
   std::size_t nodes, leaves, items, max_depth_reached;
+  std::size_t max_leaf_items;  ///< the fullest leaf (> leaf_capacity only at max_depth)
 };
+
+// --- the class ---------------------------------------------------------------------------------
+
+class QuadTree {
+ public:
+  /// Throws std::invalid_argument, naming the field, its value and the valid range, when
+  /// max_depth is outside 1..16, leaf_capacity < 1, or the bounds are empty (min >= max on an
+  /// axis), NaN or infinite. The tree starts empty (one leaf, no items).
+  explicit QuadTree(const QuadTreeConfig& config, AllocatorKind kind = AllocatorKind::Pool);
+  /// Destroys every node (in Pool mode, before the pool itself goes away).
+  ~QuadTree();
+
+  QuadTree(const QuadTree&) = delete;
+  QuadTree& operator=(const QuadTree&) = delete;
+
+  /// Chooses the node source for the next rebuild(); the current tree keeps its nodes.
+  void set_allocator(AllocatorKind kind) noexcept { requested_kind_ = kind; }
+  /// The node source the next rebuild() uses (the last value given to set_allocator()).
+  AllocatorKind allocator() const noexcept { return requested_kind_; }
+
+  /// Tears the old tree down node by node (each node's destructor runs) and builds a new one
+  /// holding every box; a box's id is its index in `boxes`. O(n) plus O(nodes). Boxes may be
+  /// empty (zero size), outside the bounds or larger than them.
+  /// A NaN coordinate or min > max on an axis fires QUADPOOL_ASSERT. More than 2^32 - 1 boxes
+  /// throws std::length_error. In Pool mode, once the pool and the tree's scratch arrays have
+  /// grown to the largest scene seen, a rebuild makes no heap allocation.
+  void rebuild(std::span<const Aabb> boxes);
+
+  /// Calls f(std::uint32_t a, std::uint32_t b) with a < b once for every pair of boxes that
+  /// overlap (closed boxes: touching counts). The order depends only on the boxes and the
+  /// configuration, never on addresses or on the allocator. No heap allocation.
+  template <class F>
+  void for_each_pair(F&& f) const;
+
+  /// Calls f(std::uint32_t id) once for every box that overlaps `area`. No heap allocation.
+  template <class F>
+  void query(const Aabb& area, F&& f) const;
+
+  /// Calls f(const Aabb& quadrant, int depth) for every node in pre-order, for drawing.
+  /// Quadrants with no items have no node and are not visited.
+  template <class F>
+  void for_each_node(F&& f) const;
+
+  /// O(1).
+  QuadTreeStats stats() const noexcept { return stats_; }
+  /// The node pool's occupancy (it holds no live nodes while the tree uses NewDelete).
+  memory::PoolStats pool_stats() const noexcept { return node_pool_.stats(); }
+
+  /// Checks every invariant listed in README.md with QUADPOOL_ASSERT: O(n + nodes), allocates.
+  /// Does nothing when asserts are compiled out.
+  void validate() const;
+
+  const QuadTreeConfig& config() const noexcept { return config_; }
+
+ private:
+  using Node = detail::QuadTreeNode;
+
+  Node* make_node();
+  void destroy_subtree(Node* node) noexcept;
+  void sort_items_by_cell(std::span<const Aabb> boxes);
+  Node* build(std::uint32_t first, std::uint32_t end, int depth, const Aabb& quadrant);
+
+  template <class F>
+  void pairs_within(const Node* node, F& f) const;
+  template <class F>
+  void pairs_between(const Node* a, const Node* b, F& f) const;
+  template <class F>
+  void pairs_between_leaves(const Node* a, const Node* b, F& f) const;
+  template <class F>
+  void query_node(const Node* node, const Aabb& area, F& f) const;
+  template <class F>
+  void visit_nodes(const Node* node, F& f) const;
+
+  QuadTreeConfig config_;
+  AllocatorKind requested_kind_;
+  AllocatorKind live_kind_;  // the source of the current tree's nodes
+  memory::ObjectPool<Node> node_pool_;
+  Node* root_ = nullptr;
+  QuadTreeStats stats_{};
+
+  // Items in pre-order of their leaves: a node's items are one contiguous run. These and the
+  // sort scratch below are members so that they keep their capacity from frame to frame.
+  std::vector<Aabb> item_boxes_;
+  std::vector<std::uint32_t> item_ids_;
+  std::vector<std::uint32_t> item_cells_;  // Morton code of the centre's cell at max_depth
+  std::vector<std::uint32_t> scratch_cells_;
+  std::vector<std::uint32_t> scratch_ids_;
+};
+
+// --- template definitions ----------------------------------------------------------------------
+
+template <class F>
+void QuadTree::for_each_pair(F&& f) const {
+  if (root_ != nullptr) pairs_within(root_, f);
+}
+
+template <class F>
+void QuadTree::query(const Aabb& area, F&& f) const {
+  if (root_ != nullptr) query_node(root_, area, f);
+}
+
+template <class F>
+void QuadTree::for_each_node(F&& f) const {
+  if (root_ != nullptr) visit_nodes(root_, f);
+}
+
+template <class F>
+void QuadTree::pairs_within(const Node* node, F& f) const {
+  if (node->leaf) {
+    const Aabb* boxes = item_boxes_.data();
+    const std::uint32_t* ids = item_ids_.data();
+    for (std::uint32_t i = node->first_item; i < node->end_item; ++i) {
+      const Aabb a = boxes[i];
+      for (std::uint32_t j = i + 1; j < node->end_item; ++j) {
+        if (overlaps(a, boxes[j])) {
+          // Ids within a leaf are not sorted (items are ordered by cell first).
+          if (ids[i] < ids[j]) {
+            f(ids[i], ids[j]);
+          } else {
+            f(ids[j], ids[i]);
+          }
+        }
+      }
+    }
+    return;
+  }
+  for (const Node* child : node->children) {
+    if (child != nullptr) pairs_within(child, f);
+  }
+  // A pair whose boxes sit in two different quadrants is found here, once: each box is stored
+  // in one leaf, so the pair belongs to exactly one (node, child i, child j) triple.
+  for (int i = 0; i < 4; ++i) {
+    if (node->children[i] == nullptr) continue;
+    for (int j = i + 1; j < 4; ++j) {
+      if (node->children[j] != nullptr) pairs_between(node->children[i], node->children[j], f);
+    }
+  }
+}
+
+template <class F>
+void QuadTree::pairs_between(const Node* a, const Node* b, F& f) const {
+  if (!overlaps(a->loose, b->loose)) return;
+  if (a->leaf && b->leaf) {
+    pairs_between_leaves(a, b, f);
+    return;
+  }
+  // Split the bigger side, so that both sides shrink at about the same rate.
+  if (b->leaf || (!a->leaf && a->item_count() >= b->item_count())) {
+    for (const Node* child : a->children) {
+      if (child != nullptr) pairs_between(child, b, f);
+    }
+  } else {
+    for (const Node* child : b->children) {
+      if (child != nullptr) pairs_between(a, child, f);
+    }
+  }
+}
+
+template <class F>
+void QuadTree::pairs_between_leaves(const Node* a, const Node* b, F& f) const {
+  const Aabb* boxes = item_boxes_.data();
+  const std::uint32_t* ids = item_ids_.data();
+  for (std::uint32_t i = a->first_item; i < a->end_item; ++i) {
+    const Aabb box = boxes[i];
+    // Most of a leaf's boxes are nowhere near its neighbour: one test skips them.
+    if (!overlaps(box, b->loose)) continue;
+    for (std::uint32_t j = b->first_item; j < b->end_item; ++j) {
+      if (overlaps(box, boxes[j])) {
+        if (ids[i] < ids[j]) {
+          f(ids[i], ids[j]);
+        } else {
+          f(ids[j], ids[i]);
+        }
+      }
+    }
+  }
+}
+
+template <class F>
+void QuadTree::query_node(const Node* node, const Aabb& area, F& f) const {
+  if (!overlaps(node->loose, area)) return;
+  const std::uint32_t* ids = item_ids_.data();
+  if (node->leaf) {
+    const Aabb* boxes = item_boxes_.data();
+    for (std::uint32_t i = node->first_item; i < node->end_item; ++i) {
+      if (overlaps(boxes[i], area)) f(ids[i]);
+    }
+    return;
+  }
+  for (const Node* child : node->children) {
+    if (child != nullptr) query_node(child, area, f);
+  }
+}
+
+template <class F>
+void QuadTree::visit_nodes(const Node* node, F& f) const {
+  f(static_cast<const Aabb&>(node->quadrant), static_cast<int>(node->depth));
+  for (const Node* child : node->children) {
+    if (child != nullptr) visit_nodes(child, f);
+  }
+}
 
 }  // namespace quadpool::spatial

@@ -1,0 +1,369 @@
+#include "engine/spatial/quad_tree.hpp"
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "engine/core/assert.hpp"
+
+// Sections: configuration checks, construction and teardown, rebuild (cell sort, node build),
+// validate.
+
+namespace quadpool::spatial {
+
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+// The union of nothing: overlaps no box, and min/max with any box gives that box.
+constexpr Aabb kEmptyBox{kInf, kInf, -kInf, -kInf};
+
+// --- configuration checks ----------------------------------------------------------------------
+
+std::string describe(const Aabb& b) {
+  return "{min_x " + std::to_string(b.min_x) + ", min_y " + std::to_string(b.min_y) + ", max_x " +
+         std::to_string(b.max_x) + ", max_y " + std::to_string(b.max_y) + "}";
+}
+
+const QuadTreeConfig& checked(const QuadTreeConfig& config) {
+  if (config.max_depth < 1 || config.max_depth > 16) {
+    throw std::invalid_argument("QuadTreeConfig::max_depth is " + std::to_string(config.max_depth) +
+                                "; it must be in 1..16");
+  }
+  if (config.leaf_capacity < 1) {
+    throw std::invalid_argument("QuadTreeConfig::leaf_capacity is " +
+                                std::to_string(config.leaf_capacity) + "; it must be at least 1");
+  }
+  const Aabb& b = config.bounds;
+  const bool finite = std::isfinite(b.min_x) && std::isfinite(b.min_y) &&
+                      std::isfinite(b.max_x) && std::isfinite(b.max_y);
+  if (!finite) {
+    throw std::invalid_argument("QuadTreeConfig::bounds " + describe(b) +
+                                " must be finite (no NaN or infinity)");
+  }
+  if (!(b.min_x < b.max_x) || !(b.min_y < b.max_y)) {
+    throw std::invalid_argument("QuadTreeConfig::bounds " + describe(b) +
+                                " is empty; it needs min_x < max_x and min_y < max_y");
+  }
+  return config;
+}
+
+// --- cell codes --------------------------------------------------------------------------------
+
+// Spreads the low 16 bits of v to the even bits of the result.
+constexpr std::uint32_t spread_bits(std::uint32_t v) noexcept {
+  v &= 0x0000FFFFu;
+  v = (v | (v << 8)) & 0x00FF00FFu;
+  v = (v | (v << 4)) & 0x0F0F0F0Fu;
+  v = (v | (v << 2)) & 0x33333333u;
+  v = (v | (v << 1)) & 0x55555555u;
+  return v;
+}
+
+// Morton (Z-order) code of a cell: x in the even bits, y in the odd bits. Sorting by it lays the
+// cells out in the pre-order of the quad-tree, child 0 (low x, low y) to child 3 (high x, high y).
+constexpr std::uint32_t morton(std::uint32_t cell_x, std::uint32_t cell_y) noexcept {
+  return spread_bits(cell_x) | (spread_bits(cell_y) << 1);
+}
+
+// The cell of `lo..hi`'s centre along one axis, in [0, cells). The box is clamped into the world
+// first, so boxes outside or larger than the world land in an edge cell, infinities are finite
+// by then, and NaN (which checked builds reject earlier) still gives a valid cell.
+inline std::uint32_t cell_of(float lo, float hi, float world_lo, float world_hi, float scale,
+                             std::uint32_t cells) noexcept {
+  lo = lo < world_lo ? world_lo : (lo > world_hi ? world_hi : lo);
+  hi = hi < world_lo ? world_lo : (hi > world_hi ? world_hi : hi);
+  const float t = (0.5f * lo + 0.5f * hi - world_lo) * scale;
+  if (!(t > 0.0f)) return 0;
+  if (!(t < static_cast<float>(cells))) return cells - 1;
+  return static_cast<std::uint32_t>(t);
+}
+
+Aabb united(const Aabb& a, const Aabb& b) noexcept {
+  return {a.min_x < b.min_x ? a.min_x : b.min_x, a.min_y < b.min_y ? a.min_y : b.min_y,
+          a.max_x > b.max_x ? a.max_x : b.max_x, a.max_y > b.max_y ? a.max_y : b.max_y};
+}
+
+std::array<Aabb, 4> quadrants_of(const Aabb& q) noexcept {
+  const float mid_x = q.min_x + 0.5f * (q.max_x - q.min_x);
+  const float mid_y = q.min_y + 0.5f * (q.max_y - q.min_y);
+  return {Aabb{q.min_x, q.min_y, mid_x, mid_y}, Aabb{mid_x, q.min_y, q.max_x, mid_y},
+          Aabb{q.min_x, mid_y, mid_x, q.max_y}, Aabb{mid_x, mid_y, q.max_x, q.max_y}};
+}
+
+}  // namespace
+
+// --- construction and teardown -----------------------------------------------------------------
+
+QuadTree::QuadTree(const QuadTreeConfig& config, AllocatorKind kind)
+    : config_(checked(config)), requested_kind_(kind), live_kind_(kind), node_pool_(1024) {
+  rebuild({});
+}
+
+QuadTree::~QuadTree() { destroy_subtree(root_); }
+
+QuadTree::Node* QuadTree::make_node() {
+  if (live_kind_ == AllocatorKind::Pool) return node_pool_.create();
+  return new Node();
+}
+
+void QuadTree::destroy_subtree(Node* node) noexcept {
+  if (node == nullptr) return;
+  // Children last-to-first, then the node: the exact reverse of the build's pre-order. The pool's
+  // free list is LIFO, so the next build gets its blocks back in the same address order and
+  // walks the nodes front to back in memory, frame after frame.
+  for (int i = 3; i >= 0; --i) destroy_subtree(node->children[i]);
+  if (live_kind_ == AllocatorKind::Pool) {
+    node_pool_.destroy(node);
+  } else {
+    delete node;
+  }
+}
+
+// --- rebuild -----------------------------------------------------------------------------------
+
+void QuadTree::rebuild(std::span<const Aabb> boxes) {
+  if (boxes.size() >= std::numeric_limits<std::uint32_t>::max()) {
+    throw std::length_error("QuadTree::rebuild: " + std::to_string(boxes.size()) +
+                            " boxes; at most 4294967294 fit in 32-bit ids");
+  }
+  destroy_subtree(root_);
+  root_ = nullptr;
+  stats_ = {};
+  live_kind_ = requested_kind_;
+
+  sort_items_by_cell(boxes);
+  const auto count = static_cast<std::uint32_t>(boxes.size());
+  try {
+    root_ = build(0, count, 0, config_.bounds);
+  } catch (...) {
+    // Only a node allocation can throw; build() links each node before recursing, so the partial
+    // tree is whole enough to tear down. The tree is then empty (root_ == nullptr).
+    destroy_subtree(root_);
+    root_ = nullptr;
+    stats_ = {};
+    item_boxes_.clear();
+    item_ids_.clear();
+    item_cells_.clear();
+    throw;
+  }
+  stats_.items = count;
+}
+
+void QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
+  const auto count = static_cast<std::uint32_t>(boxes.size());
+  const Aabb& world = config_.bounds;
+  const std::uint32_t cells = 1u << config_.max_depth;
+  const float scale_x = static_cast<float>(cells) / (world.max_x - world.min_x);
+  const float scale_y = static_cast<float>(cells) / (world.max_y - world.min_y);
+
+  // resize() within the capacity of an earlier frame allocates nothing.
+  item_cells_.resize(count);
+  item_ids_.resize(count);
+  scratch_cells_.resize(count);
+  scratch_ids_.resize(count);
+  item_boxes_.resize(count);
+
+  // One radix-sort histogram per byte of the code, all filled in the same pass.
+  const int passes = (2 * config_.max_depth + 7) / 8;
+  std::array<std::array<std::uint32_t, 256>, 4> histograms{};
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const Aabb& b = boxes[i];
+    QUADPOOL_ASSERT(!(std::isnan(b.min_x) || std::isnan(b.min_y) || std::isnan(b.max_x) ||
+                      std::isnan(b.max_y)),
+                    "QuadTree::rebuild: a box has a NaN coordinate");
+    QUADPOOL_ASSERT(b.min_x <= b.max_x && b.min_y <= b.max_y,
+                    "QuadTree::rebuild: a box has min > max on an axis");
+    const std::uint32_t code =
+        morton(cell_of(b.min_x, b.max_x, world.min_x, world.max_x, scale_x, cells),
+               cell_of(b.min_y, b.max_y, world.min_y, world.max_y, scale_y, cells));
+    item_cells_[i] = code;
+    item_ids_[i] = i;
+    for (int p = 0; p < passes; ++p) ++histograms[p][(code >> (8 * p)) & 0xFFu];
+  }
+
+  // Least significant byte first; each pass is stable, so equal cells keep id order. A byte that
+  // is the same for every item (one bucket holds them all) needs no pass.
+  for (int p = 0; p < passes; ++p) {
+    auto& histogram = histograms[p];
+    const int shift = 8 * p;
+    if (count == 0 || histogram[(item_cells_[0] >> shift) & 0xFFu] == count) continue;
+    std::uint32_t sum = 0;
+    for (auto& bucket : histogram) {
+      const std::uint32_t n = bucket;
+      bucket = sum;
+      sum += n;
+    }
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::uint32_t code = item_cells_[i];
+      const std::uint32_t slot = histogram[(code >> shift) & 0xFFu]++;
+      scratch_cells_[slot] = code;
+      scratch_ids_[slot] = item_ids_[i];
+    }
+    item_cells_.swap(scratch_cells_);
+    item_ids_.swap(scratch_ids_);
+  }
+
+  for (std::uint32_t i = 0; i < count; ++i) item_boxes_[i] = boxes[item_ids_[i]];
+}
+
+QuadTree::Node* QuadTree::build(std::uint32_t first, std::uint32_t end, int depth,
+                                const Aabb& quadrant) {
+  Node* node = make_node();
+  node->quadrant = quadrant;
+  node->first_item = first;
+  node->end_item = end;
+  node->depth = static_cast<std::uint8_t>(depth);
+  ++stats_.nodes;
+  if (static_cast<std::size_t>(depth) > stats_.max_depth_reached) {
+    stats_.max_depth_reached = static_cast<std::size_t>(depth);
+  }
+
+  const std::uint32_t count = end - first;
+  if (count <= static_cast<std::uint32_t>(config_.leaf_capacity) || depth == config_.max_depth) {
+    node->leaf = true;
+    Aabb loose = kEmptyBox;
+    for (std::uint32_t i = first; i < end; ++i) loose = united(loose, item_boxes_[i]);
+    node->loose = loose;
+    ++stats_.leaves;
+    if (count > stats_.max_leaf_items) stats_.max_leaf_items = count;
+    return node;
+  }
+
+  node->leaf = false;
+  // Every code in [first, end) shares the bits above this level; the two bits at this level
+  // pick the quadrant, and the run is sorted, so each quadrant is one sub-run.
+  const int shift = 2 * (config_.max_depth - depth - 1);
+  const std::uint32_t* cells = item_cells_.data();
+  std::array<std::uint32_t, 5> cut{first, first, first, first, end};
+  std::uint32_t i = first;
+  for (std::uint32_t q = 0; q < 3; ++q) {
+    // Runs are short near the leaves and long near the root: gallop, then binary search.
+    std::uint32_t lo = i, step = 1;
+    while (lo + step < end && ((cells[lo + step] >> shift) & 3u) <= q) {
+      lo += step;
+      step *= 2;
+    }
+    std::uint32_t hi = lo + step < end ? lo + step : end;
+    if (lo < end && ((cells[lo] >> shift) & 3u) > q) hi = lo;
+    while (lo < hi) {  // first index in [lo, hi) whose quadrant is > q
+      const std::uint32_t mid = lo + (hi - lo) / 2;
+      if (((cells[mid] >> shift) & 3u) <= q) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    cut[q + 1] = lo;
+    i = lo;
+  }
+
+  const std::array<Aabb, 4> quadrants = quadrants_of(quadrant);
+  Aabb loose = kEmptyBox;
+  for (int q = 0; q < 4; ++q) {
+    if (cut[q] == cut[q + 1]) continue;
+    node->children[q] = build(cut[q], cut[q + 1], depth + 1, quadrants[q]);
+    loose = united(loose, node->children[q]->loose);
+  }
+  node->loose = loose;
+  return node;
+}
+
+// --- validate ----------------------------------------------------------------------------------
+
+void QuadTree::validate() const {
+  if constexpr (!kAssertsEnabled) return;
+  const std::size_t count = stats_.items;
+  QUADPOOL_ASSERT(item_boxes_.size() == count && item_ids_.size() == count &&
+                      item_cells_.size() == count,
+                  "QuadTree::validate: item arrays disagree with stats().items");
+  if (root_ == nullptr) {
+    QUADPOOL_ASSERT(count == 0 && stats_.nodes == 0, "QuadTree::validate: items without a root");
+    return;
+  }
+
+  std::vector<bool> seen(count, false);
+  for (std::size_t i = 0; i < count; ++i) {
+    QUADPOOL_ASSERT(item_ids_[i] < count && !seen[item_ids_[i]],
+                    "QuadTree::validate: item ids are not a permutation of 0..n-1");
+    seen[item_ids_[i]] = true;
+    if (i > 0) {
+      QUADPOOL_ASSERT(item_cells_[i - 1] < item_cells_[i] ||
+                          (item_cells_[i - 1] == item_cells_[i] && item_ids_[i - 1] < item_ids_[i]),
+                      "QuadTree::validate: items are not sorted by (cell, id)");
+    }
+  }
+
+  QuadTreeStats counted{};
+  counted.items = count;
+  const int max_depth = config_.max_depth;
+  const auto capacity = static_cast<std::uint32_t>(config_.leaf_capacity);
+
+  // Walks the tree, checking each node against its parent; returns nothing, asserts on failure.
+  auto check = [&](auto& self, const Node* node, int depth, std::uint32_t prefix,
+                   const Aabb& quadrant) -> void {
+    ++counted.nodes;
+    if (static_cast<std::size_t>(depth) > counted.max_depth_reached) {
+      counted.max_depth_reached = static_cast<std::size_t>(depth);
+    }
+    QUADPOOL_ASSERT(node->depth == depth && depth <= max_depth,
+                    "QuadTree::validate: a node's depth is wrong or beyond max_depth");
+    QUADPOOL_ASSERT(node->quadrant.min_x == quadrant.min_x && node->quadrant.min_y == quadrant.min_y &&
+                        node->quadrant.max_x == quadrant.max_x &&
+                        node->quadrant.max_y == quadrant.max_y,
+                    "QuadTree::validate: a node's quadrant is not its parent's quarter");
+    QUADPOOL_ASSERT(node->first_item <= node->end_item && node->end_item <= count,
+                    "QuadTree::validate: a node's item range is out of bounds");
+    const int shift = 2 * (max_depth - depth);
+    Aabb loose = kEmptyBox;
+    for (std::uint32_t i = node->first_item; i < node->end_item; ++i) {
+      const std::uint32_t cell_prefix = shift >= 32 ? 0 : item_cells_[i] >> shift;
+      QUADPOOL_ASSERT(cell_prefix == prefix,
+                      "QuadTree::validate: an item's centre is outside its node's quadrant");
+      loose = united(loose, item_boxes_[i]);
+    }
+    QUADPOOL_ASSERT(loose.min_x == node->loose.min_x && loose.min_y == node->loose.min_y &&
+                        loose.max_x == node->loose.max_x && loose.max_y == node->loose.max_y,
+                    "QuadTree::validate: a node's loose bounds are not the union of its boxes");
+    const std::uint32_t items = node->item_count();
+    if (node->leaf) {
+      ++counted.leaves;
+      if (items > counted.max_leaf_items) counted.max_leaf_items = items;
+      for (const Node* child : node->children) {
+        QUADPOOL_ASSERT(child == nullptr, "QuadTree::validate: a leaf has a child");
+      }
+      QUADPOOL_ASSERT(items <= capacity || depth == max_depth,
+                      "QuadTree::validate: a leaf above max_depth holds more than leaf_capacity");
+      return;
+    }
+    QUADPOOL_ASSERT(items > capacity && depth < max_depth,
+                    "QuadTree::validate: an inner node should have been a leaf");
+    const std::array<Aabb, 4> quadrants = quadrants_of(quadrant);
+    std::uint32_t next = node->first_item;
+    for (std::uint32_t q = 0; q < 4; ++q) {
+      const Node* child = node->children[q];
+      if (child == nullptr) continue;
+      QUADPOOL_ASSERT(child->first_item == next && child->item_count() > 0,
+                      "QuadTree::validate: children do not split their parent's run in order");
+      next = child->end_item;
+      self(self, child, depth + 1, (prefix << 2) | q, quadrants[q]);
+    }
+    QUADPOOL_ASSERT(next == node->end_item,
+                    "QuadTree::validate: children do not cover their parent's items");
+  };
+  QUADPOOL_ASSERT(root_->first_item == 0 && root_->end_item == count,
+                  "QuadTree::validate: the root does not hold every item");
+  check(check, root_, 0, 0, config_.bounds);
+
+  QUADPOOL_ASSERT(counted.nodes == stats_.nodes && counted.leaves == stats_.leaves &&
+                      counted.max_depth_reached == stats_.max_depth_reached &&
+                      counted.max_leaf_items == stats_.max_leaf_items,
+                  "QuadTree::validate: stats() disagree with the tree");
+  const std::size_t pooled = live_kind_ == AllocatorKind::Pool ? stats_.nodes : 0;
+  QUADPOOL_ASSERT(node_pool_.stats().blocks_in_use == pooled,
+                  "QuadTree::validate: the node pool's live blocks are not the tree's nodes");
+}
+
+}  // namespace quadpool::spatial
