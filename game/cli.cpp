@@ -1,3 +1,5 @@
+// The command line. Sections: one-line errors and value converters (integers, allocator, window,
+// screenshot, vsync), the flag table and CLI11 set-up, the mode checks, parse_command_line.
 #include "game/cli.hpp"
 
 #include <algorithm>
@@ -191,9 +193,9 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
           ->disable_flag_override();
   help_text = app.help();
 
-  // CLI11 wants argv without const; it does not modify it.
+  // The vector overload of parse() takes the arguments without the program name, reversed.
   std::vector<std::string> argv(args.begin() + (args.empty() ? 0 : 1), args.end());
-  std::reverse(argv.begin(), argv.end());  // CLI11's vector overload takes them reversed
+  std::reverse(argv.begin(), argv.end());
   try {
     app.parse(argv);
   } catch (const CLI::CallForHelp&) {

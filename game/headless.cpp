@@ -1,3 +1,5 @@
+// The headless runner. Sections: percentiles and per-tick samples, the JSON writer, the tick
+// loop (verify_tick, run_ticks), the two output formats, run_headless.
 #include "game/headless.hpp"
 
 #include <algorithm>
