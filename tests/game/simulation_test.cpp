@@ -112,10 +112,10 @@ INSTANTIATE_TEST_SUITE_P(Sizes, TickRun,
 
 // The hash after every 50th tick, for one allocator schedule.
 std::vector<std::uint64_t> hashes_with(std::uint64_t switch_every, AllocatorKind first) {
-  Simulation sim(config_for(1500, 7, first));
+  Simulation sim(config_for(1000, 7, first));
   AllocatorKind kind = first;
   std::vector<std::uint64_t> hashes;
-  for (std::uint64_t t = 0; t < 1000; ++t) {
+  for (std::uint64_t t = 0; t < 600; ++t) {
     if (switch_every != 0 && t != 0 && t % switch_every == 0) {
       kind = kind == AllocatorKind::Pool ? AllocatorKind::NewDelete : AllocatorKind::Pool;
       sim.set_allocator(kind);
