@@ -349,6 +349,18 @@ TEST(Simulation, ZeroSpritesIsRejectedWithAClearMessage) {
   }
 }
 
+TEST(Simulation, AnEmptiedSceneStillTicksAndCanBeRefilled) {
+  Simulation sim(config_for(500, 14));
+  EXPECT_EQ(sim.remove_sprites_near(0.0f, 0.0f, 1e6f), 500u);
+  const TickStats& empty = sim.step();
+  EXPECT_EQ(empty.sprites, 0u);
+  EXPECT_EQ(empty.pairs_tested, 0u);
+  EXPECT_EQ(sim.spawn_at(sim.world_side() / 2, sim.world_side() / 2, 200, 50.0f), 200u);
+  for (int t = 0; t < 100; ++t) sim.step();
+  EXPECT_EQ(sim.last_tick().sprites, 200u);
+  EXPECT_GT(sim.contacts_total(), 0u) << "200 sprites spawned in a disc of radius 50 must touch";
+}
+
 TEST(Simulation, ASingleSpriteInItsTinyWorldStaysInside) {
   Simulation sim(config_for(1, 13));
   for (int t = 0; t < 1000; ++t) sim.step();
