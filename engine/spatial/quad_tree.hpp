@@ -70,8 +70,9 @@ class QuadTree {
   AllocatorKind allocator() const noexcept { return requested_kind_; }
 
   /// Tears the old tree down node by node (each node's destructor runs) and builds a new one
-  /// holding every box; a box's id is its index in `boxes`. O(n) plus O(nodes). Boxes may be
-  /// empty (zero size), outside the bounds or larger than them.
+  /// holding every box; a box's id is its index in `boxes`. O(n + nodes) for evenly spread
+  /// boxes, O(n * max_depth) at worst (every box in one spot). Boxes may be empty (zero size),
+  /// outside the bounds or larger than them.
   /// A NaN coordinate or min > max on an axis fires QUADPOOL_ASSERT. More than 2^32 - 1 boxes
   /// throws std::length_error. In Pool mode, once the pool and the tree's scratch arrays have
   /// grown to the largest scene seen, a rebuild makes no heap allocation.

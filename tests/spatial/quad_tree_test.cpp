@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -21,6 +24,7 @@
 #include "engine/spatial/brute_force.hpp"
 #include "game/scene.hpp"
 #include "tests/common/assert_throws.hpp"
+#include "tests/spatial/quad_tree_input.hpp"
 
 namespace quadpool::spatial {
 namespace {
@@ -231,7 +235,7 @@ TEST(QuadTree, ZeroSizeBoxesOverlapWhenTheyTouch) {
 
 TEST(QuadTree, TenThousandIdenticalBoxesRespectMaxDepth) {
   QuadTree tree({.bounds = kWorld, .max_depth = 7, .leaf_capacity = 4});
-  const std::vector<Aabb> boxes(10'000, box_around(33.3f, 66.6f, 0.25f));
+  const std::vector<Aabb> boxes(10'000, box_around(33.3f, 66.6f, 0.0f));  // one point
   tree.rebuild(boxes);
   tree.validate();
   EXPECT_EQ(tree.stats().max_depth_reached, 7u);
@@ -456,7 +460,13 @@ TEST(QuadTree, PairsAndQueriesEqualBruteForceOnThousandsOfRandomScenes) {
     const auto count = static_cast<std::size_t>(rng.below(rng.chance(0.1) ? 600 : 150));
     const auto boxes = random_scene(rng, kind, config.bounds, count);
     std::vector<Aabb> areas = random_scene(rng, SceneKind::Uniform, config.bounds, 2);
-    areas.push_back(config.bounds);
+    const Aabb& w = config.bounds;
+    const float width = w.max_x - w.min_x;
+    areas.push_back(w);
+    areas.push_back(
+        {w.min_x - width, w.min_y - width, w.max_x + width, w.max_y + width});  // larger
+    areas.push_back({w.max_x + 1, w.min_y, w.max_x + width, w.max_y});          // wholly outside
+    areas.push_back({w.min_x, w.min_y, w.min_x, w.min_y});  // a point on the corner
     QuadTree tree(config, rng.chance(0.5) ? AllocatorKind::Pool : AllocatorKind::NewDelete);
     SCOPED_TRACE("scene " + std::to_string(scene) + ", kind " + std::to_string(scene % 3) +
                  ", max_depth " + std::to_string(config.max_depth) + ", leaf_capacity " +
@@ -478,6 +488,23 @@ TEST(QuadTree, OneTreeRebuiltWithChangingScenesStaysCorrect) {
     expect_matches_brute_force(tree, boxes, std::vector<Aabb>{{10, 10, 60, 30}});
     if (::testing::Test::HasFailure()) return;
   }
+}
+
+TEST(QuadTree, ReplaysEveryCommittedFuzzInputWithoutADisagreement) {
+  // The libFuzzer target (tests/fuzz/quad_tree_fuzz.cpp) needs clang; this replays its committed
+  // corpus in every build.
+  const std::filesystem::path corpus =
+      std::filesystem::path(__FILE__).parent_path().parent_path() / "fuzz" / "corpus" / "quad_tree";
+  if (!std::filesystem::is_directory(corpus)) GTEST_SKIP() << "no corpus at " << corpus;
+  std::size_t replayed = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
+    if (!entry.is_regular_file() || entry.path().filename().string().starts_with(".")) continue;
+    std::ifstream file(entry.path(), std::ios::binary);
+    const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(file), {}};
+    EXPECT_EQ(test::run_quad_tree_input(bytes.data(), bytes.size()), "") << entry.path();
+    ++replayed;
+  }
+  EXPECT_GE(replayed, 4u) << "the committed corpus at " << corpus << " looks truncated";
 }
 
 // --- death tests -------------------------------------------------------------------------------

@@ -1,0 +1,118 @@
+#pragma once
+// One quad-tree fuzz input, run and checked: shared by the libFuzzer target
+// (tests/fuzz/quad_tree_fuzz.cpp) and by spatial_tests, which replays the committed corpus
+// without libFuzzer. The bytes choose a configuration, a node source and a set of boxes (on a
+// coarse lattice that includes the world's edges and its quadrant lines, so touching, identical,
+// zero-size, outside and oversized boxes are common, plus some raw float coordinates). The tree
+// is rebuilt, validated, and its pairs and one query are compared with brute force; then it is
+// rebuilt from the other node source and must report the same pairs in the same order.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/spatial/brute_force.hpp"
+#include "engine/spatial/quad_tree.hpp"
+
+namespace quadpool::test {
+
+namespace quad_tree_input {
+
+using Pair = std::pair<std::uint32_t, std::uint32_t>;
+
+// Reads the input front to back; past the end every read is zero.
+class Bytes {
+ public:
+  Bytes(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+  bool empty() const { return at_ >= size_; }
+  std::uint8_t byte() { return at_ < size_ ? data_[at_++] : 0; }
+  float raw_float() {
+    std::uint32_t bits = 0;
+    for (int i = 0; i < 4; ++i) bits = bits << 8 | byte();
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    return std::isnan(value) ? 0.0f : value;  // NaN is a programming error, asserted elsewhere
+  }
+
+ private:
+  const std::uint8_t* data_;
+  std::size_t size_;
+  std::size_t at_ = 0;
+};
+
+inline std::vector<Pair> pairs_of(const spatial::QuadTree& tree) {
+  std::vector<Pair> pairs;
+  tree.for_each_pair([&](std::uint32_t a, std::uint32_t b) { pairs.emplace_back(a, b); });
+  return pairs;
+}
+
+}  // namespace quad_tree_input
+
+/// Runs one input; returns "" when the tree agrees with brute force, else what went wrong. A
+/// failed validate() fires QUADPOOL_ASSERT.
+inline std::string run_quad_tree_input(const std::uint8_t* data, std::size_t size) {
+  using namespace spatial;
+  using quad_tree_input::Bytes;
+  using quad_tree_input::Pair;
+  using quad_tree_input::pairs_of;
+
+  Bytes in(data, size);
+  const QuadTreeConfig config{
+      .bounds = {0.0f, 0.0f, 64.0f, 32.0f + static_cast<float>(in.byte() % 64)},
+      .max_depth = 1 + in.byte() % 16,
+      .leaf_capacity = 1 + in.byte() % 12};
+  const AllocatorKind first_kind =
+      in.byte() % 2 == 0 ? AllocatorKind::Pool : AllocatorKind::NewDelete;
+  const float lattice_x = (config.bounds.max_x - config.bounds.min_x) / 16.0f;
+  const float lattice_y = (config.bounds.max_y - config.bounds.min_y) / 16.0f;
+
+  std::vector<Aabb> boxes;
+  while (!in.empty() && boxes.size() < 400) {
+    const std::uint8_t kind = in.byte();
+    Aabb box;
+    if (kind % 8 == 7) {  // raw floats: huge, tiny, infinite
+      box = {in.raw_float(), in.raw_float(), in.raw_float(), in.raw_float()};
+    } else {  // lattice points from -2 to 18 sixteenths of the world on each axis
+      const auto x0 = static_cast<float>(in.byte() % 21) - 2.0f;
+      const auto y0 = static_cast<float>(in.byte() % 21) - 2.0f;
+      const std::uint8_t extent = in.byte();
+      box = {x0 * lattice_x, y0 * lattice_y, (x0 + static_cast<float>(extent % 5)) * lattice_x,
+             (y0 + static_cast<float>(extent / 5 % 5)) * lattice_y};
+    }
+    if (box.min_x > box.max_x) std::swap(box.min_x, box.max_x);
+    if (box.min_y > box.max_y) std::swap(box.min_y, box.max_y);
+    boxes.push_back(box);
+  }
+  const Aabb area = boxes.empty() ? config.bounds : boxes.back();
+
+  QuadTree tree(config, first_kind);
+  tree.rebuild(boxes);
+  tree.validate();
+  const std::vector<Pair> reported = pairs_of(tree);
+  std::vector<Pair> sorted = reported;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<Pair> expected;
+  brute_force_pairs(boxes, [&](std::uint32_t a, std::uint32_t b) { expected.emplace_back(a, b); });
+  if (sorted != expected) return "the pairs differ from brute force";
+
+  std::vector<std::uint32_t> hits, expected_hits;
+  tree.query(area, [&](std::uint32_t id) { hits.push_back(id); });
+  std::sort(hits.begin(), hits.end());
+  brute_force_query(boxes, area, [&](std::uint32_t id) { expected_hits.push_back(id); });
+  if (hits != expected_hits) return "the query differs from brute force";
+
+  tree.set_allocator(first_kind == AllocatorKind::Pool ? AllocatorKind::NewDelete
+                                                       : AllocatorKind::Pool);
+  tree.rebuild(boxes);
+  tree.validate();
+  if (pairs_of(tree) != reported)
+    return "the other node source reports other pairs or another order";
+  return {};
+}
+
+}  // namespace quadpool::test
