@@ -32,10 +32,19 @@ std::vector<Sprite> spawn_sprites(const SceneConfig& config) {
 }
 
 namespace {
+// Moves one coordinate into [lo, hi]; a sprite wider than the world is pinned to the middle.
+void clamp_axis(float& p, float lo, float hi) noexcept {
+  if (lo > hi) {
+    p = 0.5f * (lo + hi);
+  } else {
+    p = std::clamp(p, lo, hi);
+  }
+}
+
 // Reflects one coordinate off [lo, hi]; the velocity component points back inside afterwards.
 void bounce(float& p, float& v, float lo, float hi) noexcept {
-  if (lo > hi) {  // the sprite is wider than the world: pin it to the middle
-    p = 0.5f * (lo + hi);
+  if (lo > hi) {
+    clamp_axis(p, lo, hi);
     return;
   }
   if (p < lo) {
@@ -55,6 +64,11 @@ void move_and_bounce(std::span<Sprite> sprites, float side) noexcept {
     bounce(s.x, s.vx, s.radius, side - s.radius);
     bounce(s.y, s.vy, s.radius, side - s.radius);
   }
+}
+
+void clamp_into_world(Sprite& sprite, float side) noexcept {
+  clamp_axis(sprite.x, sprite.radius, side - sprite.radius);
+  clamp_axis(sprite.y, sprite.radius, side - sprite.radius);
 }
 
 }  // namespace quadpool::game

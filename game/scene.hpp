@@ -42,6 +42,10 @@ std::vector<Sprite> spawn_sprites(const SceneConfig& config);
 /// square [0, side]^2, so that it ends inside [radius, side - radius] on both axes.
 void move_and_bounce(std::span<Sprite> sprites, float side) noexcept;
 
+/// Moves the sprite the shortest way into [radius, side - radius] on both axes (the centre of
+/// the world on an axis that is narrower than the sprite). The velocity is left alone.
+void clamp_into_world(Sprite& sprite, float side) noexcept;
+
 /// The sprite's bounding box.
 inline spatial::Aabb bounds_of(const Sprite& s) noexcept {
   return {s.x - s.radius, s.y - s.radius, s.x + s.radius, s.y + s.radius};

@@ -1,0 +1,63 @@
+#pragma once
+/// The command line of the `quadpool` executable: every flag of the demo and of the headless
+/// runner, their defaults, their caps, and the one-line errors for bad input.
+///
+///   quadpool [--sprites N] [--seed S] [--allocator pool|new-delete] [--window WxH] [--frames F]
+///            [--screenshot FILE] [--vsync on|off]                       (the SDL2 demo)
+///   quadpool --headless [--sprites N] [--ticks T] [--seed S] [--allocator pool|new-delete]
+///            [--switch-allocator-every K] [--verify] [--json]            (no window)
+///
+/// Bad input (a malformed, negative, zero, NaN or absurd value, an unknown flag or allocator, a
+/// flag that belongs to the other mode, a flag given twice) gives exactly one line that names
+/// the flag, the value and the valid range, and exit code 2.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "game/demo/demo.hpp"
+#include "game/simulation.hpp"
+
+namespace quadpool::game {
+
+/// Caps, named in --help: big enough for any real use, small enough that no value can make the
+/// program run out of memory.
+inline constexpr std::uint64_t kMaxTicks = 1'000'000;
+inline constexpr std::uint64_t kMaxFrames = 100'000'000;
+inline constexpr int kMinWindowWidth = 320, kMaxWindowWidth = 7680;
+inline constexpr int kMinWindowHeight = 240, kMaxWindowHeight = 4320;
+
+/// The headless runner's settings (see headless.hpp).
+struct HeadlessOptions {
+  std::size_t sprites = 10'000;
+  std::uint64_t ticks = 1'000;
+  std::uint64_t seed = 1;
+  AllocatorKind allocator = AllocatorKind::Pool;
+  std::uint64_t switch_allocator_every = 0;  // 0: never switch
+  bool verify = false;
+  bool json = false;
+};
+
+struct CommandLine {
+  enum class Mode { Demo, Headless, Help };
+  Mode mode = Mode::Demo;
+  HeadlessOptions headless;  // meaningful in Mode::Headless
+  DemoOptions demo;          // meaningful in Mode::Demo
+};
+
+/// Either a command to run, or what to print and the exit code to return.
+struct ParseResult {
+  std::optional<CommandLine> command;  // empty: print `message` and exit with `exit_code`
+  int exit_code = 0;                   // 0 for --help, 2 for bad input
+  std::string message;                 // the help text (stdout) or one error line (stderr)
+};
+
+/// Parses `args` (args[0] is the program name). Never throws for bad input; never exits.
+ParseResult parse_command_line(std::span<const char* const> args);
+
+/// "pool" or "new-delete", the spelling the command line and the JSON use.
+const char* allocator_name(AllocatorKind kind) noexcept;
+
+}  // namespace quadpool::game

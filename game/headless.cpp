@@ -1,0 +1,340 @@
+// The headless runner. Sections: percentiles and per-tick samples, the JSON writer, the tick
+// loop (verify_tick, run_ticks), the two output formats, run_headless.
+#include "game/headless.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "engine/spatial/quad_tree.hpp"
+#include "game/pair_check.hpp"
+
+namespace quadpool::game {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Sorts `samples` in place.
+template <class T>
+Percentiles sorted_percentiles(std::vector<T>& samples) {
+  Percentiles p;
+  if (samples.empty()) return p;
+  std::sort(samples.begin(), samples.end());
+  const std::size_t n = samples.size();
+  p.median =
+      n % 2 == 1
+          ? static_cast<double>(samples[n / 2])
+          : 0.5 * (static_cast<double>(samples[n / 2 - 1]) + static_cast<double>(samples[n / 2]));
+  // Nearest rank: the smallest sample that at least 99% of the samples do not exceed.
+  const auto rank = static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(n)));
+  p.p99 = static_cast<double>(samples[std::max<std::size_t>(rank, 1) - 1]);
+  p.max = static_cast<double>(samples.back());
+  return p;
+}
+
+template <class T>
+double median_of(std::vector<T>& samples) {
+  return sorted_percentiles(samples).median;
+}
+
+// Per-tick samples, preallocated so that recording never allocates between ticks.
+struct Samples {
+  explicit Samples(std::uint64_t ticks) {
+    for (auto* v : {&tick, &integrate, &rebuild, &pairs, &resolve}) v->reserve(ticks);
+    heap.reserve(ticks);
+    allocator.reserve(ticks);
+  }
+  std::vector<float> tick, integrate, rebuild, pairs, resolve;
+  std::vector<std::uint64_t> heap;
+  std::vector<AllocatorKind> allocator;
+};
+
+AllocatorTimes times_of(const Samples& samples, AllocatorKind kind) {
+  std::vector<float> mine;
+  for (std::size_t i = 0; i < samples.tick.size(); ++i) {
+    if (samples.allocator[i] == kind) mine.push_back(samples.tick[i]);
+  }
+  AllocatorTimes times;
+  times.ticks = mine.size();
+  times.tick_ms = sorted_percentiles(mine);
+  return times;
+}
+
+// A minimal JSON writer: objects, string keys, numbers, strings, null. Enough for the report
+// and nothing else; keys and strings here never need escaping beyond quotes and backslashes.
+class JsonWriter {
+ public:
+  void begin(const char* key = nullptr) {
+    comma(key);
+    out_ += '{';
+    first_ = true;
+  }
+  void end() {
+    out_ += '}';
+    first_ = false;
+  }
+  void number(const char* key, double value) {
+    comma(key);
+    // Times in ms with microsecond-and-below resolution; never NaN or infinite here.
+    out_ += fmt::format("{:.4f}", value);
+  }
+  // Shortest exact form: "0", "0.5".
+  void real(const char* key, double value) {
+    comma(key);
+    out_ += fmt::format("{}", value);
+  }
+  void integer(const char* key, std::uint64_t value) {
+    comma(key);
+    out_ += fmt::format("{}", value);
+  }
+  void boolean(const char* key, bool value) {
+    comma(key);
+    out_ += value ? "true" : "false";
+  }
+  void null(const char* key) {
+    comma(key);
+    out_ += "null";
+  }
+  void string(const char* key, const std::string& value) {
+    comma(key);
+    quoted(value);
+  }
+  const std::string& text() const noexcept { return out_; }
+
+ private:
+  void comma(const char* key) {
+    if (!first_) out_ += ", ";
+    first_ = false;
+    if (key != nullptr) {
+      quoted(key);
+      out_ += ": ";
+    }
+  }
+  void quoted(const std::string& s) {
+    out_ += '"';
+    for (const char c : s) {
+      if (c == '"' || c == '\\') out_ += '\\';
+      out_ += c;
+    }
+    out_ += '"';
+  }
+  std::string out_;
+  bool first_ = true;
+};
+
+void write_percentiles(JsonWriter& json, const char* key, const Percentiles& p) {
+  json.begin(key);
+  json.number("median", p.median);
+  json.number("p99", p.p99);
+  json.number("max", p.max);
+  json.end();
+}
+
+}  // namespace
+
+Percentiles percentiles(std::span<const double> samples) {
+  std::vector<double> copy(samples.begin(), samples.end());
+  return sorted_percentiles(copy);
+}
+
+std::optional<std::string> verify_tick(PairChecker& checker, std::uint64_t tick,
+                                       std::span<const spatial::Aabb> boxes,
+                                       std::span<const Pair> pairs) {
+  const auto mismatch = checker.check(boxes, pairs);
+  if (!mismatch) return std::nullopt;
+  return fmt::format("quadpool: --verify failed at tick {}: {}", tick, describe(*mismatch, boxes));
+}
+
+HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_counter,
+                          std::FILE* progress) {
+  SimulationConfig config;
+  config.scene.seed = options.seed;
+  config.scene.sprites = options.sprites;
+  config.allocator = options.allocator;
+  config.heap_counter = heap_counter;
+  Simulation sim(config);
+
+  HeadlessReport report;
+  report.options = options;
+  report.kinetic_energy_first = kinetic_energy(sim.sprites());
+  Samples samples(options.ticks);
+  PairChecker checker;
+  std::uint64_t heap_max = 0;
+
+  const Clock::time_point start = Clock::now();
+  Clock::time_point last_progress = start;
+  AllocatorKind kind = options.allocator;
+  for (std::uint64_t t = 0; t < options.ticks; ++t) {
+    if (options.switch_allocator_every != 0 && t != 0 && t % options.switch_allocator_every == 0) {
+      kind = kind == AllocatorKind::Pool ? AllocatorKind::NewDelete : AllocatorKind::Pool;
+      sim.set_allocator(kind);
+    }
+    const TickStats& tick = sim.step();
+    samples.tick.push_back(static_cast<float>(tick.ms.total));
+    samples.integrate.push_back(static_cast<float>(tick.ms.integrate));
+    samples.rebuild.push_back(static_cast<float>(tick.ms.rebuild));
+    samples.pairs.push_back(static_cast<float>(tick.ms.pairs));
+    samples.resolve.push_back(static_cast<float>(tick.ms.resolve));
+    samples.allocator.push_back(tick.allocator);
+    if (tick.heap_allocations && t >= kHeapWarmupTicks) {
+      samples.heap.push_back(*tick.heap_allocations);
+      heap_max = std::max(heap_max, *tick.heap_allocations);
+    }
+
+    if (options.verify) {
+      if (auto failure = verify_tick(checker, t, sim.last_boxes(), sim.last_pairs())) {
+        return HeadlessOutcome{std::nullopt, std::move(*failure)};
+      }
+    }
+    if (progress != nullptr) {
+      const Clock::time_point now = Clock::now();
+      if (now - last_progress >= std::chrono::seconds(1)) {
+        last_progress = now;
+        fmt::print(
+            progress, "quadpool: tick {}/{} ({:.0f}%), last tick {:.3f} ms\n", t + 1, options.ticks,
+            100.0 * static_cast<double>(t + 1) / static_cast<double>(options.ticks), tick.ms.total);
+        std::fflush(progress);
+      }
+    }
+  }
+  report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+
+  const TickStats& last = sim.last_tick();
+  report.state_hash = sim.state_hash();
+  report.pairs_last_tick = last.pairs_tested;
+  report.contacts_total = sim.contacts_total();
+  report.pool = last.pool;
+  report.tree = last.tree;
+  report.kinetic_energy_last = kinetic_energy(sim.sprites());
+  report.pool_ticks = times_of(samples, AllocatorKind::Pool);
+  report.new_delete_ticks = times_of(samples, AllocatorKind::NewDelete);
+  report.tick_ms = sorted_percentiles(samples.tick);
+  report.phase_ms = PhaseTimes{.integrate = median_of(samples.integrate),
+                               .rebuild = median_of(samples.rebuild),
+                               .pairs = median_of(samples.pairs),
+                               .resolve = median_of(samples.resolve),
+                               .total = report.tick_ms.median};
+  if (!samples.heap.empty()) {
+    Percentiles heap = sorted_percentiles(samples.heap);
+    heap.max = static_cast<double>(heap_max);
+    report.heap_allocs_per_tick = heap;
+  }
+  return HeadlessOutcome{report, {}};
+}
+
+std::string format_json(const HeadlessReport& r) {
+  JsonWriter json;
+  json.begin();
+  json.integer("sprites", r.options.sprites);
+  json.integer("ticks", r.options.ticks);
+  json.integer("seed", r.options.seed);
+  json.string("allocator", allocator_name(r.options.allocator));
+  json.integer("switch_allocator_every", r.options.switch_allocator_every);
+  json.boolean("verified", r.options.verify);
+  json.string("state_hash", format_hash(r.state_hash));
+  json.integer("pairs_last_tick", r.pairs_last_tick);
+  json.integer("contacts_total", r.contacts_total);
+  write_percentiles(json, "tick_ms", r.tick_ms);
+  json.begin("phase_ms");
+  json.number("integrate", r.phase_ms.integrate);
+  json.number("rebuild", r.phase_ms.rebuild);
+  json.number("pairs", r.phase_ms.pairs);
+  json.number("resolve", r.phase_ms.resolve);
+  json.end();
+  json.begin("tick_ms_by_allocator");
+  for (const auto& [name, times] :
+       {std::pair{"pool", r.pool_ticks}, std::pair{"new-delete", r.new_delete_ticks}}) {
+    json.begin(name);
+    json.integer("ticks", times.ticks);
+    json.number("median", times.tick_ms.median);
+    json.number("p99", times.tick_ms.p99);
+    json.number("max", times.tick_ms.max);
+    json.end();
+  }
+  json.end();
+  if (r.heap_allocs_per_tick) {
+    json.begin("heap_allocs_per_tick");
+    json.real("median", r.heap_allocs_per_tick->median);
+    json.integer("max", static_cast<std::uint64_t>(r.heap_allocs_per_tick->max));
+    json.end();
+  } else {
+    json.null("heap_allocs_per_tick");
+  }
+  json.begin("pool");
+  json.integer("capacity", r.pool.capacity);
+  json.integer("in_use_peak", r.pool.high_water);
+  json.integer("chunks", r.pool.chunks);
+  json.integer("in_use_last_tick", r.pool.blocks_in_use);
+  json.integer("bytes_reserved", r.pool.bytes_reserved);
+  json.end();
+  json.begin("tree");
+  json.integer("nodes", r.tree.nodes);
+  json.integer("leaves", r.tree.leaves);
+  json.integer("max_depth_reached", r.tree.max_depth_reached);
+  json.end();
+  json.begin("kinetic_energy");
+  json.number("first", r.kinetic_energy_first);
+  json.number("last", r.kinetic_energy_last);
+  json.end();
+  json.number("seconds", r.seconds);
+  json.end();
+  return json.text();
+}
+
+std::string format_summary(const HeadlessReport& r) {
+  std::string s = fmt::format("quadpool --headless: {} sprites, {} ticks, seed {}, allocator {}",
+                              r.options.sprites, r.options.ticks, r.options.seed,
+                              allocator_name(r.options.allocator));
+  if (r.options.switch_allocator_every != 0) {
+    s += fmt::format(", switching every {} ticks", r.options.switch_allocator_every);
+  }
+  s += fmt::format("\n  state hash        {}\n", format_hash(r.state_hash));
+  if (r.options.verify) s += "  verify            every tick's pairs match the reference\n";
+  s += fmt::format("  tick (ms)         median {:.3f}  p99 {:.3f}  max {:.3f}\n", r.tick_ms.median,
+                   r.tick_ms.p99, r.tick_ms.max);
+  s += fmt::format(
+      "  phases (median)   integrate {:.3f}  rebuild {:.3f}  pairs {:.3f}  resolve {:.3f}\n",
+      r.phase_ms.integrate, r.phase_ms.rebuild, r.phase_ms.pairs, r.phase_ms.resolve);
+  for (const auto& [name, times] :
+       {std::pair{"pool", r.pool_ticks}, std::pair{"new-delete", r.new_delete_ticks}}) {
+    if (times.ticks == 0 || r.options.switch_allocator_every == 0) continue;
+    s += fmt::format("  {:<17} {} ticks, median {:.3f}  p99 {:.3f}\n", name, times.ticks,
+                     times.tick_ms.median, times.tick_ms.p99);
+  }
+  s += fmt::format("  pairs last tick   {}    contacts total {}\n", r.pairs_last_tick,
+                   r.contacts_total);
+  if (r.heap_allocs_per_tick) {
+    s += fmt::format("  heap allocs/tick  median {:.0f}  max {:.0f} (after the first {} ticks)\n",
+                     r.heap_allocs_per_tick->median, r.heap_allocs_per_tick->max, kHeapWarmupTicks);
+  }
+  s += fmt::format("  tree              {} nodes, {} leaves, depth {}\n", r.tree.nodes,
+                   r.tree.leaves, r.tree.max_depth_reached);
+  s += fmt::format("  node pool         capacity {}, peak {} in use, {} chunk(s)\n",
+                   r.pool.capacity, r.pool.high_water, r.pool.chunks);
+  s += fmt::format("  kinetic energy    {:.6g} -> {:.6g}\n", r.kinetic_energy_first,
+                   r.kinetic_energy_last);
+  s += fmt::format("  wall time         {:.2f} s\n", r.seconds);
+  return s;
+}
+
+int run_headless(const HeadlessOptions& options, HeapCounter heap_counter) {
+  const HeadlessOutcome outcome = run_ticks(options, heap_counter, options.json ? nullptr : stderr);
+  if (!outcome.report) {
+    std::fprintf(stderr, "%s\n", outcome.verify_failure.c_str());
+    return 1;
+  }
+  if (options.json) {
+    std::printf("%s\n", format_json(*outcome.report).c_str());
+  } else {
+    std::fputs(format_summary(*outcome.report).c_str(), stdout);
+  }
+  return 0;
+}
+
+}  // namespace quadpool::game

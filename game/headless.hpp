@@ -1,0 +1,80 @@
+#pragma once
+/// The headless runner behind `quadpool --headless`: runs the simulation for a number of ticks
+/// without a window, optionally checks every tick's pairs against a reference, and reports the
+/// timings, allocations, pool and tree statistics as a readable summary or one JSON object.
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "game/cli.hpp"
+#include "game/pair_check.hpp"
+#include "game/simulation.hpp"
+
+namespace quadpool::game {
+
+/// Median, 99th percentile (nearest rank) and maximum of a set of samples.
+struct Percentiles {
+  double median = 0, p99 = 0, max = 0;
+};
+
+/// The percentiles of `samples` (any order); all zero when there are none. Median of an even
+/// count is the mean of the middle two; p99 is the nearest-rank value.
+Percentiles percentiles(std::span<const double> samples);
+
+/// Tick times of the ticks one allocator ran (a run that switches has two).
+struct AllocatorTimes {
+  std::uint64_t ticks = 0;
+  Percentiles tick_ms;
+};
+
+/// Everything the runner reports. Times are milliseconds.
+struct HeadlessReport {
+  HeadlessOptions options;
+  std::uint64_t state_hash = 0;
+  std::size_t pairs_last_tick = 0;
+  std::uint64_t contacts_total = 0;
+  Percentiles tick_ms;
+  PhaseTimes phase_ms;  // medians; total is the median tick
+  AllocatorTimes pool_ticks, new_delete_ticks;
+  // After the first kHeapWarmupTicks ticks; empty without a counter or with too few ticks.
+  std::optional<Percentiles> heap_allocs_per_tick;
+  memory::PoolStats pool{};         // after the last tick; high_water is the run's peak
+  spatial::QuadTreeStats tree{};    // after the last tick
+  double kinetic_energy_first = 0;  // before the first tick
+  double kinetic_energy_last = 0;   // after the last tick
+  double seconds = 0;               // wall-clock time of the whole run
+};
+
+/// Ticks excluded from heap_allocs_per_tick: the first ticks grow the buffers and the pool.
+inline constexpr std::uint64_t kHeapWarmupTicks = 10;
+
+/// Either the report, or the --verify failure (one line naming the tick and the pair).
+struct HeadlessOutcome {
+  std::optional<HeadlessReport> report;
+  std::string verify_failure;
+};
+
+/// The --verify check of one tick: empty when `pairs` are exactly the overlapping pairs of
+/// `boxes`, otherwise the one-line failure message naming the tick, the pair and both boxes.
+std::optional<std::string> verify_tick(PairChecker& checker, std::uint64_t tick,
+                                       std::span<const spatial::Aabb> boxes,
+                                       std::span<const Pair> pairs);
+
+/// Runs the ticks. `heap_counter` may be nullptr (then no allocation counts). When `progress`
+/// is not nullptr, a progress line goes there about once a second.
+HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_counter,
+                          std::FILE* progress);
+
+/// The report as exactly one JSON object (one line, no trailing newline).
+std::string format_json(const HeadlessReport& report);
+/// The report as a few aligned lines for people.
+std::string format_summary(const HeadlessReport& report);
+
+/// The whole of `quadpool --headless`: runs, prints to stdout (and progress and errors to
+/// stderr), returns the exit code: 0, or 1 when --verify found a mismatch.
+int run_headless(const HeadlessOptions& options, HeapCounter heap_counter);
+
+}  // namespace quadpool::game

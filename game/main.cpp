@@ -1,0 +1,36 @@
+// The quadpool executable: the SDL2 demo, or with --headless the tick runner. All parsing is in
+// cli.cpp; this file only dispatches and turns escaping exceptions into a message.
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <span>
+
+#include "engine/core/heap_counter.hpp"
+#include "game/cli.hpp"
+#include "game/demo/demo.hpp"
+#include "game/headless.hpp"
+
+int main(int argc, char** argv) {
+  using namespace quadpool::game;
+  try {
+    const ParseResult parsed =
+        parse_command_line(std::span<const char* const>(argv, static_cast<std::size_t>(argc)));
+    if (!parsed.command) {
+      std::fputs(parsed.message.c_str(), parsed.exit_code == 0 ? stdout : stderr);
+      if (!parsed.message.empty() && parsed.message.back() != '\n') {
+        std::fputc('\n', parsed.exit_code == 0 ? stdout : stderr);
+      }
+      return parsed.exit_code;
+    }
+    if (parsed.command->mode == CommandLine::Mode::Headless) {
+      // This executable links quadpool::heap_hook, so the counter exists here.
+      return run_headless(parsed.command->headless, &quadpool::heap_allocations);
+    }
+    return run_demo(parsed.command->demo);
+  } catch (const std::bad_alloc&) {
+    std::fputs("quadpool: out of memory\n", stderr);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "quadpool: %s\n", e.what());
+  }
+  return 1;
+}

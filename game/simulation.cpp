@@ -1,0 +1,259 @@
+#include "game/simulation.hpp"
+
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+#include "engine/core/assert.hpp"
+#include "engine/spatial/quad_tree.hpp"
+
+namespace quadpool::game {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_between(Clock::time_point from, Clock::time_point to) noexcept {
+  return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+// Separates two overlapping circles and, when they approach, exchanges momentum along the
+// contact normal as a perfectly elastic collision. Mass is proportional to area (radius^2).
+// Returns false (and changes nothing) when the circles do not really overlap: the broad phase
+// reports box overlaps, and touching circles are not a contact.
+bool resolve_contact(Sprite& a, Sprite& b) noexcept {
+  const float dx = b.x - a.x;
+  const float dy = b.y - a.y;
+  const float reach = a.radius + b.radius;
+  const float distance_sq = dx * dx + dy * dy;
+  if (distance_sq >= reach * reach) return false;
+
+  const float distance = std::sqrt(distance_sq);
+  // Concentric circles have no normal; any fixed one keeps the result deterministic.
+  const float nx = distance > 0.0f ? dx / distance : 1.0f;
+  const float ny = distance > 0.0f ? dy / distance : 0.0f;
+  const float inv_mass_a = 1.0f / (a.radius * a.radius);
+  const float inv_mass_b = 1.0f / (b.radius * b.radius);
+  const float inv_mass_sum = inv_mass_a + inv_mass_b;
+
+  const float approach = (b.vx - a.vx) * nx + (b.vy - a.vy) * ny;
+  if (approach < 0.0f) {
+    // The impulse of an elastic collision: the normal relative velocity is reversed.
+    const float impulse = -2.0f * approach / inv_mass_sum;
+    a.vx -= impulse * inv_mass_a * nx;
+    a.vy -= impulse * inv_mass_a * ny;
+    b.vx += impulse * inv_mass_b * nx;
+    b.vy += impulse * inv_mass_b * ny;
+  }
+
+  // Positional correction: push the circles apart by the whole penetration, the lighter one
+  // further, so that they do not sink into each other over the next ticks. It changes no
+  // velocity, so it cannot add kinetic energy.
+  const float push = (reach - distance) / inv_mass_sum;
+  a.x -= push * inv_mass_a * nx;
+  a.y -= push * inv_mass_a * ny;
+  b.x += push * inv_mass_b * nx;
+  b.y += push * inv_mass_b * ny;
+  return true;
+}
+
+}  // namespace
+
+Simulation::Simulation(const SimulationConfig& config)
+    : config_(config),
+      side_(game::world_side(config.scene.sprites)),
+      // A stream of its own, so that spawning never replays the initial placement's numbers.
+      rng_(config.scene.seed ^ 0x5be0cd19137e2179ull),
+      next_allocator_(config.allocator) {
+  if (config.scene.sprites == 0) {
+    throw std::invalid_argument(
+        "SimulationConfig: scene.sprites must be at least 1 (the world's side grows with it)");
+  }
+  if (config.scene.sprites > kMaxSprites) {
+    throw std::invalid_argument("SimulationConfig: scene.sprites must be at most " +
+                                std::to_string(kMaxSprites));
+  }
+  tree_ = std::make_unique<spatial::QuadTree>(
+      spatial::QuadTreeConfig{.bounds = {0.0f, 0.0f, side_, side_},
+                              .max_depth = config.tree_max_depth,
+                              .leaf_capacity = config.tree_leaf_capacity},
+      config.allocator);
+  sprites_ = spawn_sprites(config.scene);
+  boxes_.reserve(sprites_.size());
+  // About 1.3 overlaps per sprite at the scene's density; the first tick corrects the guess.
+  pairs_.reserve(sprites_.size() * 2);
+  last_.allocator = config.allocator;
+  last_.sprites = sprites_.size();
+}
+
+Simulation::~Simulation() = default;
+
+void Simulation::set_allocator(AllocatorKind kind) noexcept {
+  next_allocator_ = kind;
+}
+
+const TickStats& Simulation::step() {
+  const std::uint64_t heap_before = config_.heap_counter ? config_.heap_counter() : 0;
+  const Clock::time_point start = Clock::now();
+
+  // The tree applies a new allocator at its next rebuild, which is this tick's.
+  tree_->set_allocator(next_allocator_);
+
+  // 1 + 2: integrate and bounce.
+  move_and_bounce(sprites_, side_);
+  const Clock::time_point integrated = Clock::now();
+
+  // 3: rebuild the broad phase from scratch. boxes_ only reallocates when the sprite count
+  // reaches a new high.
+  boxes_.resize(sprites_.size());
+  for (std::size_t i = 0; i < sprites_.size(); ++i) boxes_[i] = bounds_of(sprites_[i]);
+  tree_->rebuild(boxes_);
+  const Clock::time_point rebuilt = Clock::now();
+
+  // 4: the pairs, in the tree's order, which depends only on the boxes.
+  pairs_.clear();
+  tree_->for_each_pair([this](std::uint32_t a, std::uint32_t b) { pairs_.push_back({a, b}); });
+  // Headroom for the pair count's tick-to-tick wobble, so that a steady scene stops
+  // allocating here after its first ticks.
+  if (pairs_.capacity() < pairs_.size() + pairs_.size() / 4) {
+    pairs_.reserve(pairs_.size() + pairs_.size() / 2 + 64);
+  }
+  const Clock::time_point paired = Clock::now();
+
+  // 5: narrow phase and response, in pair order: resolving a contact moves sprites that later
+  // pairs read, so the order is part of the result.
+  std::size_t contacts = 0;
+  for (const Pair& pair : pairs_) {
+    Sprite& a = sprites_[pair.a];
+    Sprite& b = sprites_[pair.b];
+    if (resolve_contact(a, b)) {
+      ++contacts;
+      // The correction may push a sprite through a wall; move_and_bounce keeps every other
+      // sprite inside.
+      clamp_into_world(a, side_);
+      clamp_into_world(b, side_);
+    }
+  }
+  const Clock::time_point resolved = Clock::now();
+
+  last_.tick = ticks_;
+  last_.allocator = next_allocator_;
+  last_.sprites = sprites_.size();
+  last_.pairs_tested = pairs_.size();
+  last_.contacts = contacts;
+  last_.tree = tree_->stats();
+  last_.pool = tree_->pool_stats();
+  const Clock::time_point end = Clock::now();
+  last_.ms = PhaseTimes{.integrate = ms_between(start, integrated),
+                        .rebuild = ms_between(integrated, rebuilt),
+                        .pairs = ms_between(rebuilt, paired),
+                        .resolve = ms_between(paired, resolved),
+                        .total = ms_between(start, end)};
+  if (config_.heap_counter) {
+    last_.heap_allocations = config_.heap_counter() - heap_before;
+  } else {
+    last_.heap_allocations.reset();
+  }
+  ++ticks_;
+  contacts_total_ += contacts;
+  return last_;
+}
+
+std::size_t Simulation::add_sprite(const Sprite& sprite) {
+  QUADPOOL_ASSERT(std::isfinite(sprite.radius) && sprite.radius > 0.0f,
+                  "Simulation::add_sprite: the radius must be finite and > 0");
+  QUADPOOL_ASSERT(std::isfinite(sprite.x) && std::isfinite(sprite.y) && std::isfinite(sprite.vx) &&
+                      std::isfinite(sprite.vy),
+                  "Simulation::add_sprite: position and velocity must be finite");
+  QUADPOOL_ASSERT(sprites_.size() < kMaxSprites, "Simulation::add_sprite: too many sprites");
+  Sprite added = sprite;
+  added.kind = static_cast<std::uint8_t>(added.kind % kSpriteKinds);
+  clamp_into_world(added, side_);
+  sprites_.push_back(added);
+  return sprites_.size() - 1;
+}
+
+std::size_t Simulation::spawn_at(float x, float y, std::size_t count, float spread) {
+  QUADPOOL_ASSERT(std::isfinite(x) && std::isfinite(y),
+                  "Simulation::spawn_at: the position must be finite");
+  QUADPOOL_ASSERT(std::isfinite(spread) && spread >= 0.0f,
+                  "Simulation::spawn_at: spread must be finite and >= 0");
+  // With asserts compiled out, a NaN from a UI must still not reach the tree.
+  if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(spread) || spread < 0.0f) return 0;
+  const std::size_t room = kMaxSprites - sprites_.size();
+  if (count > room) count = room;
+  const SceneConfig& scene = config_.scene;
+  for (std::size_t i = 0; i < count; ++i) {
+    Sprite s{};
+    s.radius = rng_.uniform(scene.min_radius, scene.max_radius);
+    // sqrt makes the spawn uniform over the disc rather than bunched at its centre.
+    const float distance = spread * std::sqrt(rng_.unit_float());
+    const float where = rng_.uniform(0.0f, 2.0f * std::numbers::pi_v<float>);
+    s.x = x + distance * std::cos(where);
+    s.y = y + distance * std::sin(where);
+    const float heading = rng_.uniform(0.0f, 2.0f * std::numbers::pi_v<float>);
+    s.vx = scene.speed * std::cos(heading);
+    s.vy = scene.speed * std::sin(heading);
+    s.kind = static_cast<std::uint8_t>(rng_.below(kSpriteKinds));
+    clamp_into_world(s, side_);
+    sprites_.push_back(s);
+  }
+  return count;
+}
+
+void Simulation::remove_sprite(std::size_t index) {
+  QUADPOOL_ASSERT(index < sprites_.size(), "Simulation::remove_sprite: index out of range");
+  if (index >= sprites_.size()) return;  // asserts compiled out: ignore rather than corrupt
+  sprites_.erase(sprites_.begin() + static_cast<std::ptrdiff_t>(index));
+}
+
+std::size_t Simulation::remove_sprites_near(float x, float y, float radius) {
+  return std::erase_if(sprites_, [&](const Sprite& s) {
+    const float dx = s.x - x;
+    const float dy = s.y - y;
+    return dx * dx + dy * dy <= radius * radius;
+  });
+}
+
+std::uint64_t Simulation::state_hash() const noexcept {
+  return game::state_hash(sprites_);
+}
+
+std::uint64_t state_hash(std::span<const Sprite> sprites) noexcept {
+  constexpr std::uint64_t kOffsetBasis = 0xcbf29ce484222325ull;
+  constexpr std::uint64_t kPrime = 0x100000001b3ull;
+  std::uint64_t hash = kOffsetBasis;
+  const auto mix = [&hash](std::uint64_t value, int bytes) {
+    // Little-endian byte order by construction, whatever the host's.
+    for (int i = 0; i < bytes; ++i) {
+      hash ^= (value >> (8 * i)) & 0xffu;
+      hash *= kPrime;
+    }
+  };
+  for (const Sprite& s : sprites) {
+    for (const float f : {s.x, s.y, s.vx, s.vy}) mix(std::bit_cast<std::uint32_t>(f), 4);
+  }
+  mix(sprites.size(), 8);
+  return hash;
+}
+
+std::string format_hash(std::uint64_t hash) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+  return text;
+}
+
+double kinetic_energy(std::span<const Sprite> sprites) noexcept {
+  double energy = 0.0;
+  for (const Sprite& s : sprites) {
+    const double mass = static_cast<double>(s.radius) * s.radius;
+    energy += 0.5 * mass * (static_cast<double>(s.vx) * s.vx + static_cast<double>(s.vy) * s.vy);
+  }
+  return energy;
+}
+
+}  // namespace quadpool::game

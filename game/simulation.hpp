@@ -1,0 +1,174 @@
+#pragma once
+/// The game's deterministic collision simulation: slow-moving circular sprites in a square
+/// world, a quad-tree rebuilt from scratch every tick as the broad phase, and elastic circle
+/// contacts as the narrow phase. The demo draws it, the headless runner times it, and the tick
+/// tests check it. See game/README.md for the tick's phases and the determinism rules.
+///
+/// One tick at a fixed dt of one time unit (velocities are world units per tick):
+///   1. integrate and 2. bounce off the walls (move_and_bounce from scene.hpp)
+///   3. rebuild the QuadTree from every sprite's bounds
+///   4. enumerate the overlapping pairs into a reused buffer, in the tree's order
+///   5. resolve each true circle contact, in that order (elastic impulse plus positional
+///      correction), then clamp every sprite back inside the world
+///
+/// Determinism: the same config gives bit-identical sprites after every tick, whichever
+/// allocator the tree uses and however often it is switched. The tree's pair order depends on
+/// the boxes only (never on node addresses), and all randomness comes from quadpool::Random.
+///
+/// Heap allocations: game_sim never references the counting operator new, so linking it does
+/// not replace operator new behind anyone's back. Pass `&quadpool::heap_allocations` in
+/// SimulationConfig::heap_counter (and link quadpool::heap_hook into the executable) to have
+/// each tick's allocations counted.
+///
+/// Not thread-safe: a Simulation belongs to one thread.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/core/random.hpp"
+#include "engine/memory/pool_allocator.hpp"
+#include "engine/spatial/aabb.hpp"
+#include "engine/spatial/quad_tree.hpp"
+#include "game/scene.hpp"
+
+namespace quadpool::spatial {
+class QuadTree;  // engine/spatial/quad_tree.hpp
+}  // namespace quadpool::spatial
+
+namespace quadpool::game {
+
+using spatial::AllocatorKind;
+
+/// The most sprites a Simulation holds (sprite indices are 32-bit in the broad phase; the cap
+/// keeps memory around 100 MB). The command line names the same cap.
+inline constexpr std::size_t kMaxSprites = 1'000'000;
+
+/// Returns a monotonically increasing count of heap allocations, e.g. quadpool::heap_allocations.
+using HeapCounter = std::uint64_t (*)() noexcept;
+
+struct SimulationConfig {
+  SceneConfig scene;  // seed, initial sprite count, radii, speed; the world side follows from it
+  AllocatorKind allocator = AllocatorKind::Pool;  // the tree's node source at the first tick
+  int tree_max_depth = 8;                         // QuadTreeConfig::max_depth, 1..16
+  int tree_leaf_capacity = 8;                     // QuadTreeConfig::leaf_capacity, >= 1
+  HeapCounter heap_counter = nullptr;  // nullptr: TickStats::heap_allocations stays empty
+};
+
+/// An overlapping pair of sprite indices from the broad phase, a < b.
+struct Pair {
+  std::uint32_t a, b;
+  friend bool operator==(const Pair&, const Pair&) = default;
+};
+
+/// Wall-clock milliseconds spent in each phase of one tick (steady_clock).
+struct PhaseTimes {
+  double integrate = 0;  // move and bounce
+  double rebuild = 0;    // bounds + QuadTree::rebuild
+  double pairs = 0;      // for_each_pair into the pair buffer
+  double resolve = 0;    // narrow phase, contact response, clamp into the world
+  double total = 0;      // the whole tick, stats included
+};
+
+/// What one tick did. Plain data, cheap to copy.
+struct TickStats {
+  std::uint64_t tick = 0;                         // 0 for the first tick
+  AllocatorKind allocator = AllocatorKind::Pool;  // the allocator this tick's tree used
+  std::size_t sprites = 0;
+  PhaseTimes ms;
+  std::size_t pairs_tested = 0;  // broad-phase pairs (overlapping boxes)
+  std::size_t contacts = 0;      // pairs whose circles really overlapped and were resolved
+  spatial::QuadTreeStats tree{};
+  memory::PoolStats pool{};                       // the tree's node pool after the rebuild
+  std::optional<std::uint64_t> heap_allocations;  // during the tick; empty without a counter
+};
+
+class Simulation {
+ public:
+  /// Spawns config.scene.sprites sprites with spawn_sprites(). Throws std::invalid_argument
+  /// (from the tree) when the tree settings are out of range or the world is empty
+  /// (config.scene.sprites == 0).
+  explicit Simulation(const SimulationConfig& config);
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  /// Runs one tick and returns its stats (valid until the next step()). After warm-up, a
+  /// Pool-mode tick makes no heap allocation unless the sprite or pair count reaches a new high.
+  const TickStats& step();
+
+  /// The tree's node source from the next tick on.
+  void set_allocator(AllocatorKind kind) noexcept;
+  /// The allocator the next tick will use.
+  AllocatorKind allocator() const noexcept { return next_allocator_; }
+
+  // --- scene changes, between ticks (the demo's spawn tools) ----------------------------------
+
+  /// Appends a sprite, clamped inside the world; returns its index. Its radius must be > 0
+  /// and finite, its position and velocity finite, and there must be fewer than kMaxSprites
+  /// sprites (asserts otherwise).
+  std::size_t add_sprite(const Sprite& sprite);
+  /// Spawns `count` sprites around (x, y), up to `spread` away, with the scene's radii and
+  /// speed, random headings and kinds drawn from the simulation's own seeded generator (so a
+  /// replay that spawns the same way reproduces the same state). Returns how many were added:
+  /// fewer than `count` when kMaxSprites is reached, 0 (after an assert in checked builds) when
+  /// x, y or spread is not finite or spread < 0.
+  std::size_t spawn_at(float x, float y, std::size_t count, float spread);
+  /// Removes sprite `index` (< sprites().size()); later sprites shift down by one, so the
+  /// order, and with it determinism, is preserved. An index out of range asserts (and is
+  /// ignored when asserts are compiled out).
+  void remove_sprite(std::size_t index);
+  /// Removes every sprite whose centre lies within `radius` of (x, y); returns how many.
+  std::size_t remove_sprites_near(float x, float y, float radius);
+
+  // --- state -----------------------------------------------------------------------------------
+
+  std::span<const Sprite> sprites() const noexcept { return sprites_; }
+  float world_side() const noexcept { return side_; }
+  const SimulationConfig& config() const noexcept { return config_; }
+  /// Ticks run so far.
+  std::uint64_t ticks() const noexcept { return ticks_; }
+  /// The stats of the last tick (all zero before the first).
+  const TickStats& last_tick() const noexcept { return last_; }
+  /// Sum of TickStats::contacts over every tick so far.
+  std::uint64_t contacts_total() const noexcept { return contacts_total_; }
+  /// Hash of the current state: see state_hash(std::span<const Sprite>).
+  std::uint64_t state_hash() const noexcept;
+
+  /// The tree as the last tick built it (for drawing: for_each_node, stats, pool_stats).
+  const spatial::QuadTree& tree() const noexcept { return *tree_; }
+  /// The boxes the last tick's tree was built from (index = sprite index at that tick).
+  std::span<const spatial::Aabb> last_boxes() const noexcept { return boxes_; }
+  /// The last tick's broad-phase pairs, in the order they were resolved.
+  std::span<const Pair> last_pairs() const noexcept { return pairs_; }
+
+ private:
+  SimulationConfig config_;
+  float side_;
+  Random rng_;  // only for spawn_at: ticks themselves draw no random numbers
+  std::vector<Sprite> sprites_;
+  std::vector<spatial::Aabb> boxes_;  // reused every tick
+  std::vector<Pair> pairs_;           // reused every tick
+  std::unique_ptr<spatial::QuadTree> tree_;
+  AllocatorKind next_allocator_;
+  std::uint64_t ticks_ = 0;
+  std::uint64_t contacts_total_ = 0;
+  TickStats last_;
+};
+
+/// 64-bit FNV-1a over the bit patterns of every sprite's x, y, vx and vy, in index order,
+/// followed by the sprite count. Equal states hash equal on every platform; -0.0 and 0.0 differ.
+std::uint64_t state_hash(std::span<const Sprite> sprites) noexcept;
+
+/// The state hash as the runner prints it: 16 lower-case hex digits.
+std::string format_hash(std::uint64_t hash);
+
+/// Total kinetic energy, sum of 0.5 * m * |v|^2 with m = radius^2 (mass proportional to area),
+/// accumulated in double.
+double kinetic_energy(std::span<const Sprite> sprites) noexcept;
+
+}  // namespace quadpool::game

@@ -1,0 +1,160 @@
+// Tests of game/cli.*: defaults, every flag, and bad input, both in-process and through the
+// real executable (exit code 2 and one line on stderr that names the flag and the range).
+#include "game/cli.hpp"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/game/run_quadpool.hpp"
+
+namespace quadpool::game {
+namespace {
+
+ParseResult parse(std::vector<const char*> args) {
+  args.insert(args.begin(), "quadpool");
+  return parse_command_line(args);
+}
+
+TEST(CommandLine, NoFlagsRunsTheDemoWithItsDefaults) {
+  const ParseResult r = parse({});
+  ASSERT_TRUE(r.command.has_value()) << r.message;
+  EXPECT_EQ(r.command->mode, CommandLine::Mode::Demo);
+  const DemoOptions defaults;
+  EXPECT_EQ(r.command->demo.sprites, defaults.sprites);
+  EXPECT_EQ(r.command->demo.window_width, defaults.window_width);
+  EXPECT_TRUE(r.command->demo.vsync);
+  EXPECT_FALSE(r.command->demo.frames.has_value());
+}
+
+TEST(CommandLine, HeadlessFlagsAreAllParsed) {
+  const ParseResult r =
+      parse({"--headless", "--sprites", "1234", "--ticks=77", "--seed", "18446744073709551615",
+             "--allocator", "new-delete", "--switch-allocator-every", "7", "--verify", "--json"});
+  ASSERT_TRUE(r.command.has_value()) << r.message;
+  const HeadlessOptions& h = r.command->headless;
+  EXPECT_EQ(r.command->mode, CommandLine::Mode::Headless);
+  EXPECT_EQ(h.sprites, 1234u);
+  EXPECT_EQ(h.ticks, 77u);
+  EXPECT_EQ(h.seed, 18446744073709551615ull);
+  EXPECT_EQ(h.allocator, AllocatorKind::NewDelete);
+  EXPECT_EQ(h.switch_allocator_every, 7u);
+  EXPECT_TRUE(h.verify);
+  EXPECT_TRUE(h.json);
+}
+
+TEST(CommandLine, DemoFlagsFillDemoOptions) {
+  const ParseResult r =
+      parse({"--sprites", "5000", "--seed", "9", "--allocator", "new-delete", "--window",
+             "1920x1080", "--frames", "120", "--screenshot", "shot.PNG", "--vsync", "off"});
+  ASSERT_TRUE(r.command.has_value()) << r.message;
+  const DemoOptions& d = r.command->demo;
+  EXPECT_EQ(d.sprites, 5000u);
+  EXPECT_EQ(d.seed, 9u);
+  EXPECT_EQ(d.allocator, AllocatorKind::NewDelete);
+  EXPECT_EQ(d.window_width, 1920);
+  EXPECT_EQ(d.window_height, 1080);
+  EXPECT_EQ(d.frames, 120u);
+  EXPECT_EQ(d.screenshot, "shot.PNG");
+  EXPECT_FALSE(d.vsync);
+}
+
+TEST(CommandLine, HelpNamesEveryDefaultAndCap) {
+  const ParseResult r = parse({"--help"});
+  EXPECT_FALSE(r.command.has_value());
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* text : {"--headless", "--sprites", "default 10000", "1..1000000", "--ticks",
+                           "default 1000", "--switch-allocator-every", "--verify", "--json",
+                           "--window", "--frames", "--screenshot", "--vsync", "default pool"}) {
+    EXPECT_NE(r.message.find(text), std::string::npos) << "help lacks '" << text << "'";
+  }
+}
+
+struct BadInput {
+  std::vector<const char*> args;
+  const char* flag;   // the error must name it
+  const char* range;  // and this part of the valid range (nullptr: no range to name)
+};
+
+std::string joined(const std::vector<const char*>& args) {
+  std::string s;
+  for (const char* a : args) s += std::string(s.empty() ? "" : " ") + "'" + a + "'";
+  return s;
+}
+
+const std::vector<BadInput>& bad_inputs() {
+  static const std::vector<BadInput> cases = {
+      {{"--headless", "--sprites", "10000000000"}, "--sprites", "[1, 1000000]"},
+      {{"--headless", "--sprites", "-5"}, "--sprites", "[1, 1000000]"},
+      {{"--headless", "--sprites", "0"}, "--sprites", "[1, 1000000]"},
+      {{"--headless", "--sprites", "abc"}, "--sprites", "[1, 1000000]"},
+      {{"--headless", "--sprites", "nan"}, "--sprites", "[1, 1000000]"},
+      {{"--headless", "--sprites", "1e4"}, "--sprites", "[1, 1000000]"},
+      {{"--headless", "--sprites", "12.5"}, "--sprites", "[1, 1000000]"},
+      {{"--headless", "--sprites", ""}, "--sprites", "[1, 1000000]"},
+      {{"--headless", "--sprites"}, "--sprites", "[1, 1000000]"},
+      {{"--headless", "--sprites", "5", "--sprites", "6"}, "--sprites", "more than once"},
+      {{"--headless", "--ticks", "0"}, "--ticks", "[1, 1000000]"},
+      {{"--headless", "--ticks", "99999999999999999999999"}, "--ticks", "[1, 1000000]"},
+      {{"--headless", "--seed", "-1"}, "--seed", "[0, 18446744073709551615]"},
+      {{"--headless", "--seed", "18446744073709551616"}, "--seed", "[0, 18446744073709551615]"},
+      {{"--headless", "--allocator", "malloc"}, "--allocator", "'pool' or 'new-delete'"},
+      {{"--headless", "--switch-allocator-every", "0"}, "--switch-allocator-every", "[1, 1000000]"},
+      {{"--headless", "--verify=yes"}, "--verify", "takes no value"},
+      {{"--headless", "--bogus"}, "--bogus", "--help"},
+      {{"--headless", "stray"}, "stray", "--help"},
+      {{"--switch-allocator-every", "7"}, "--switch-allocator-every", "needs --headless"},
+      {{"--ticks", "10"}, "--ticks", "needs --headless"},
+      {{"--json"}, "--json", "needs --headless"},
+      {{"--verify"}, "--verify", "needs --headless"},
+      {{"--headless", "--window", "800x600"}, "--window", "cannot be used with --headless"},
+      {{"--headless", "--frames", "10"}, "--frames", "cannot be used with --headless"},
+      {{"--headless", "--vsync", "off"}, "--vsync", "cannot be used with --headless"},
+      {{"--headless", "--screenshot", "a.png"}, "--screenshot", "cannot be used with --headless"},
+      {{"--window", "100x100"}, "--window", "[320, 7680]"},
+      {{"--window", "1280"}, "--window", "[240, 4320]"},
+      {{"--frames", "0"}, "--frames", "[1, 100000000]"},
+      {{"--screenshot", "shot.jpg"}, "--screenshot", ".png or .bmp"},
+      {{"--vsync", "maybe"}, "--vsync", "'on' or 'off'"},
+  };
+  return cases;
+}
+
+TEST(CommandLine, BadInputGivesExitCodeTwoAndOneLineNamingTheFlagAndTheRange) {
+  for (const BadInput& c : bad_inputs()) {
+    const ParseResult r = parse(c.args);
+    EXPECT_FALSE(r.command.has_value()) << joined(c.args);
+    EXPECT_EQ(r.exit_code, 2) << joined(c.args);
+    EXPECT_EQ(r.message.find('\n'), std::string::npos) << "not one line: " << r.message;
+    EXPECT_NE(r.message.find(c.flag), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find(c.range), std::string::npos) << r.message;
+  }
+}
+
+TEST(CommandLine, AValueWithANewlineIsQuotedOnOneLine) {
+  const ParseResult r = parse({"--headless", "--sprites", "1\n2"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.message.find('\n'), std::string::npos) << r.message;
+}
+
+// The same table through the real executable: what a user sees.
+TEST(Executable, BadInputExitsWithCodeTwoAndOneLineOnStderr) {
+  for (const BadInput& c : bad_inputs()) {
+    const test::ProcessResult r = test::run_quadpool(joined(c.args), test::Capture::Stderr);
+    EXPECT_EQ(r.exit_code, 2) << joined(c.args) << ": " << r.output;
+    ASSERT_FALSE(r.output.empty()) << joined(c.args);
+    EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << "not one line: " << r.output;
+    EXPECT_NE(r.output.find(c.flag), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(c.range), std::string::npos) << r.output;
+  }
+}
+
+TEST(Executable, HelpExitsZeroAndPrintsToStdout) {
+  const test::ProcessResult r = test::run_quadpool("--help", test::Capture::Stdout);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find("--headless"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace quadpool::game

@@ -1,0 +1,245 @@
+// Tests of game/headless.*: the runner's statistics, its JSON (parsed by a small strict reader
+// below, so the output is proven to be exactly one valid JSON object), and determinism through
+// the real executable.
+#include "game/headless.hpp"
+
+#include <cctype>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "engine/core/heap_counter.hpp"
+#include "tests/game/run_quadpool.hpp"
+
+namespace quadpool::game {
+namespace {
+
+// A strict reader for the JSON subset the runner writes (objects, strings without escapes
+// other than \" and \\, numbers, true, false, null). It flattens nested keys with dots:
+// {"tick_ms": {"median": 1}} gives "tick_ms.median" -> "1". Anything else fails the parse.
+class FlatJson {
+ public:
+  static std::optional<std::map<std::string, std::string>> parse(const std::string& text) {
+    FlatJson reader(text);
+    if (!reader.object("")) return std::nullopt;
+    reader.skip_space();
+    if (reader.pos_ != text.size()) return std::nullopt;  // exactly one object, nothing after
+    return reader.values_;
+  }
+
+ private:
+  explicit FlatJson(const std::string& text) : text_(text) {}
+
+  void skip_space() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  bool eat(char c) {
+    skip_space();
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  std::optional<std::string> string() {
+    if (!eat('"')) return std::nullopt;
+    std::string out;
+    while (pos_ < text_.size() && text_[pos_] != '"') {
+      if (text_[pos_] == '\\') ++pos_;
+      if (pos_ < text_.size()) out += text_[pos_++];
+    }
+    if (pos_ >= text_.size()) return std::nullopt;
+    ++pos_;
+    return out;
+  }
+  bool object(const std::string& prefix) {
+    if (!eat('{')) return false;
+    if (eat('}')) return true;
+    do {
+      const auto key = string();
+      if (!key || !eat(':')) return false;
+      const std::string path = prefix.empty() ? *key : prefix + "." + *key;
+      if (values_.count(path) != 0) return false;  // duplicate key
+      skip_space();
+      if (pos_ < text_.size() && text_[pos_] == '{') {
+        values_[path] = "{}";
+        if (!object(path)) return false;
+      } else if (pos_ < text_.size() && text_[pos_] == '"') {
+        const auto value = string();
+        if (!value) return false;
+        values_[path] = *value;
+      } else {
+        const std::size_t start = pos_;
+        while (pos_ < text_.size() &&
+               (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.' ||
+                text_[pos_] == '-' || text_[pos_] == '+')) {
+          ++pos_;
+        }
+        const std::string value = text_.substr(start, pos_ - start);
+        if (value.empty()) return false;
+        if (value != "true" && value != "false" && value != "null") {
+          std::size_t used = 0;
+          try {
+            (void)std::stod(value, &used);
+          } catch (...) {
+            return false;
+          }
+          if (used != value.size()) return false;
+        }
+        values_[path] = value;
+      }
+    } while (eat(','));
+    return eat('}');
+  }
+
+  const std::string& text_;
+  std::size_t pos_ = 0;
+  std::map<std::string, std::string> values_;
+};
+
+std::map<std::string, std::string> run_json(const std::string& args) {
+  const test::ProcessResult r =
+      test::run_quadpool("--headless --json " + args, test::Capture::Stdout);
+  EXPECT_EQ(r.exit_code, 0) << args;
+  auto json = FlatJson::parse(r.output);
+  EXPECT_TRUE(json.has_value()) << "not one JSON object: " << r.output;
+  return json.value_or(std::map<std::string, std::string>{});
+}
+
+TEST(Percentiles, MedianP99AndMaxFollowTheirDefinitions) {
+  std::vector<double> samples;
+  for (int i = 200; i >= 1; --i) samples.push_back(i);  // 1..200, given in reverse
+  const Percentiles p = percentiles(samples);
+  EXPECT_DOUBLE_EQ(p.median, 100.5);  // mean of the middle two
+  EXPECT_DOUBLE_EQ(p.p99, 198.0);     // nearest rank: ceil(0.99 * 200) = 198th
+  EXPECT_DOUBLE_EQ(p.max, 200.0);
+  const Percentiles one = percentiles(std::vector<double>{7.0});
+  EXPECT_DOUBLE_EQ(one.median, 7.0);
+  EXPECT_DOUBLE_EQ(one.p99, 7.0);
+  const Percentiles none = percentiles({});
+  EXPECT_DOUBLE_EQ(none.max, 0.0);
+}
+
+TEST(HeadlessRunner, ReportMatchesTheSimulationItRan) {
+  HeadlessOptions options;
+  options.sprites = 800;
+  options.ticks = 300;
+  options.seed = 21;
+  options.verify = true;
+  const HeadlessOutcome outcome = run_ticks(options, &quadpool::heap_allocations, nullptr);
+  ASSERT_TRUE(outcome.report.has_value()) << outcome.verify_failure;
+  const HeadlessReport& r = *outcome.report;
+
+  SimulationConfig config;
+  config.scene.sprites = 800;
+  config.scene.seed = 21;
+  Simulation sim(config);
+  for (int t = 0; t < 300; ++t) sim.step();
+  EXPECT_EQ(r.state_hash, sim.state_hash());
+  EXPECT_EQ(r.contacts_total, sim.contacts_total());
+  EXPECT_EQ(r.pairs_last_tick, sim.last_tick().pairs_tested);
+  EXPECT_EQ(r.tree.nodes, sim.last_tick().tree.nodes);
+  EXPECT_EQ(r.pool_ticks.ticks, 300u);
+  EXPECT_EQ(r.new_delete_ticks.ticks, 0u);
+  EXPECT_LE(r.tick_ms.median, r.tick_ms.p99);
+  EXPECT_LE(r.tick_ms.p99, r.tick_ms.max);
+  ASSERT_TRUE(r.heap_allocs_per_tick.has_value());
+  EXPECT_EQ(r.heap_allocs_per_tick->max, 0.0) << "pool mode allocated after warm-up";
+}
+
+TEST(HeadlessRunner, VerifyNamesTheTickAndThePairOfAMismatch) {
+  const std::vector<spatial::Aabb> boxes = {{0, 0, 2, 2}, {1, 1, 3, 3}, {9, 9, 10, 10}};
+  PairChecker checker;
+  EXPECT_FALSE(verify_tick(checker, 5, boxes, std::vector<Pair>{{0, 1}}).has_value());
+  const auto missing = verify_tick(checker, 41, boxes, std::vector<Pair>{});
+  ASSERT_TRUE(missing.has_value());
+  EXPECT_NE(missing->find("tick 41"), std::string::npos) << *missing;
+  EXPECT_NE(missing->find("pair (0, 1) missing"), std::string::npos) << *missing;
+  const auto spurious = verify_tick(checker, 7, boxes, std::vector<Pair>{{0, 1}, {1, 2}});
+  ASSERT_TRUE(spurious.has_value());
+  EXPECT_NE(spurious->find("tick 7: pair (1, 2)"), std::string::npos) << *spurious;
+  EXPECT_EQ(spurious->find('\n'), std::string::npos);
+}
+
+TEST(HeadlessRunner, SwitchingSplitsTheTicksBetweenTheAllocators) {
+  HeadlessOptions options;
+  options.sprites = 300;
+  options.ticks = 100;
+  options.switch_allocator_every = 7;
+  const HeadlessOutcome outcome = run_ticks(options, nullptr, nullptr);
+  ASSERT_TRUE(outcome.report.has_value());
+  // Ticks 0-6 pool, 7-13 new-delete, ...: 98 ticks in 14 runs of 7, then 2 pool ticks.
+  EXPECT_EQ(outcome.report->pool_ticks.ticks, 7u * 7u + 2u);
+  EXPECT_EQ(outcome.report->new_delete_ticks.ticks, 7u * 7u);
+  EXPECT_FALSE(outcome.report->heap_allocs_per_tick.has_value()) << "no counter was given";
+}
+
+TEST(Executable, JsonIsOneObjectWithEveryContractField) {
+  const auto json = run_json("--sprites 600 --ticks 40 --seed 5");
+  for (const char* key : {"sprites",
+                          "ticks",
+                          "seed",
+                          "allocator",
+                          "state_hash",
+                          "pairs_last_tick",
+                          "contacts_total",
+                          "tick_ms.median",
+                          "tick_ms.p99",
+                          "tick_ms.max",
+                          "phase_ms.integrate",
+                          "phase_ms.rebuild",
+                          "phase_ms.pairs",
+                          "phase_ms.resolve",
+                          "heap_allocs_per_tick.median",
+                          "heap_allocs_per_tick.max",
+                          "pool.capacity",
+                          "pool.in_use_peak",
+                          "pool.chunks",
+                          "tree.nodes",
+                          "tree.leaves",
+                          "tree.max_depth_reached"}) {
+    EXPECT_EQ(json.count(key), 1u) << "missing " << key;
+  }
+  EXPECT_EQ(json.at("sprites"), "600");
+  EXPECT_EQ(json.at("ticks"), "40");
+  EXPECT_EQ(json.at("seed"), "5");
+  EXPECT_EQ(json.at("allocator"), "pool");
+  EXPECT_EQ(json.at("state_hash").size(), 16u);
+  EXPECT_EQ(json.at("state_hash").find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_EQ(json.at("heap_allocs_per_tick.max"), "0");
+}
+
+TEST(Executable, StateHashIsTheSameForPoolNewDeleteAndSwitchingEverySeven) {
+  const std::string run = "--sprites 1000 --ticks 200 --seed 77";
+  const std::string pool = run_json(run + " --allocator pool")["state_hash"];
+  EXPECT_EQ(pool.size(), 16u);
+  EXPECT_EQ(run_json(run + " --allocator new-delete")["state_hash"], pool);
+  EXPECT_EQ(run_json(run + " --switch-allocator-every 7")["state_hash"], pool);
+
+  // And the runner's hash is the Simulation API's.
+  SimulationConfig config;
+  config.scene.sprites = 1000;
+  config.scene.seed = 77;
+  Simulation sim(config);
+  for (int t = 0; t < 200; ++t) sim.step();
+  EXPECT_EQ(format_hash(sim.state_hash()), pool);
+}
+
+TEST(Executable, VerifyPassesOnTheRealTreeAndThePlainSummaryIsReadable) {
+  const test::ProcessResult r = test::run_quadpool(
+      "--headless --sprites 1500 --ticks 100 --verify "
+      "--switch-allocator-every 3",
+      test::Capture::Stdout);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  for (const char* text : {"state hash", "tick (ms)", "median", "p99", "pairs last tick",
+                           "heap allocs/tick", "every tick's pairs match"}) {
+    EXPECT_NE(r.output.find(text), std::string::npos) << "summary lacks '" << text << "'\n"
+                                                      << r.output;
+  }
+}
+
+}  // namespace
+}  // namespace quadpool::game

@@ -1,0 +1,371 @@
+// Tick tests of game/simulation.*: thousands of ticks at several sizes with the broad phase
+// checked against the reference, the invariants (inside the world, bounded energy),
+// determinism across allocators, zero heap allocations per pooled tick, and a bounded pool.
+// Sections: long runs, determinism, allocations and memory, scene changes and contacts.
+#include "game/simulation.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <ostream>
+#include <stdexcept>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "engine/core/heap_counter.hpp"
+#include "engine/spatial/quad_tree.hpp"
+#include "game/pair_check.hpp"
+#include "tests/common/assert_throws.hpp"
+
+namespace quadpool::game {
+namespace {
+
+SimulationConfig config_for(std::size_t sprites, std::uint64_t seed,
+                            AllocatorKind kind = AllocatorKind::Pool) {
+  SimulationConfig config;
+  config.scene.sprites = sprites;
+  config.scene.seed = seed;
+  config.allocator = kind;
+  config.heap_counter = &quadpool::heap_allocations;
+  return config;
+}
+
+// Inside [radius, side - radius] on both axes, exactly as clamp_into_world leaves it.
+bool inside_world(const Sprite& s, float side) {
+  if (2.0f * s.radius > side) return true;  // pinned to the middle; not in this scene
+  return s.x >= s.radius && s.x <= side - s.radius && s.y >= s.radius && s.y <= side - s.radius;
+}
+
+double largest_sprite_energy(std::span<const Sprite> sprites) {
+  double largest = 0.0;
+  for (const Sprite& s : sprites) largest = std::max(largest, kinetic_energy({&s, 1}));
+  return largest;
+}
+
+// --- long runs -----------------------------------------------------------------------------
+
+struct LongRun {
+  std::size_t sprites;
+  std::uint64_t ticks;
+  std::uint64_t check_every;  // brute-force check of the pairs on every k-th tick
+};
+
+void PrintTo(const LongRun& run, std::ostream* os) {
+  *os << run.sprites << " sprites, " << run.ticks << " ticks";
+}
+
+class TickRun : public ::testing::TestWithParam<LongRun> {};
+
+TEST_P(TickRun, PairsMatchTheReferenceAndSpritesStayInsideAndEnergyStaysBounded) {
+  const LongRun run = GetParam();
+  const auto seed = test::announce_seed("TickRun", 20240501 + run.sprites);
+  Simulation sim(config_for(run.sprites, seed));
+  PairChecker checker;
+  const double energy_first = kinetic_energy(sim.sprites());
+  double energy_error_bound = 0.0;
+  double largest_energy = largest_sprite_energy(sim.sprites());
+
+  for (std::uint64_t t = 0; t < run.ticks; ++t) {
+    const TickStats& tick = sim.step();
+    if (t % run.check_every == 0 || t + 1 == run.ticks) {
+      const auto mismatch = checker.check(sim.last_boxes(), sim.last_pairs());
+      ASSERT_FALSE(mismatch.has_value())
+          << "tick " << t << ": " << describe(*mismatch, sim.last_boxes());
+      sim.tree().validate();
+    }
+    for (const Sprite& s : sim.sprites()) {
+      ASSERT_TRUE(inside_world(s, sim.world_side()))
+          << "tick " << t << ": sprite at (" << s.x << ", " << s.y << ") radius " << s.radius
+          << " left the world of side " << sim.world_side();
+    }
+    // Why this bound: an elastic impulse conserves the pair's kinetic energy exactly in real
+    // arithmetic, positional correction and the wall clamp never touch a velocity, and a wall
+    // bounce only flips a sign. What is left is float rounding in the impulse: each velocity
+    // component goes through at most 4 roundings of relative size 2^-24, so one contact moves
+    // the pair's energy by at most about 16 * 2^-24 of (E_a + E_b) <= 2 * E_largest. Summing
+    // that over every contact, with E_largest the largest sprite energy seen so far (times 2
+    // for the energy a sprite can gain within a tick), bounds the drift without assuming that
+    // the errors cancel (they mostly do, and the real drift is orders of magnitude smaller).
+    // A real bug, such as an impulse that is 1% too strong, breaks this bound within a tick.
+    largest_energy = std::max(largest_energy, largest_sprite_energy(sim.sprites()));
+    energy_error_bound +=
+        static_cast<double>(tick.contacts) * 16.0 * 0x1.0p-24 * 2.0 * (2.0 * largest_energy);
+    const double energy = kinetic_energy(sim.sprites());
+    ASSERT_LE(std::abs(energy - energy_first), energy_error_bound + 1e-9 * energy_first)
+        << "tick " << t << ": kinetic energy " << energy << ", started at " << energy_first;
+  }
+  // The bound must mean something: much less than the energy itself.
+  EXPECT_LT(energy_error_bound, 0.05 * energy_first);
+  EXPECT_GT(sim.contacts_total(), 0u) << "a scene without contacts tests nothing";
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, TickRun,
+                         ::testing::Values(LongRun{100, 5000, 50}, LongRun{2000, 2000, 100},
+                                           LongRun{20000, 150, 25}),
+                         [](const auto& info) {
+                           return std::to_string(info.param.sprites) + "Sprites";
+                         });
+
+// --- determinism ----------------------------------------------------------------------------
+
+// The hash after every 50th tick, for one allocator schedule.
+std::vector<std::uint64_t> hashes_with(std::uint64_t switch_every, AllocatorKind first) {
+  Simulation sim(config_for(1000, 7, first));
+  AllocatorKind kind = first;
+  std::vector<std::uint64_t> hashes;
+  for (std::uint64_t t = 0; t < 600; ++t) {
+    if (switch_every != 0 && t != 0 && t % switch_every == 0) {
+      kind = kind == AllocatorKind::Pool ? AllocatorKind::NewDelete : AllocatorKind::Pool;
+      sim.set_allocator(kind);
+    }
+    sim.step();
+    if (t % 50 == 49) hashes.push_back(sim.state_hash());
+  }
+  return hashes;
+}
+
+TEST(Simulation, StateHashIsTheSameForPoolNewDeleteAndSwitchingEverySevenTicks) {
+  const auto pool = hashes_with(0, AllocatorKind::Pool);
+  EXPECT_EQ(pool, hashes_with(0, AllocatorKind::NewDelete));
+  EXPECT_EQ(pool, hashes_with(7, AllocatorKind::Pool));
+  EXPECT_EQ(pool, hashes_with(7, AllocatorKind::NewDelete));
+  // The state really moves, so equal hashes are not equal by accident.
+  EXPECT_NE(pool.front(), pool.back());
+}
+
+TEST(Simulation, DifferentSeedsGiveDifferentStates) {
+  Simulation a(config_for(500, 1));
+  Simulation b(config_for(500, 2));
+  EXPECT_NE(a.state_hash(), b.state_hash());
+}
+
+TEST(Simulation, StateHashSeesASingleBitOfOneVelocity) {
+  Simulation sim(config_for(300, 3));
+  std::vector<Sprite> sprites(sim.sprites().begin(), sim.sprites().end());
+  const std::uint64_t before = state_hash(sprites);
+  sprites[123].vy = std::nextafter(sprites[123].vy, 1.0f);
+  EXPECT_NE(before, state_hash(sprites));
+  EXPECT_EQ(format_hash(0x0123456789abcdefull), "0123456789abcdef");
+  EXPECT_EQ(format_hash(0x1ull), "0000000000000001");
+}
+
+TEST(Simulation, SetAllocatorTakesEffectAtTheNextTick) {
+  Simulation sim(config_for(500, 4));
+  sim.step();
+  EXPECT_EQ(sim.last_tick().allocator, AllocatorKind::Pool);
+  sim.set_allocator(AllocatorKind::NewDelete);
+  EXPECT_EQ(sim.allocator(), AllocatorKind::NewDelete);
+  EXPECT_EQ(sim.last_tick().allocator, AllocatorKind::Pool) << "the tick already run stays";
+  sim.step();
+  EXPECT_EQ(sim.last_tick().allocator, AllocatorKind::NewDelete);
+  EXPECT_EQ(sim.tree().allocator(), AllocatorKind::NewDelete);
+}
+
+// --- allocations and memory ------------------------------------------------------------------
+
+TEST(Simulation, PoolModeMakesNoHeapAllocationPerTickAfterWarmUp) {
+  Simulation sim(config_for(3000, 5));
+  for (int t = 0; t < 20; ++t) sim.step();  // the pool, the pair buffer and the boxes grow here
+  for (int t = 20; t < 520; ++t) {
+    const TickStats& tick = sim.step();
+    ASSERT_TRUE(tick.heap_allocations.has_value());
+    ASSERT_EQ(*tick.heap_allocations, 0u) << "tick " << t << " allocated";
+  }
+}
+
+TEST(Simulation, NewDeleteModeAllocatesEveryTickSoTheCounterIsLive) {
+  Simulation sim(config_for(3000, 5, AllocatorKind::NewDelete));
+  for (int t = 0; t < 20; ++t) sim.step();
+  const TickStats& tick = sim.step();
+  ASSERT_TRUE(tick.heap_allocations.has_value());
+  EXPECT_GT(*tick.heap_allocations, 0u);
+}
+
+TEST(Simulation, WithoutACounterNoAllocationCountIsReported) {
+  SimulationConfig config = config_for(200, 5);
+  config.heap_counter = nullptr;
+  Simulation sim(config);
+  EXPECT_FALSE(sim.step().heap_allocations.has_value());
+}
+
+TEST(Simulation, PoolHighWaterStaysBoundedOverTwentyThousandTicksAndNothingLeaks) {
+  const std::uint64_t heap_live_before = heap_allocations() - heap_deallocations();
+  {
+    Simulation sim(config_for(150, 6));
+    std::size_t high_water_after_warm_up = 0;
+    std::size_t capacity_after_warm_up = 0;
+    for (int t = 0; t < 20000; ++t) {
+      const TickStats& tick = sim.step();
+      if (t == 999) {
+        high_water_after_warm_up = tick.pool.high_water;
+        capacity_after_warm_up = tick.pool.capacity;
+      }
+      // In pool mode every live block belongs to the tree just built; a block that outlived its
+      // rebuild would show up here as soon as it happened.
+      ASSERT_GE(tick.pool.blocks_in_use, tick.tree.nodes) << "tick " << t;
+    }
+    const memory::PoolStats end = sim.last_tick().pool;
+    // The scene is statistically steady, so the tree's size wanders around a constant; a leak
+    // of one node per tick would add 19,000 blocks. Twice the first thousand ticks' peak
+    // leaves room for an unlucky clump of sprites.
+    EXPECT_GT(high_water_after_warm_up, 0u);
+    EXPECT_LE(end.high_water, 2 * high_water_after_warm_up);
+    EXPECT_LE(end.capacity, 2 * std::max<std::size_t>(capacity_after_warm_up, 1));
+  }
+  // The simulation, its tree and its pool gave back every heap block they took. (In checked
+  // builds the pool also asserts when it is destroyed with live blocks.)
+  EXPECT_EQ(heap_allocations() - heap_deallocations(), heap_live_before);
+}
+
+// --- scene changes and contacts --------------------------------------------------------------
+
+TEST(Simulation, SpawnAndRemoveBetweenTicksAreDeterministicAndStayInside) {
+  const auto play = [] {
+    Simulation sim(config_for(400, 8));
+    for (int t = 0; t < 30; ++t) sim.step();
+    EXPECT_EQ(sim.spawn_at(10.0f, 10.0f, 50, 40.0f), 50u);  // partly outside: clamped in
+    for (int t = 0; t < 30; ++t) sim.step();
+    const std::size_t removed =
+        sim.remove_sprites_near(sim.world_side() / 2, sim.world_side() / 2, 30.0f);
+    sim.remove_sprite(0);
+    for (int t = 0; t < 30; ++t) sim.step();
+    for (const Sprite& s : sim.sprites()) EXPECT_TRUE(inside_world(s, sim.world_side()));
+    EXPECT_EQ(sim.sprites().size(), 400u + 50u - removed - 1u);
+    return sim.state_hash();
+  };
+  EXPECT_EQ(play(), play());
+}
+
+TEST(Simulation, RemoveSpritesNearRemovesExactlyTheSpritesInTheCircle) {
+  Simulation sim(config_for(1000, 9));
+  const float cx = sim.world_side() * 0.3f;
+  const float cy = sim.world_side() * 0.6f;
+  const float r = 100.0f;
+  std::size_t inside = 0;
+  for (const Sprite& s : sim.sprites()) {
+    inside += (s.x - cx) * (s.x - cx) + (s.y - cy) * (s.y - cy) <= r * r ? 1 : 0;
+  }
+  ASSERT_GT(inside, 0u);
+  EXPECT_EQ(sim.remove_sprites_near(cx, cy, r), inside);
+  EXPECT_EQ(sim.sprites().size(), 1000u - inside);
+  for (const Sprite& s : sim.sprites()) {
+    EXPECT_GT((s.x - cx) * (s.x - cx) + (s.y - cy) * (s.y - cy), r * r);
+  }
+}
+
+TEST(Simulation, HeadOnContactOfEqualSpritesSwapsTheirVelocities) {
+  Simulation sim(config_for(1000, 10));
+  sim.remove_sprites_near(0.0f, 0.0f, 1e6f);
+  ASSERT_TRUE(sim.sprites().empty());
+  // After the integrate step they are 7.5 apart with radii 4: overlapping and approaching.
+  sim.add_sprite(
+      Sprite{.x = 100.0f, .y = 100.0f, .vx = 0.5f, .vy = 0.0f, .radius = 4.0f, .kind = 0});
+  sim.add_sprite(
+      Sprite{.x = 108.5f, .y = 100.0f, .vx = -0.5f, .vy = 0.0f, .radius = 4.0f, .kind = 1});
+  const TickStats& tick = sim.step();
+  EXPECT_EQ(tick.pairs_tested, 1u);
+  EXPECT_EQ(tick.contacts, 1u);
+  const auto s = sim.sprites();
+  EXPECT_FLOAT_EQ(s[0].vx, -0.5f);
+  EXPECT_FLOAT_EQ(s[1].vx, 0.5f);
+  EXPECT_FLOAT_EQ(s[0].vy, 0.0f);
+  // Positional correction leaves them exactly touching, centred where they met.
+  EXPECT_NEAR(s[1].x - s[0].x, 8.0f, 1e-4f);
+  EXPECT_NEAR(0.5f * (s[0].x + s[1].x), 104.25f, 1e-4f);
+}
+
+TEST(Simulation, ContactConservesMomentumAndEnergyBetweenUnequalSprites) {
+  Simulation sim(config_for(1000, 10));
+  sim.remove_sprites_near(0.0f, 0.0f, 1e6f);
+  sim.add_sprite(
+      Sprite{.x = 100.0f, .y = 100.0f, .vx = 0.4f, .vy = 0.1f, .radius = 6.0f, .kind = 0});
+  sim.add_sprite(
+      Sprite{.x = 107.0f, .y = 103.0f, .vx = -0.3f, .vy = -0.2f, .radius = 2.0f, .kind = 0});
+  const double energy_before = kinetic_energy(sim.sprites());
+  const auto momentum = [&](auto get) {
+    double sum = 0;
+    for (const Sprite& s : sim.sprites()) sum += static_cast<double>(s.radius) * s.radius * get(s);
+    return sum;
+  };
+  const double px = momentum([](const Sprite& s) { return s.vx; });
+  const double py = momentum([](const Sprite& s) { return s.vy; });
+  EXPECT_EQ(sim.step().contacts, 1u);
+  EXPECT_NEAR(kinetic_energy(sim.sprites()), energy_before, 1e-5 * energy_before);
+  EXPECT_NEAR(momentum([](const Sprite& s) { return s.vx; }), px, 1e-4);
+  EXPECT_NEAR(momentum([](const Sprite& s) { return s.vy; }), py, 1e-4);
+}
+
+TEST(Simulation, SeparatingSpritesArePushedApartButKeepTheirVelocities) {
+  Simulation sim(config_for(1000, 10));
+  sim.remove_sprites_near(0.0f, 0.0f, 1e6f);
+  sim.add_sprite(
+      Sprite{.x = 100.0f, .y = 100.0f, .vx = -0.5f, .vy = 0.0f, .radius = 4.0f, .kind = 0});
+  sim.add_sprite(
+      Sprite{.x = 105.0f, .y = 100.0f, .vx = 0.5f, .vy = 0.0f, .radius = 4.0f, .kind = 0});
+  EXPECT_EQ(sim.step().contacts, 1u);
+  EXPECT_FLOAT_EQ(sim.sprites()[0].vx, -0.5f);
+  EXPECT_FLOAT_EQ(sim.sprites()[1].vx, 0.5f);
+  EXPECT_NEAR(sim.sprites()[1].x - sim.sprites()[0].x, 8.0f, 1e-4f);
+}
+
+TEST(Simulation, AddSpriteClampsIntoTheWorld) {
+  Simulation sim(config_for(1000, 11));
+  const std::size_t i =
+      sim.add_sprite(Sprite{.x = -50.0f, .y = 1e5f, .vx = 0, .vy = 0, .radius = 3.0f, .kind = 9});
+  const Sprite& s = sim.sprites()[i];
+  EXPECT_FLOAT_EQ(s.x, 3.0f);
+  EXPECT_FLOAT_EQ(s.y, sim.world_side() - 3.0f);
+  EXPECT_LT(s.kind, kSpriteKinds);
+}
+
+TEST(Simulation, AddSpriteAssertsOnANonFiniteOrNonPositiveRadius) {
+  test::ScopedThrowingAsserts throwing;
+  Simulation sim(config_for(100, 12));
+  EXPECT_THROW(sim.add_sprite(Sprite{.x = 1, .y = 1, .vx = 0, .vy = 0, .radius = 0.0f, .kind = 0}),
+               test::AssertionError);
+  EXPECT_THROW(
+      sim.add_sprite(Sprite{.x = NAN, .y = 1, .vx = 0, .vy = 0, .radius = 2.0f, .kind = 0}),
+      test::AssertionError);
+}
+
+TEST(Simulation, SpawnAndRemoveAssertOnBadArgumentsAndLeaveTheSceneAlone) {
+  test::ScopedThrowingAsserts throwing;
+  Simulation sim(config_for(100, 12));
+  EXPECT_THROW(sim.spawn_at(NAN, 1.0f, 5, 1.0f), test::AssertionError);
+  EXPECT_THROW(sim.spawn_at(1.0f, 1.0f, 5, -1.0f), test::AssertionError);
+  EXPECT_THROW(sim.remove_sprite(100), test::AssertionError);
+  EXPECT_EQ(sim.sprites().size(), 100u);
+}
+
+TEST(Simulation, ZeroSpritesIsRejectedWithAClearMessage) {
+  SimulationConfig config = config_for(0, 1);
+  try {
+    Simulation sim(config);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("scene.sprites"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Simulation, AnEmptiedSceneStillTicksAndCanBeRefilled) {
+  Simulation sim(config_for(500, 14));
+  EXPECT_EQ(sim.remove_sprites_near(0.0f, 0.0f, 1e6f), 500u);
+  const TickStats& empty = sim.step();
+  EXPECT_EQ(empty.sprites, 0u);
+  EXPECT_EQ(empty.pairs_tested, 0u);
+  EXPECT_EQ(sim.spawn_at(sim.world_side() / 2, sim.world_side() / 2, 200, 50.0f), 200u);
+  for (int t = 0; t < 100; ++t) sim.step();
+  EXPECT_EQ(sim.last_tick().sprites, 200u);
+  EXPECT_GT(sim.contacts_total(), 0u) << "200 sprites spawned in a disc of radius 50 must touch";
+}
+
+TEST(Simulation, ASingleSpriteInItsTinyWorldStaysInside) {
+  Simulation sim(config_for(1, 13));
+  for (int t = 0; t < 1000; ++t) sim.step();
+  EXPECT_TRUE(inside_world(sim.sprites()[0], sim.world_side()));
+}
+
+}  // namespace
+}  // namespace quadpool::game
