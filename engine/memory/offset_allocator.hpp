@@ -1,0 +1,206 @@
+#pragma once
+/// OffsetAllocator: a best-fit allocator of variable-size ranges inside one linear space of
+/// `capacity()` bytes (a GPU buffer, a staging ring, a file). It hands out offsets, never
+/// pointers, and touches no memory of the space it manages.
+///
+/// Free blocks are kept in two ordered trees at once, one by offset and one by (size, offset),
+/// as in Diligent Engine's variable-size allocator. Both trees are treaps whose nodes live in one
+/// flat array and link to each other by 32-bit index, so a free block costs one 48-byte node and
+/// the allocator makes no heap allocation once that array has reached its high-water mark (a
+/// steady frame loop makes none; `reserve_free_blocks` can pre-size it).
+///
+/// DeferredOffsetAllocator wraps it for the GPU case: a range freed in frame F is held back until
+/// the caller says that every frame < F + 1 has completed.
+///
+/// Invariants (checked by validate()):
+/// - free blocks never overlap, have size > 0, lie inside [0, capacity()) and are never adjacent
+///   (a free merges with its free neighbours, so two free blocks always have a live byte between
+///   them);
+/// - both trees hold exactly the same blocks, each in its order, with the treap heap property;
+/// - `free_size() == capacity() - sum of live sizes`, alignment padding included in the free side.
+///
+/// Not thread-safe: one allocator belongs to one thread (the render loop).
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace quadpool::memory {
+
+/// The offset of a failed allocation.
+inline constexpr std::uint64_t kNoSpace = ~std::uint64_t{0};
+
+/// A range handed out by OffsetAllocator. A failed allocation is {kNoSpace, 0}.
+struct OffsetAllocation {
+  std::uint64_t offset;
+  std::uint64_t size;
+
+  friend bool operator==(const OffsetAllocation&, const OffsetAllocation&) = default;
+};
+
+class DeferredOffsetAllocator;
+
+class OffsetAllocator {
+ public:
+  /// An allocator whose whole `capacity` (may be 0) is one free block at offset 0.
+  explicit OffsetAllocator(std::uint64_t capacity);
+
+  /// Best fit: the smallest free block that can hold `size` bytes starting at a multiple of
+  /// `alignment`; among blocks of that size, the lowest offset. The padding in front of the
+  /// aligned offset stays free as its own block. Returns {offset, size}, or {kNoSpace, 0} when no
+  /// block fits or `size` is 0.
+  ///
+  /// Complexity: O(log n) in the number of free blocks when `alignment` is 1, and whenever the
+  /// smallest block of at least `size` bytes can hold the request. Otherwise the search walks up
+  /// the size order, O(log n) per step, past the blocks that are big enough but not once padded;
+  /// only blocks smaller than `size + alignment - 1` can fail that way, so the walk is bounded by
+  /// how many free blocks have a size in [size, size + alignment - 1).
+  ///
+  /// Throws std::invalid_argument when `alignment` is not a power of two, and std::bad_alloc
+  /// only when the node array must grow and the system has no memory.
+  OffsetAllocation allocate(std::uint64_t size, std::uint64_t alignment = 1);
+
+  /// Returns a range: exactly the offset and size that allocate() returned. Merges it with its
+  /// free neighbours (four cases: none, the one before, the one after, both). O(log n).
+  /// QUADPOOL_ASSERT fires, before anything changes, when `size` is 0, when the range lies
+  /// outside [0, capacity()), or when it overlaps a free block (a double free).
+  void free(std::uint64_t offset, std::uint64_t size);
+
+  /// Grows the space at its end by `additional_bytes` (0 is a no-op); the new bytes merge with a
+  /// free block that ends at the old capacity. O(log n). Throws std::invalid_argument when the
+  /// capacity would pass 2^64 - 1.
+  void extend(std::uint64_t additional_bytes);
+
+  /// Pre-sizes the node array for `count` free blocks, so that no later call allocates until the
+  /// allocator holds more free blocks than that.
+  void reserve_free_blocks(std::size_t count);
+
+  std::uint64_t capacity() const noexcept { return capacity_; }
+  /// Bytes not handed out, alignment padding included. O(1).
+  std::uint64_t free_size() const noexcept { return free_size_; }
+  /// The size of the largest free block (0 when none). O(log n).
+  std::uint64_t largest_free_block() const noexcept;
+  /// O(1).
+  std::size_t free_block_count() const noexcept { return free_block_count_; }
+
+  /// Calls f(offset, size) for every free block in increasing offset order, for example to draw
+  /// the buffer as a bar. O(n). f must not change the allocator.
+  template <class F>
+  void for_each_free_block(F&& f) const {
+    for (std::uint32_t i = first_; i != kNil; i = nodes_[i].next) f(nodes_[i].offset, nodes_[i].size);
+  }
+
+  /// Checks every invariant listed at the top of this file, firing QUADPOOL_ASSERT with the one
+  /// that fails. O(n); allocates scratch space. Does nothing when asserts are compiled out.
+  void validate() const;
+
+ private:
+  friend class DeferredOffsetAllocator;
+
+  static constexpr std::uint32_t kNil = ~std::uint32_t{0};
+  // Which tree a link belongs to; the index into Node::child.
+  enum Tree : int { kByOffset = 0, kBySize = 1 };
+
+  struct Node {
+    std::uint64_t offset;
+    std::uint64_t size;
+    std::uint32_t child[2][2];  // [tree][0: smaller keys, 1: larger keys]
+    // The free blocks in offset order, for neighbours and iteration. An unused node keeps the
+    // next unused node's index in `next`.
+    std::uint32_t prev, next;
+    std::uint32_t priority;  // treap heap key, random, shared by both trees
+  };
+
+  // The free blocks on either side of an offset: `next` starts at or after it, `prev` before it.
+  struct Neighbours {
+    std::uint32_t prev, next;
+  };
+
+  // The first node in `tree`'s order for which at_or_after(node) holds; the predicate must be
+  // false, then true, along that order. kNil when it never holds.
+  template <class Predicate>
+  std::uint32_t first_where(Tree tree, Predicate at_or_after) const noexcept;
+  std::uint32_t find_best_fit(std::uint64_t size, std::uint64_t alignment) const noexcept;
+  std::uint32_t size_successor(std::uint32_t node) const noexcept;
+  Neighbours neighbours_of(std::uint64_t offset) const noexcept;
+  // The three checks of free(); also used by DeferredOffsetAllocator::free to fail early.
+  void check_free(std::uint64_t offset, std::uint64_t size, Neighbours around) const;
+
+  std::uint32_t acquire_node(std::uint64_t offset, std::uint64_t size);
+  void release_node(std::uint32_t node) noexcept;
+  // A new free block between the free blocks `around`, in both trees and the list.
+  std::uint32_t insert_block(std::uint64_t offset, std::uint64_t size, Neighbours around);
+  void remove_block(std::uint32_t node) noexcept;
+  void list_insert(std::uint32_t node, std::uint32_t prev, std::uint32_t next) noexcept;
+  void list_unlink(std::uint32_t node) noexcept;
+  bool less(Tree tree, std::uint32_t a, std::uint32_t b) const noexcept;
+  void tree_insert(Tree tree, std::uint32_t node) noexcept;
+  void tree_erase(Tree tree, std::uint32_t node) noexcept;
+  // Changes a block's size: the one key change that moves it in the size tree.
+  void resize_block(std::uint32_t node, std::uint64_t new_size) noexcept;
+  void validate_tree(Tree tree, const std::vector<bool>& in_list) const;
+
+  std::vector<Node> nodes_;
+  std::uint32_t roots_[2] = {kNil, kNil};
+  std::uint32_t first_ = kNil, last_ = kNil;  // lowest and highest free block by offset
+  std::uint32_t unused_head_ = kNil;          // unused nodes, linked through Node::next
+  std::uint64_t capacity_ = 0;
+  std::uint64_t free_size_ = 0;
+  std::size_t free_block_count_ = 0;
+  std::uint64_t priority_seed_ = 0;
+};
+
+/// The GPU variant: a free names the frame that last used the range, and the range is only
+/// returned to the allocator once that frame has completed. Typical frame loop, with frame
+/// numbers counting up from 0:
+///
+///   auto range = stream.allocate(bytes, 16);        // write vertices into [offset, +size)
+///   stream.free(range, frame);                      // the GPU reads it during `frame`
+///   stream.release_completed_frames(completed);     // completed = frames the GPU has finished
+///
+/// Pending frees wait in a queue sorted by frame: O(1) each when frames come in non-decreasing
+/// order (the normal case), O(pending) for one that names an earlier frame. The queue reuses its
+/// storage, so a steady loop makes no heap allocation.
+class DeferredOffsetAllocator {
+ public:
+  explicit DeferredOffsetAllocator(std::uint64_t capacity);
+
+  /// As OffsetAllocator::allocate: pending frees are not available until released.
+  OffsetAllocation allocate(std::uint64_t size, std::uint64_t alignment = 1);
+
+  /// Queues `allocation` to be returned once `frame` has completed. The range is checked now, as
+  /// OffsetAllocator::free checks it (QUADPOOL_ASSERT on size 0, outside the capacity, overlap
+  /// with a free block); a range freed twice before release is caught when it is released.
+  void free(OffsetAllocation allocation, std::uint64_t frame);
+
+  /// Returns `allocation` at once, for a range no frame in flight uses.
+  void free_now(OffsetAllocation allocation);
+
+  /// Releases every allocation freed in a frame < completed_frames, i.e. all frames numbered
+  /// below `completed_frames` have completed. O(released · log n).
+  void release_completed_frames(std::uint64_t completed_frames);
+
+  /// As OffsetAllocator::extend.
+  void extend(std::uint64_t additional_bytes) { allocator_.extend(additional_bytes); }
+
+  /// Bytes freed but not yet released. O(1).
+  std::uint64_t stale_size() const noexcept { return stale_size_; }
+  /// Allocations freed but not yet released. O(1).
+  std::size_t stale_count() const noexcept { return stale_.size() - stale_head_; }
+
+  const OffsetAllocator& allocator() const noexcept { return allocator_; }
+
+ private:
+  struct StaleRange {
+    std::uint64_t frame;
+    OffsetAllocation allocation;
+  };
+
+  OffsetAllocator allocator_;
+  // Pending frees sorted by frame; entries before stale_head_ are already released.
+  std::vector<StaleRange> stale_;
+  std::size_t stale_head_ = 0;
+  std::uint64_t stale_size_ = 0;
+};
+
+}  // namespace quadpool::memory

@@ -1,0 +1,585 @@
+// Tests of engine/memory/offset_allocator.*: best fit and its tie rule, alignment padding, the
+// four merge cases of a free, extend, the deferred (per-frame) variant, the misuse asserts (death
+// tests) and a differential run of 10^6 random operations against a reference model.
+//
+// Every test that keeps its allocator alive ends with the closing check: free everything, then
+// the whole capacity must come back as one allocation at offset 0.
+#include "engine/memory/offset_allocator.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <initializer_list>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "engine/core/heap_counter.hpp"
+#include "engine/core/random.hpp"
+#include "tests/common/assert_throws.hpp"
+#include "tests/common/offset_allocator_model.hpp"
+
+namespace quadpool::memory {
+namespace {
+
+using Block = std::pair<std::uint64_t, std::uint64_t>;  // offset, size
+
+std::vector<Block> free_blocks(const OffsetAllocator& allocator) {
+  std::vector<Block> blocks;
+  allocator.for_each_free_block(
+      [&blocks](std::uint64_t offset, std::uint64_t size) { blocks.emplace_back(offset, size); });
+  return blocks;
+}
+
+// The closing check. The caller has freed everything it allocated.
+void expect_whole_capacity_comes_back(OffsetAllocator& allocator) {
+  allocator.validate();
+  ASSERT_EQ(allocator.free_size(), allocator.capacity()) << "something is still allocated";
+  const OffsetAllocation whole = allocator.allocate(allocator.capacity());
+  EXPECT_EQ(whole, (OffsetAllocation{0, allocator.capacity()}));
+  EXPECT_EQ(allocator.free_size(), 0u);
+  allocator.free(whole.offset, whole.size);
+  allocator.validate();
+}
+
+void expect_whole_capacity_comes_back(DeferredOffsetAllocator& deferred) {
+  EXPECT_EQ(deferred.stale_size(), 0u);
+  const std::uint64_t capacity = deferred.allocator().capacity();
+  const OffsetAllocation whole = deferred.allocate(capacity);
+  EXPECT_EQ(whole, (OffsetAllocation{0, capacity}));
+  deferred.free_now(whole);
+  deferred.allocator().validate();
+}
+
+// Carves a fresh `allocator` so that its free blocks are exactly `holes` (sorted, not touching
+// each other or the end): allocates the whole capacity in consecutive pieces, then frees the
+// holes in reverse offset order. Returns the live pieces.
+std::vector<OffsetAllocation> carve(OffsetAllocator& allocator, const std::vector<Block>& holes) {
+  std::vector<OffsetAllocation> live, hole_ranges;
+  std::uint64_t cursor = 0;
+  for (const Block& hole : holes) {
+    if (hole.first > cursor) live.push_back(allocator.allocate(hole.first - cursor));
+    hole_ranges.push_back(allocator.allocate(hole.second));
+    cursor = hole.first + hole.second;
+  }
+  if (allocator.capacity() > cursor) live.push_back(allocator.allocate(allocator.capacity() - cursor));
+  for (auto it = hole_ranges.rbegin(); it != hole_ranges.rend(); ++it) allocator.free(it->offset, it->size);
+  EXPECT_EQ(free_blocks(allocator), holes);
+  return live;
+}
+
+void free_all(OffsetAllocator& allocator, const std::vector<OffsetAllocation>& live) {
+  for (const OffsetAllocation& a : live) allocator.free(a.offset, a.size);
+}
+
+// --- basics ------------------------------------------------------------------------------------
+
+TEST(OffsetAllocator, ANewAllocatorIsOneFreeBlockCoveringTheCapacity) {
+  OffsetAllocator allocator(1000);
+  EXPECT_EQ(allocator.capacity(), 1000u);
+  EXPECT_EQ(allocator.free_size(), 1000u);
+  EXPECT_EQ(allocator.largest_free_block(), 1000u);
+  EXPECT_EQ(allocator.free_block_count(), 1u);
+  EXPECT_EQ(free_blocks(allocator), (std::vector<Block>{{0, 1000}}));
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, AZeroCapacityAllocatorHasNoFreeBlocksAndFailsEveryAllocation) {
+  OffsetAllocator allocator(0);
+  EXPECT_EQ(allocator.free_block_count(), 0u);
+  EXPECT_EQ(allocator.largest_free_block(), 0u);
+  EXPECT_EQ(allocator.allocate(1), (OffsetAllocation{kNoSpace, 0}));
+  allocator.validate();
+  allocator.extend(64);
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, ConsecutiveAllocationsArePackedFromOffsetZero) {
+  OffsetAllocator allocator(100);
+  std::vector<OffsetAllocation> live;
+  for (std::uint64_t i = 0; i < 10; ++i) {
+    live.push_back(allocator.allocate(10));
+    EXPECT_EQ(live.back(), (OffsetAllocation{i * 10, 10}));
+  }
+  EXPECT_EQ(allocator.free_size(), 0u);
+  EXPECT_EQ(allocator.free_block_count(), 0u);
+  EXPECT_EQ(allocator.allocate(1), (OffsetAllocation{kNoSpace, 0}));
+  free_all(allocator, live);
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, SizeZeroReturnsNoSpaceAndChangesNothing) {
+  OffsetAllocator allocator(100);
+  EXPECT_EQ(allocator.allocate(0), (OffsetAllocation{kNoSpace, 0}));
+  EXPECT_EQ(allocator.allocate(0, 64), (OffsetAllocation{kNoSpace, 0}));
+  EXPECT_EQ(allocator.free_size(), 100u);
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, ARequestLargerThanEveryBlockReturnsNoSpaceAndChangesNothing) {
+  OffsetAllocator allocator(100);
+  const auto live = carve(allocator, {{10, 20}, {50, 30}});
+  EXPECT_EQ(allocator.allocate(31), (OffsetAllocation{kNoSpace, 0}));
+  EXPECT_EQ(allocator.allocate(std::numeric_limits<std::uint64_t>::max()),
+            (OffsetAllocation{kNoSpace, 0}));
+  EXPECT_EQ(free_blocks(allocator), (std::vector<Block>{{10, 20}, {50, 30}}));
+  free_all(allocator, live);
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, AnAlignmentThatIsNotAPowerOfTwoThrowsInvalidArgument) {
+  OffsetAllocator allocator(100);
+  for (std::uint64_t bad : {std::uint64_t{0}, std::uint64_t{3}, std::uint64_t{6}, std::uint64_t{24},
+                            std::uint64_t{100}}) {
+    try {
+      allocator.allocate(8, bad);
+      ADD_FAILURE() << "alignment " << bad << " was accepted";
+    } catch (const std::invalid_argument& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find("alignment " + std::to_string(bad)), std::string::npos) << message;
+      EXPECT_NE(message.find("power of two"), std::string::npos) << message;
+    }
+  }
+  EXPECT_EQ(allocator.free_size(), 100u);
+  expect_whole_capacity_comes_back(allocator);
+}
+
+// --- best fit ----------------------------------------------------------------------------------
+
+TEST(OffsetAllocator, BestFitTakesTheSmallestBlockThatFits) {
+  OffsetAllocator allocator(100);
+  auto live = carve(allocator, {{0, 30}, {40, 12}, {60, 20}});
+  const OffsetAllocation a = allocator.allocate(11);
+  EXPECT_EQ(a.offset, 40u) << "the 12-byte block is the smallest that holds 11 bytes";
+  const OffsetAllocation b = allocator.allocate(13);
+  EXPECT_EQ(b.offset, 60u) << "then the 20-byte block";
+  live.push_back(a);
+  live.push_back(b);
+  free_all(allocator, live);
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, BestFitBreaksTiesTowardTheLowestOffset) {
+  OffsetAllocator allocator(100);
+  auto live = carve(allocator, {{5, 10}, {30, 10}, {60, 10}, {80, 15}});
+  // carve() frees the holes from the highest offset down, so free order cannot explain this.
+  EXPECT_EQ(allocator.allocate(10).offset, 5u);
+  EXPECT_EQ(allocator.allocate(7).offset, 30u);
+  EXPECT_EQ(allocator.allocate(10).offset, 60u);
+  live.push_back({5, 10});
+  live.push_back({30, 7});
+  live.push_back({60, 10});
+  free_all(allocator, live);
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, BestFitSkipsASmallerBlockThatPaddingMakesTooSmall) {
+  OffsetAllocator allocator(100);
+  // 10 bytes at offset 1: big enough for 8 bytes, but not at a multiple of 8 (padding 7).
+  auto live = carve(allocator, {{1, 10}, {30, 12}, {50, 40}});
+  const OffsetAllocation a = allocator.allocate(8, 8);
+  EXPECT_EQ(a, (OffsetAllocation{32, 8})) << "the 12-byte block at 30 holds 8 bytes at 32";
+  // The 10-byte block still serves an unaligned request.
+  const OffsetAllocation b = allocator.allocate(8);
+  EXPECT_EQ(b, (OffsetAllocation{1, 8}));
+  live.push_back(a);
+  live.push_back(b);
+  free_all(allocator, live);
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, AlignmentPaddingStaysFreeAsItsOwnBlock) {
+  OffsetAllocator allocator(256);
+  const OffsetAllocation first = allocator.allocate(3);
+  const OffsetAllocation aligned = allocator.allocate(16, 64);
+  EXPECT_EQ(aligned, (OffsetAllocation{64, 16}));
+  EXPECT_EQ(free_blocks(allocator), (std::vector<Block>{{3, 61}, {80, 176}}));
+  EXPECT_EQ(allocator.free_size(), 256u - 3 - 16) << "free_size counts the padding as free";
+  // The padding is usable: a request that fits it goes there (it is the smaller block).
+  const OffsetAllocation in_padding = allocator.allocate(60);
+  EXPECT_EQ(in_padding.offset, 3u);
+  allocator.free(in_padding.offset, in_padding.size);
+  allocator.free(aligned.offset, aligned.size);
+  EXPECT_EQ(free_blocks(allocator), (std::vector<Block>{{3, 253}}));
+  allocator.free(first.offset, first.size);
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, AnAllocationThatFillsItsBlockAfterPaddingLeavesOnlyThePadding) {
+  OffsetAllocator allocator(100);
+  auto live = carve(allocator, {{5, 27}});
+  const OffsetAllocation a = allocator.allocate(24, 8);
+  EXPECT_EQ(a, (OffsetAllocation{8, 24}));
+  EXPECT_EQ(free_blocks(allocator), (std::vector<Block>{{5, 3}}));
+  live.push_back(a);
+  free_all(allocator, live);
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, HugeAlignmentsAndSizesNearTwoToThe64DoNotOverflow) {
+  OffsetAllocator allocator(std::numeric_limits<std::uint64_t>::max());
+  const OffsetAllocation one = allocator.allocate(1);
+  EXPECT_EQ(one, (OffsetAllocation{0, 1}));
+  const std::uint64_t top = std::uint64_t{1} << 63;
+  const OffsetAllocation high = allocator.allocate(top - 1, top);
+  EXPECT_EQ(high, (OffsetAllocation{top, top - 1})) << "ends exactly at 2^64 - 1";
+  EXPECT_EQ(allocator.allocate(2, top), (OffsetAllocation{kNoSpace, 0}));
+  EXPECT_EQ(allocator.allocate(top, 1), (OffsetAllocation{kNoSpace, 0}));
+  EXPECT_THROW(allocator.extend(1), std::invalid_argument);
+  allocator.free(one.offset, one.size);
+  allocator.free(high.offset, high.size);
+  expect_whole_capacity_comes_back(allocator);
+}
+
+// --- free: the four merge cases ------------------------------------------------------------------
+
+// Five live 10-byte pieces covering [0, 50), freed by index.
+struct FivePieces {
+  OffsetAllocator allocator{50};
+  std::vector<OffsetAllocation> live;
+
+  FivePieces() {
+    for (int i = 0; i < 5; ++i) live.push_back(allocator.allocate(10));
+  }
+  void free(std::initializer_list<std::size_t> indices) {
+    for (const std::size_t i : indices) {
+      allocator.free(live[i].offset, live[i].size);
+      live[i] = {kNoSpace, 0};
+    }
+  }
+  void free_the_rest_and_close() {
+    for (const OffsetAllocation& piece : live) {
+      if (piece.offset != kNoSpace) allocator.free(piece.offset, piece.size);
+    }
+    expect_whole_capacity_comes_back(allocator);
+  }
+};
+
+TEST(OffsetAllocator, AFreeBetweenLiveRangesBecomesANewBlock) {
+  FivePieces pieces;
+  pieces.free({1, 3});
+  EXPECT_EQ(free_blocks(pieces.allocator), (std::vector<Block>{{10, 10}, {30, 10}}));
+  pieces.free_the_rest_and_close();
+}
+
+TEST(OffsetAllocator, AFreeRightAfterAFreeBlockMergesIntoIt) {
+  FivePieces pieces;
+  pieces.free({1, 2});
+  EXPECT_EQ(free_blocks(pieces.allocator), (std::vector<Block>{{10, 20}}));
+  pieces.free_the_rest_and_close();
+}
+
+TEST(OffsetAllocator, AFreeRightBeforeAFreeBlockMergesIntoIt) {
+  FivePieces pieces;
+  pieces.free({2, 1});
+  EXPECT_EQ(free_blocks(pieces.allocator), (std::vector<Block>{{10, 20}}));
+  EXPECT_EQ(pieces.allocator.largest_free_block(), 20u);
+  pieces.free_the_rest_and_close();
+}
+
+TEST(OffsetAllocator, AFreeBetweenTwoFreeBlocksMergesAllThree) {
+  FivePieces pieces;
+  pieces.free({1, 3});
+  pieces.free({2});
+  EXPECT_EQ(free_blocks(pieces.allocator), (std::vector<Block>{{10, 30}}));
+  EXPECT_EQ(pieces.allocator.free_block_count(), 1u);
+  pieces.free_the_rest_and_close();
+}
+
+// --- extend ------------------------------------------------------------------------------------
+
+TEST(OffsetAllocator, ExtendGrowsAFreeBlockThatEndsAtTheCapacity) {
+  OffsetAllocator allocator(100);
+  const OffsetAllocation a = allocator.allocate(60);
+  allocator.extend(50);
+  EXPECT_EQ(allocator.capacity(), 150u);
+  EXPECT_EQ(free_blocks(allocator), (std::vector<Block>{{60, 90}}));
+  allocator.extend(0);
+  EXPECT_EQ(allocator.capacity(), 150u);
+  allocator.free(a.offset, a.size);
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, ExtendAddsABlockWhenTheEndIsLive) {
+  OffsetAllocator allocator(100);
+  const OffsetAllocation a = allocator.allocate(100);
+  allocator.extend(28);
+  EXPECT_EQ(free_blocks(allocator), (std::vector<Block>{{100, 28}}));
+  EXPECT_EQ(allocator.allocate(28), (OffsetAllocation{100, 28}));
+  allocator.free(100, 28);
+  allocator.free(a.offset, a.size);
+  EXPECT_EQ(allocator.free_block_count(), 1u) << "the old and the new space merge";
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, ExtendPastTwoToThe64ThrowsAndNamesTheLimit) {
+  OffsetAllocator allocator(std::numeric_limits<std::uint64_t>::max() - 10);
+  try {
+    allocator.extend(11);
+    ADD_FAILURE() << "extend overflowed silently";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("2^64 - 1"), std::string::npos) << e.what();
+  }
+  allocator.extend(10);
+  EXPECT_EQ(allocator.capacity(), std::numeric_limits<std::uint64_t>::max());
+  expect_whole_capacity_comes_back(allocator);
+}
+
+// --- value semantics ---------------------------------------------------------------------------
+
+TEST(OffsetAllocator, ACopyIsIndependentOfItsOriginal) {
+  OffsetAllocator original(100);
+  const OffsetAllocation a = original.allocate(40);
+  OffsetAllocator copy = original;
+  const OffsetAllocation b = copy.allocate(10);
+  EXPECT_EQ(original.free_size(), 60u);
+  EXPECT_EQ(copy.free_size(), 50u);
+  OffsetAllocator moved = std::move(copy);
+  moved.validate();
+  moved.free(b.offset, b.size);
+  moved.free(a.offset, a.size);
+  original.free(a.offset, a.size);
+  expect_whole_capacity_comes_back(moved);
+  expect_whole_capacity_comes_back(original);
+}
+
+// --- differential test -------------------------------------------------------------------------
+
+struct RandomChoices {
+  Random& random;
+  std::uint64_t below(std::uint64_t bound) { return random.below(bound); }
+};
+
+// 10^6 operations in 10 episodes on small capacities, so that the linear model stays cheap and
+// the allocator runs into failures, fragmentation and large alignments often. Every step
+// compares success, offset, every free block, the sizes and the stale bytes, and runs validate().
+TEST(OffsetAllocator, MatchesAReferenceModelOverAMillionRandomOperations) {
+  const test::ScopedThrowingAsserts throwing;  // a failed validate() reports its step instead of dying
+  const unsigned long long seed = test::announce_seed("OffsetAllocator differential", 20261121);
+  Random random(seed);
+  RandomChoices choices{random};
+  constexpr int kEpisodes = 10;
+  constexpr int kStepsPerEpisode = 100'000;
+  test::OffsetAllocatorDifferential::Counts total;
+  for (int episode = 0; episode < kEpisodes; ++episode) {
+    test::OffsetAllocatorDifferential run(1 + random.below(4096), 8192);
+    for (int step = 0; step < kStepsPerEpisode; ++step) {
+      std::string error;
+      try {
+        error = run.step(choices);
+      } catch (const test::AssertionError& e) {
+        error = std::string("assert: ") + e.what();
+      }
+      ASSERT_EQ(error, "") << "episode " << episode << ", step " << step << ", seed " << seed;
+    }
+    ASSERT_EQ(run.finish(), "") << "closing check of episode " << episode << ", seed " << seed;
+    const auto& c = run.counts();
+    total.allocations += c.allocations;
+    total.failed_allocations += c.failed_allocations;
+    total.aligned_allocations += c.aligned_allocations;
+    total.frees += c.frees;
+    total.deferred_frees += c.deferred_frees;
+    total.releases += c.releases;
+    total.extends += c.extends;
+  }
+  std::printf("[ counts   ] %llu allocations (%llu aligned), %llu failed, %llu frees, %llu deferred "
+              "frees, %llu releases, %llu extends\n",
+              static_cast<unsigned long long>(total.allocations),
+              static_cast<unsigned long long>(total.aligned_allocations),
+              static_cast<unsigned long long>(total.failed_allocations),
+              static_cast<unsigned long long>(total.frees),
+              static_cast<unsigned long long>(total.deferred_frees),
+              static_cast<unsigned long long>(total.releases),
+              static_cast<unsigned long long>(total.extends));
+  // The mix must really exercise every operation, or the comparison proves little.
+  EXPECT_GT(total.failed_allocations, 10'000u);
+  EXPECT_GT(total.aligned_allocations, 10'000u);
+  EXPECT_GT(total.deferred_frees, 10'000u);
+  EXPECT_GT(total.extends, 100u);
+}
+
+// --- DeferredOffsetAllocator -------------------------------------------------------------------
+
+TEST(DeferredOffsetAllocator, AFreedRangeIsNotReusedUntilItsFrameCompletes) {
+  DeferredOffsetAllocator stream(100);
+  const OffsetAllocation a = stream.allocate(100);
+  stream.free(a, 5);
+  EXPECT_EQ(stream.stale_size(), 100u);
+  EXPECT_EQ(stream.allocate(1), (OffsetAllocation{kNoSpace, 0}));
+  stream.release_completed_frames(5);  // frames 0..4 done: frame 5 may still be reading
+  EXPECT_EQ(stream.allocate(1), (OffsetAllocation{kNoSpace, 0}));
+  stream.release_completed_frames(6);
+  EXPECT_EQ(stream.stale_size(), 0u);
+  expect_whole_capacity_comes_back(stream);
+}
+
+TEST(DeferredOffsetAllocator, ReleasesEveryFrameBelowTheCompletedCountAndNoOther) {
+  DeferredOffsetAllocator stream(100);
+  std::vector<OffsetAllocation> ranges;
+  for (int i = 0; i < 5; ++i) ranges.push_back(stream.allocate(10));
+  for (std::uint64_t frame = 0; frame < 5; ++frame) stream.free(ranges[frame], frame);
+  EXPECT_EQ(stream.stale_count(), 5u);
+  stream.release_completed_frames(3);
+  EXPECT_EQ(stream.stale_count(), 2u);
+  EXPECT_EQ(stream.stale_size(), 20u);
+  EXPECT_EQ(free_blocks(stream.allocator()), (std::vector<Block>{{0, 30}, {50, 50}}));
+  stream.release_completed_frames(2);  // going back changes nothing
+  EXPECT_EQ(stream.stale_count(), 2u);
+  stream.release_completed_frames(5);
+  EXPECT_EQ(stream.stale_count(), 0u);
+  expect_whole_capacity_comes_back(stream);
+}
+
+TEST(DeferredOffsetAllocator, FreesNamingAnEarlierFrameAreReleasedWithThatFrame) {
+  DeferredOffsetAllocator stream(100);
+  const OffsetAllocation a = stream.allocate(10), b = stream.allocate(10), c = stream.allocate(10);
+  stream.free(a, 7);
+  stream.free(b, 3);  // out of order
+  stream.free(c, 7);
+  stream.release_completed_frames(4);
+  EXPECT_EQ(stream.stale_size(), 20u);
+  EXPECT_EQ(free_blocks(stream.allocator()), (std::vector<Block>{{10, 10}, {30, 70}}));
+  stream.release_completed_frames(8);
+  expect_whole_capacity_comes_back(stream);
+}
+
+TEST(DeferredOffsetAllocator, FreeNowReturnsARangeAtOnce) {
+  DeferredOffsetAllocator stream(64);
+  const OffsetAllocation a = stream.allocate(64);
+  stream.free_now(a);
+  EXPECT_EQ(stream.stale_size(), 0u);
+  EXPECT_EQ(stream.allocator().free_size(), 64u);
+  expect_whole_capacity_comes_back(stream);
+}
+
+TEST(DeferredOffsetAllocator, ASteadyFrameLoopMakesNoHeapAllocations) {
+  DeferredOffsetAllocator stream(4 << 20);
+  Random random(7);
+  std::vector<OffsetAllocation> frame_ranges;
+  frame_ranges.reserve(256);
+  std::uint64_t heap_before = 0;
+  constexpr std::uint64_t kWarmUpFrames = 200, kFrames = 400, kFramesInFlight = 3;
+  for (std::uint64_t frame = 0; frame < kFrames; ++frame) {
+    if (frame == kWarmUpFrames) heap_before = heap_allocations();
+    frame_ranges.clear();
+    const std::uint64_t count = 50 + random.below(150);
+    for (std::uint64_t i = 0; i < count; ++i) {
+      const OffsetAllocation range = stream.allocate(64 + random.below(2048), 16);
+      ASSERT_NE(range.offset, kNoSpace) << "frame " << frame;
+      frame_ranges.push_back(range);
+    }
+    for (const OffsetAllocation& range : frame_ranges) stream.free(range, frame);
+    // Frames frame, frame - 1 and frame - 2 may still be read; all before them have completed.
+    if (frame + 1 >= kFramesInFlight) stream.release_completed_frames(frame + 1 - kFramesInFlight);
+  }
+  EXPECT_EQ(heap_allocations() - heap_before, 0u)
+      << "a frame loop in steady state must not touch the heap";
+  stream.release_completed_frames(kFrames);
+  expect_whole_capacity_comes_back(stream);
+}
+
+// --- misuse: death tests -----------------------------------------------------------------------
+// The default handler logs the message and aborts; each test checks the message.
+
+class OffsetAllocatorDeathTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!kAssertsEnabled) GTEST_SKIP() << "asserts are compiled out in this build";
+  }
+};
+
+TEST_F(OffsetAllocatorDeathTest, AFreeOutsideTheCapacityAborts) {
+  EXPECT_DEATH(
+      {
+        OffsetAllocator allocator(100);
+        allocator.allocate(100);
+        allocator.free(90, 20);
+      },
+      "outside the capacity \\[0, 100\\)");
+  EXPECT_DEATH(
+      {
+        OffsetAllocator allocator(100);
+        allocator.free(std::numeric_limits<std::uint64_t>::max() - 1, 2);
+      },
+      "outside the capacity");
+}
+
+TEST_F(OffsetAllocatorDeathTest, ADoubleFreeAborts) {
+  EXPECT_DEATH(
+      {
+        OffsetAllocator allocator(100);
+        const OffsetAllocation a = allocator.allocate(10);
+        allocator.allocate(10);
+        allocator.free(a.offset, a.size);
+        allocator.free(a.offset, a.size);
+      },
+      "double free.*overlaps the free block \\[0, 10\\)");
+}
+
+TEST_F(OffsetAllocatorDeathTest, AFreeThatPartlyOverlapsAFreeBlockAborts) {
+  EXPECT_DEATH(
+      {
+        OffsetAllocator allocator(100);
+        allocator.allocate(50);
+        allocator.free(40, 20);  // [50, 100) is free
+      },
+      "double free.*\\[50, 100\\)");
+  EXPECT_DEATH(
+      {
+        OffsetAllocator allocator(100);
+        const OffsetAllocation a = allocator.allocate(50);
+        allocator.allocate(50);
+        allocator.free(a.offset, a.size);
+        allocator.free(45, 10);  // [0, 50) is free
+      },
+      "double free.*\\[0, 50\\)");
+}
+
+TEST_F(OffsetAllocatorDeathTest, AFreeOfSizeZeroAborts) {
+  EXPECT_DEATH(
+      {
+        OffsetAllocator allocator(100);
+        allocator.allocate(10);
+        allocator.free(0, 0);
+      },
+      "size 0");
+}
+
+TEST_F(OffsetAllocatorDeathTest, FreeingAFailedAllocationAborts) {
+  EXPECT_DEATH(
+      {
+        OffsetAllocator allocator(100);
+        const OffsetAllocation failed = allocator.allocate(1000);
+        allocator.free(failed.offset, 1000);
+      },
+      "kNoSpace");
+}
+
+TEST_F(OffsetAllocatorDeathTest, ADeferredFreeOfAFreeRangeAbortsAtOnce) {
+  EXPECT_DEATH(
+      {
+        DeferredOffsetAllocator stream(100);
+        stream.allocate(10);
+        stream.free({20, 10}, 0);
+      },
+      "double free");
+}
+
+TEST_F(OffsetAllocatorDeathTest, ARangeDeferredTwiceAbortsWhenReleased) {
+  EXPECT_DEATH(
+      {
+        DeferredOffsetAllocator stream(100);
+        const OffsetAllocation a = stream.allocate(10);
+        stream.allocate(90);
+        stream.free(a, 0);
+        stream.free(a, 1);
+        stream.release_completed_frames(2);
+      },
+      "double free");
+}
+
+}  // namespace
+}  // namespace quadpool::memory
