@@ -1,0 +1,33 @@
+#include "game/demo/camera.hpp"
+
+#include <algorithm>
+
+namespace quadpool::game::demo {
+
+void Camera::fit(float world_side, int width, int height) noexcept {
+  const float margin = 8.0f;
+  const float usable = std::max(1.0f, static_cast<float>(std::min(width, height)) - 2 * margin);
+  scale_ = std::clamp(usable / std::max(world_side, 1e-3f), kMinScale, kMaxScale);
+  offset_x_ = 0.5f * (static_cast<float>(width) - world_side * scale_);
+  offset_y_ = 0.5f * (static_cast<float>(height) - world_side * scale_);
+}
+
+void Camera::zoom_at(float screen_x, float screen_y, float factor) noexcept {
+  const ScreenPoint anchor = to_world(screen_x, screen_y);
+  scale_ = std::clamp(scale_ * factor, kMinScale, kMaxScale);
+  offset_x_ = screen_x - anchor.x * scale_;
+  offset_y_ = screen_y - anchor.y * scale_;
+}
+
+void Camera::pan(float dx, float dy) noexcept {
+  offset_x_ += dx;
+  offset_y_ += dy;
+}
+
+spatial::Aabb Camera::visible_world(int width, int height) const noexcept {
+  const ScreenPoint lo = to_world(0.0f, 0.0f);
+  const ScreenPoint hi = to_world(static_cast<float>(width), static_cast<float>(height));
+  return {lo.x, lo.y, hi.x, hi.y};
+}
+
+}  // namespace quadpool::game::demo
