@@ -176,9 +176,8 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
   bool headless = false;
   bool verify = false;
   bool json = false;
-  CLI::Option* headless_flag =
-      app.add_flag("--headless", headless, "Run without a window (no display needed)")
-          ->disable_flag_override();
+  app.add_flag("--headless", headless, "Run without a window (no display needed)")
+      ->disable_flag_override();
   for (ValueFlag& flag : values) {
     flag.option = app.add_option(flag.name, flag.text, flag.help)->type_name(flag.value_name);
   }
@@ -240,7 +239,6 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
     if (given(verify_flag)) bad("--verify needs --headless");
     if (given(json_flag)) bad("--json needs --headless");
   }
-  (void)headless_flag;
 
   HeadlessOptions& run = command.headless;
   DemoOptions& demo = command.demo;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -139,6 +140,14 @@ Percentiles percentiles(std::span<const double> samples) {
   return sorted_percentiles(copy);
 }
 
+std::optional<std::string> verify_tick(PairChecker& checker, std::uint64_t tick,
+                                       std::span<const spatial::Aabb> boxes,
+                                       std::span<const Pair> pairs) {
+  const auto mismatch = checker.check(boxes, pairs);
+  if (!mismatch) return std::nullopt;
+  return fmt::format("quadpool: --verify failed at tick {}: {}", tick, describe(*mismatch, boxes));
+}
+
 HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_counter,
                           std::FILE* progress) {
   SimulationConfig config;
@@ -176,10 +185,8 @@ HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_count
     }
 
     if (options.verify) {
-      if (const auto mismatch = checker.check(sim.last_boxes(), sim.last_pairs())) {
-        return HeadlessOutcome{std::nullopt,
-                               fmt::format("quadpool: --verify failed at tick {}: {}", t,
-                                           describe(*mismatch, sim.last_boxes()))};
+      if (auto failure = verify_tick(checker, t, sim.last_boxes(), sim.last_pairs())) {
+        return HeadlessOutcome{std::nullopt, std::move(*failure)};
       }
     }
     if (progress != nullptr) {

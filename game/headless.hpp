@@ -10,6 +10,7 @@
 #include <string>
 
 #include "game/cli.hpp"
+#include "game/pair_check.hpp"
 #include "game/simulation.hpp"
 
 namespace quadpool::game {
@@ -55,6 +56,12 @@ struct HeadlessOutcome {
   std::optional<HeadlessReport> report;
   std::string verify_failure;
 };
+
+/// The --verify check of one tick: empty when `pairs` are exactly the overlapping pairs of
+/// `boxes`, otherwise the one-line failure message naming the tick, the pair and both boxes.
+std::optional<std::string> verify_tick(PairChecker& checker, std::uint64_t tick,
+                                       std::span<const spatial::Aabb> boxes,
+                                       std::span<const Pair> pairs);
 
 /// Runs the ticks. `heap_counter` may be nullptr (then no allocation counts). When `progress`
 /// is not nullptr, a progress line goes there about once a second.

@@ -180,6 +180,8 @@ std::size_t Simulation::spawn_at(float x, float y, std::size_t count, float spre
                   "Simulation::spawn_at: the position must be finite");
   QUADPOOL_ASSERT(std::isfinite(spread) && spread >= 0.0f,
                   "Simulation::spawn_at: spread must be finite and >= 0");
+  // With asserts compiled out, a NaN from a UI must still not reach the tree.
+  if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(spread) || spread < 0.0f) return 0;
   const std::size_t room = kMaxSprites - sprites_.size();
   if (count > room) count = room;
   const SceneConfig& scene = config_.scene;
@@ -203,6 +205,7 @@ std::size_t Simulation::spawn_at(float x, float y, std::size_t count, float spre
 
 void Simulation::remove_sprite(std::size_t index) {
   QUADPOOL_ASSERT(index < sprites_.size(), "Simulation::remove_sprite: index out of range");
+  if (index >= sprites_.size()) return;  // asserts compiled out: ignore rather than corrupt
   sprites_.erase(sprites_.begin() + static_cast<std::ptrdiff_t>(index));
 }
 

@@ -115,10 +115,12 @@ class Simulation {
   /// Spawns `count` sprites around (x, y), up to `spread` away, with the scene's radii and
   /// speed, random headings and kinds drawn from the simulation's own seeded generator (so a
   /// replay that spawns the same way reproduces the same state). Returns how many were added:
-  /// fewer than `count` when kMaxSprites is reached.
+  /// fewer than `count` when kMaxSprites is reached, 0 (after an assert in checked builds) when
+  /// x, y or spread is not finite or spread < 0.
   std::size_t spawn_at(float x, float y, std::size_t count, float spread);
   /// Removes sprite `index` (< sprites().size()); later sprites shift down by one, so the
-  /// order, and with it determinism, is preserved.
+  /// order, and with it determinism, is preserved. An index out of range asserts (and is
+  /// ignored when asserts are compiled out).
   void remove_sprite(std::size_t index);
   /// Removes every sprite whose centre lies within `radius` of (x, y); returns how many.
   std::size_t remove_sprites_near(float x, float y, float radius);

@@ -1,5 +1,6 @@
 #include "engine/spatial/quad_tree.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -137,14 +138,16 @@ void QuadTree::rebuild(std::span<const Aabb> boxes) {
   sort_items_by_cell(boxes);
   const auto count = static_cast<std::uint32_t>(boxes.size());
   try {
-    root_ = build(0, count, 0, config_.bounds);
+    root_ = make_node();
+    stats_.nodes = 1;
+    build(root_, 0, count, 0, config_.bounds, 0);
   } catch (...) {
-    // Only a node allocation can throw; build() links each node before recursing, so the partial
-    // tree is whole enough to tear down. The tree is then empty (root_ == nullptr).
+    // Only a node allocation can throw, and build() links every node before filling it in, so
+    // the partial tree can be torn down. The tree is then empty (root_ == nullptr).
     destroy_subtree(root_);
     root_ = nullptr;
     stats_ = {};
-    item_boxes_.clear();
+    columns_.resize(0);
     item_ids_.clear();
     item_cells_.clear();
     throw;
@@ -164,7 +167,7 @@ void QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
   item_ids_.resize(count);
   scratch_cells_.resize(count);
   scratch_ids_.resize(count);
-  item_boxes_.resize(count);
+  columns_.resize(count);
 
   // One radix-sort histogram per byte of the code, all filled in the same pass.
   const int passes = (2 * config_.max_depth + 7) / 8;
@@ -206,69 +209,61 @@ void QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
     item_ids_.swap(scratch_ids_);
   }
 
-  for (std::uint32_t i = 0; i < count; ++i) item_boxes_[i] = boxes[item_ids_[i]];
+  for (std::uint32_t i = 0; i < count; ++i) columns_.set(i, boxes[item_ids_[i]]);
 }
 
-QuadTree::Node* QuadTree::build(std::uint32_t first, std::uint32_t end, int depth,
-                                const Aabb& quadrant) {
-  Node* node = make_node();
+void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
+                     const Aabb& quadrant, std::uint8_t quadrant_index) {
   node->quadrant = quadrant;
+  node->quadrant_index = quadrant_index;
   node->first_item = first;
   node->end_item = end;
   node->depth = static_cast<std::uint8_t>(depth);
-  ++stats_.nodes;
   if (static_cast<std::size_t>(depth) > stats_.max_depth_reached) {
     stats_.max_depth_reached = static_cast<std::size_t>(depth);
   }
 
   const std::uint32_t count = end - first;
   if (count <= static_cast<std::uint32_t>(config_.leaf_capacity) || depth == config_.max_depth) {
-    node->leaf = true;
     Aabb loose = kEmptyBox;
-    for (std::uint32_t i = first; i < end; ++i) loose = united(loose, item_boxes_[i]);
+    for (std::uint32_t i = first; i < end; ++i) loose = united(loose, columns_.get(i));
     node->loose = loose;
     ++stats_.leaves;
     if (count > stats_.max_leaf_items) stats_.max_leaf_items = count;
-    return node;
+    return;
   }
 
-  node->leaf = false;
   // Every code in [first, end) shares the bits above this level; the two bits at this level
   // pick the quadrant, and the run is sorted, so each quadrant is one sub-run.
   const int shift = 2 * (config_.max_depth - depth - 1);
   const std::uint32_t* cells = item_cells_.data();
   std::array<std::uint32_t, 5> cut{first, first, first, first, end};
-  std::uint32_t i = first;
   for (std::uint32_t q = 0; q < 3; ++q) {
-    // Runs are short near the leaves and long near the root: gallop, then binary search.
-    std::uint32_t lo = i, step = 1;
-    while (lo + step < end && ((cells[lo + step] >> shift) & 3u) <= q) {
-      lo += step;
-      step *= 2;
+    // Near the leaves the sub-runs are short and a linear scan wins; near the root they are
+    // long and a binary search does not touch every item at every level.
+    const auto in_quadrant_up_to_q = [&](std::uint32_t code) { return ((code >> shift) & 3u) <= q; };
+    std::uint32_t i = cut[q];
+    if (end - i > 32) {
+      i = static_cast<std::uint32_t>(std::partition_point(cells + i, cells + end, in_quadrant_up_to_q) - cells);
+    } else {
+      while (i < end && in_quadrant_up_to_q(cells[i])) ++i;
     }
-    std::uint32_t hi = lo + step < end ? lo + step : end;
-    if (lo < end && ((cells[lo] >> shift) & 3u) > q) hi = lo;
-    while (lo < hi) {  // first index in [lo, hi) whose quadrant is > q
-      const std::uint32_t mid = lo + (hi - lo) / 2;
-      if (((cells[mid] >> shift) & 3u) <= q) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    cut[q + 1] = lo;
-    i = lo;
+    cut[q + 1] = i;
   }
 
   const std::array<Aabb, 4> quadrants = quadrants_of(quadrant);
   Aabb loose = kEmptyBox;
-  for (int q = 0; q < 4; ++q) {
+  for (std::uint8_t q = 0; q < 4; ++q) {
     if (cut[q] == cut[q + 1]) continue;
-    node->children[q] = build(cut[q], cut[q + 1], depth + 1, quadrants[q]);
-    loose = united(loose, node->children[q]->loose);
+    // Linked before it is filled in, so that if a deeper allocation throws, the partial tree can
+    // still be torn down from the root.
+    Node* child = make_node();
+    node->children[node->child_count++] = child;
+    ++stats_.nodes;
+    build(child, cut[q], cut[q + 1], depth + 1, quadrants[q], q);
+    loose = united(loose, child->loose);
   }
   node->loose = loose;
-  return node;
 }
 
 // --- validate ----------------------------------------------------------------------------------
@@ -276,7 +271,8 @@ QuadTree::Node* QuadTree::build(std::uint32_t first, std::uint32_t end, int dept
 void QuadTree::validate() const {
   if constexpr (!kAssertsEnabled) return;
   const std::size_t count = stats_.items;
-  QUADPOOL_ASSERT(item_boxes_.size() == count && item_ids_.size() == count &&
+  QUADPOOL_ASSERT(columns_.min_x.size() == count + detail::BoxColumns::kPadding &&
+                      item_ids_.size() == count &&
                       item_cells_.size() == count,
                   "QuadTree::validate: item arrays disagree with stats().items");
   if (root_ == nullptr) {
@@ -322,13 +318,13 @@ void QuadTree::validate() const {
       const std::uint32_t cell_prefix = shift >= 32 ? 0 : item_cells_[i] >> shift;
       QUADPOOL_ASSERT(cell_prefix == prefix,
                       "QuadTree::validate: an item's centre is outside its node's quadrant");
-      loose = united(loose, item_boxes_[i]);
+      loose = united(loose, columns_.get(i));
     }
     QUADPOOL_ASSERT(loose.min_x == node->loose.min_x && loose.min_y == node->loose.min_y &&
                         loose.max_x == node->loose.max_x && loose.max_y == node->loose.max_y,
                     "QuadTree::validate: a node's loose bounds are not the union of its boxes");
     const std::uint32_t items = node->item_count();
-    if (node->leaf) {
+    if (node->is_leaf()) {
       ++counted.leaves;
       if (items > counted.max_leaf_items) counted.max_leaf_items = items;
       for (const Node* child : node->children) {
@@ -342,12 +338,21 @@ void QuadTree::validate() const {
                     "QuadTree::validate: an inner node should have been a leaf");
     const std::array<Aabb, 4> quadrants = quadrants_of(quadrant);
     std::uint32_t next = node->first_item;
-    for (std::uint32_t q = 0; q < 4; ++q) {
-      const Node* child = node->children[q];
-      if (child == nullptr) continue;
+    int previous_quadrant = -1;
+    for (int i = 0; i < 4; ++i) {
+      const Node* child = node->children[i];
+      if (i >= node->child_count) {
+        QUADPOOL_ASSERT(child == nullptr, "QuadTree::validate: a child beyond child_count");
+        continue;
+      }
+      QUADPOOL_ASSERT(child != nullptr && child->quadrant_index > previous_quadrant &&
+                          child->quadrant_index < 4,
+                      "QuadTree::validate: children are not packed in quadrant order");
+      previous_quadrant = child->quadrant_index;
       QUADPOOL_ASSERT(child->first_item == next && child->item_count() > 0,
                       "QuadTree::validate: children do not split their parent's run in order");
       next = child->end_item;
+      const std::uint32_t q = child->quadrant_index;
       self(self, child, depth + 1, (prefix << 2) | q, quadrants[q]);
     }
     QUADPOOL_ASSERT(next == node->end_item,

@@ -18,6 +18,7 @@
 #include "engine/memory/object_pool.hpp"
 #include "engine/memory/pool_allocator.hpp"
 #include "engine/spatial/aabb.hpp"
+#include "engine/spatial/detail/box_columns.hpp"
 #include "engine/spatial/detail/quad_tree_node.hpp"
 
 namespace quadpool::spatial {
@@ -103,8 +104,11 @@ class QuadTree {
   Node* make_node();
   void destroy_subtree(Node* node) noexcept;
   void sort_items_by_cell(std::span<const Aabb> boxes);
-  Node* build(std::uint32_t first, std::uint32_t end, int depth, const Aabb& quadrant);
+  void build(Node* node, std::uint32_t first, std::uint32_t end, int depth, const Aabb& quadrant,
+             std::uint8_t quadrant_index);
 
+  template <class F>
+  void report(std::uint32_t i, std::uint32_t j, F& f) const;
   template <class F>
   void pairs_within(const Node* node, F& f) const;
   template <class F>
@@ -125,7 +129,7 @@ class QuadTree {
 
   // Items in pre-order of their leaves: a node's items are one contiguous run. These and the
   // sort scratch below are members so that they keep their capacity from frame to frame.
-  std::vector<Aabb> item_boxes_;
+  detail::BoxColumns columns_;
   std::vector<std::uint32_t> item_ids_;
   std::vector<std::uint32_t> item_cells_;  // Morton code of the centre's cell at max_depth
   std::vector<std::uint32_t> scratch_cells_;
@@ -150,99 +154,74 @@ void QuadTree::for_each_node(F&& f) const {
 }
 
 template <class F>
+void QuadTree::report(std::uint32_t i, std::uint32_t j, F& f) const {
+  // Items are ordered by cell, so the ids of a pair can come in either order.
+  const std::uint32_t a = item_ids_[i], b = item_ids_[j];
+  if (a < b) {
+    f(a, b);
+  } else {
+    f(b, a);
+  }
+}
+
+template <class F>
 void QuadTree::pairs_within(const Node* node, F& f) const {
-  if (node->leaf) {
-    const Aabb* boxes = item_boxes_.data();
-    const std::uint32_t* ids = item_ids_.data();
+  if (node->is_leaf()) {
     for (std::uint32_t i = node->first_item; i < node->end_item; ++i) {
-      const Aabb a = boxes[i];
-      for (std::uint32_t j = i + 1; j < node->end_item; ++j) {
-        if (overlaps(a, boxes[j])) {
-          // Ids within a leaf are not sorted (items are ordered by cell first).
-          if (ids[i] < ids[j]) {
-            f(ids[i], ids[j]);
-          } else {
-            f(ids[j], ids[i]);
-          }
-        }
-      }
+      detail::for_each_overlap(columns_, i + 1, node->end_item, columns_.get(i),
+                               [&](std::uint32_t j) { report(i, j, f); });
     }
     return;
   }
-  for (const Node* child : node->children) {
-    if (child != nullptr) pairs_within(child, f);
-  }
-  // A pair whose boxes sit in two different quadrants is found here, once: each box is stored
-  // in one leaf, so the pair belongs to exactly one (node, child i, child j) triple.
-  for (int i = 0; i < 4; ++i) {
-    if (node->children[i] == nullptr) continue;
-    for (int j = i + 1; j < 4; ++j) {
-      if (node->children[j] != nullptr) pairs_between(node->children[i], node->children[j], f);
-    }
+  const int count = node->child_count;
+  for (int i = 0; i < count; ++i) pairs_within(node->children[i], f);
+  // A pair whose boxes sit under two different children is found here, once: each box is
+  // stored in one leaf, so the pair belongs to exactly one (node, child i, child j) triple.
+  for (int i = 0; i < count; ++i) {
+    for (int j = i + 1; j < count; ++j) pairs_between(node->children[i], node->children[j], f);
   }
 }
 
 template <class F>
 void QuadTree::pairs_between(const Node* a, const Node* b, F& f) const {
   if (!overlaps(a->loose, b->loose)) return;
-  if (a->leaf && b->leaf) {
+  if (a->is_leaf() && b->is_leaf()) {
     pairs_between_leaves(a, b, f);
     return;
   }
   // Split the bigger side, so that both sides shrink at about the same rate.
-  if (b->leaf || (!a->leaf && a->item_count() >= b->item_count())) {
-    for (const Node* child : a->children) {
-      if (child != nullptr) pairs_between(child, b, f);
-    }
+  if (b->is_leaf() || (!a->is_leaf() && a->item_count() >= b->item_count())) {
+    for (int i = 0; i < a->child_count; ++i) pairs_between(a->children[i], b, f);
   } else {
-    for (const Node* child : b->children) {
-      if (child != nullptr) pairs_between(a, child, f);
-    }
+    for (int i = 0; i < b->child_count; ++i) pairs_between(a, b->children[i], f);
   }
 }
 
 template <class F>
 void QuadTree::pairs_between_leaves(const Node* a, const Node* b, F& f) const {
-  const Aabb* boxes = item_boxes_.data();
-  const std::uint32_t* ids = item_ids_.data();
-  for (std::uint32_t i = a->first_item; i < a->end_item; ++i) {
-    const Aabb box = boxes[i];
-    // Most of a leaf's boxes are nowhere near its neighbour: one test skips them.
-    if (!overlaps(box, b->loose)) continue;
-    for (std::uint32_t j = b->first_item; j < b->end_item; ++j) {
-      if (overlaps(box, boxes[j])) {
-        if (ids[i] < ids[j]) {
-          f(ids[i], ids[j]);
-        } else {
-          f(ids[j], ids[i]);
-        }
-      }
-    }
-  }
+  // Only a's boxes that reach into b's bounds can overlap one of b's boxes; near a shared edge
+  // that is a few of them, and the kernel finds them without a branch per box.
+  detail::for_each_overlap(columns_, a->first_item, a->end_item, b->loose, [&](std::uint32_t i) {
+    detail::for_each_overlap(columns_, b->first_item, b->end_item, columns_.get(i),
+                             [&](std::uint32_t j) { report(i, j, f); });
+  });
 }
 
 template <class F>
 void QuadTree::query_node(const Node* node, const Aabb& area, F& f) const {
   if (!overlaps(node->loose, area)) return;
-  const std::uint32_t* ids = item_ids_.data();
-  if (node->leaf) {
-    const Aabb* boxes = item_boxes_.data();
-    for (std::uint32_t i = node->first_item; i < node->end_item; ++i) {
-      if (overlaps(boxes[i], area)) f(ids[i]);
-    }
+  if (node->is_leaf()) {
+    detail::for_each_overlap(columns_, node->first_item, node->end_item, area,
+                             [&](std::uint32_t i) { f(item_ids_[i]); });
     return;
   }
-  for (const Node* child : node->children) {
-    if (child != nullptr) query_node(child, area, f);
-  }
+  for (int i = 0; i < node->child_count; ++i) query_node(node->children[i], area, f);
 }
 
 template <class F>
 void QuadTree::visit_nodes(const Node* node, F& f) const {
   f(static_cast<const Aabb&>(node->quadrant), static_cast<int>(node->depth));
-  for (const Node* child : node->children) {
-    if (child != nullptr) visit_nodes(child, f);
-  }
+  for (int i = 0; i < node->child_count; ++i) visit_nodes(node->children[i], f);
 }
 
 }  // namespace quadpool::spatial

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-namespace quadpool::game::test {
+namespace quadpool::test {
 
 struct ProcessResult {
   int exit_code = -1;  // -1 when the process did not exit normally (a crash)
@@ -31,4 +31,4 @@ inline ProcessResult run_quadpool(const std::string& args, Capture capture) {
   return result;
 }
 
-}  // namespace quadpool::game::test
+}  // namespace quadpool::test

@@ -322,6 +322,15 @@ TEST(Simulation, AddSpriteAssertsOnANonFiniteOrNonPositiveRadius) {
                test::AssertionError);
 }
 
+TEST(Simulation, SpawnAndRemoveAssertOnBadArgumentsAndLeaveTheSceneAlone) {
+  test::ScopedThrowingAsserts throwing;
+  Simulation sim(config_for(100, 12));
+  EXPECT_THROW(sim.spawn_at(NAN, 1.0f, 5, 1.0f), test::AssertionError);
+  EXPECT_THROW(sim.spawn_at(1.0f, 1.0f, 5, -1.0f), test::AssertionError);
+  EXPECT_THROW(sim.remove_sprite(100), test::AssertionError);
+  EXPECT_EQ(sim.sprites().size(), 100u);
+}
+
 TEST(Simulation, ZeroSpritesIsRejectedWithAClearMessage) {
   SimulationConfig config = config_for(0, 1);
   try {
