@@ -101,7 +101,11 @@ void App::reset(std::size_t sprites, std::uint64_t seed) {
   selected_.clear();
   selection_.reset();
   sprites_slider_ = static_cast<int>(scene_.sprites);
-  camera_.fit(sim_->world_side(), width_, height_);
+  fit_camera();
+}
+
+void App::fit_camera() {
+  camera_.fit(sim_->world_side(), width_, height_, controls_.show_ui ? kOverlayWidth : 0.0f);
 }
 
 void App::set_allocator(AllocatorKind kind) {
@@ -290,7 +294,7 @@ void App::handle_key(int keycode, bool shift) {
       controls_.show_ui = !controls_.show_ui;
       break;
     case SDLK_f:
-      camera_.fit(sim_->world_side(), width_, height_);
+      fit_camera();
       break;
     case SDLK_b:
       start_ab();

@@ -62,6 +62,9 @@ struct AbResult {
 
 class App {
  public:
+  /// Width of the overlay's main window, pixels: the camera fits the world beside it.
+  static constexpr float kOverlayWidth = 390.0f;
+
   /// `heap_counter` may be nullptr (then the overlay shows no allocation count).
   App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const DemoOptions& options,
       std::vector<ScriptedKey> script);
@@ -87,6 +90,7 @@ class App {
   void handle_event(const SDL_Event& event);
   void handle_key(int keycode, bool shift);
   void reset(std::size_t sprites, std::uint64_t seed);
+  void fit_camera();
   void set_allocator(AllocatorKind kind);
   void tick_simulation(FrameSample& sample);
   void update_contacts();

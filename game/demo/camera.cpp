@@ -4,12 +4,15 @@
 
 namespace quadpool::game::demo {
 
-void Camera::fit(float world_side, int width, int height) noexcept {
+void Camera::fit(float world_side, int width, int height, float left_inset) noexcept {
   const float margin = 8.0f;
-  const float usable = std::max(1.0f, static_cast<float>(std::min(width, height)) - 2 * margin);
+  const float w = static_cast<float>(width), h = static_cast<float>(height);
+  // Only worth it when the world keeps at least the size it would have centred in the window.
+  const float inset = w - left_inset >= std::min(w, h) ? std::max(left_inset, 0.0f) : 0.0f;
+  const float usable = std::max(1.0f, std::min(w - inset, h) - 2 * margin);
   scale_ = std::clamp(usable / std::max(world_side, 1e-3f), kMinScale, kMaxScale);
-  offset_x_ = 0.5f * (static_cast<float>(width) - world_side * scale_);
-  offset_y_ = 0.5f * (static_cast<float>(height) - world_side * scale_);
+  offset_x_ = inset + 0.5f * (w - inset - world_side * scale_);
+  offset_y_ = 0.5f * (h - world_side * scale_);
 }
 
 void Camera::zoom_at(float screen_x, float screen_y, float factor) noexcept {

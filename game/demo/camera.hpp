@@ -12,8 +12,9 @@ struct ScreenPoint {
 class Camera {
  public:
   /// Shows the square world [0, world_side]^2 whole and centred in a viewport of
-  /// `width` x `height` pixels, with a small margin.
-  void fit(float world_side, int width, int height) noexcept;
+  /// `width` x `height` pixels, with a small margin, leaving the `left_inset` pixels on the
+  /// left free (for the overlay) when the window is wide enough for that to help.
+  void fit(float world_side, int width, int height, float left_inset = 0) noexcept;
 
   /// Zooms by `factor` (> 1 zooms in) keeping the world point under (screen_x, screen_y) in
   /// place, within [kMinScale, kMaxScale] pixels per world unit.

@@ -20,7 +20,7 @@ namespace {
 
 // --- drawing helpers ---------------------------------------------------------------------------
 
-constexpr float kPanelWidth = 360.0f;
+constexpr float kPanelWidth = App::kOverlayWidth - 30.0f;
 
 // Phase colours, shared by the graph and its legend.
 constexpr ImU32 kPhaseColours[5] = {
@@ -77,8 +77,8 @@ void App::draw_stats_panel() {
   const std::size_t n = stats_.history_size();
   const FrameSample& last = n > 0 ? stats_.history(n - 1) : FrameSample{};
   const double fps = stats_.recent_fps();
-  text(fmt::format("{:.0f} FPS  {:.2f} ms/frame   {} sprites   {}", fps, fps > 0 ? 1000.0 / fps : 0.0,
-                   sim_->sprites().size(), renderer_name_));
+  text(fmt::format("{:.0f} FPS  {:.2f} ms/frame  {} sprites", fps, fps > 0 ? 1000.0 / fps : 0.0,
+                   sim_->sprites().size()));
 
   // Frame-time graph: one column per frame, stacked by phase, oldest on the left.
   float highest = 1.0f;
@@ -109,7 +109,7 @@ void App::draw_stats_panel() {
                 fmt::format("{:.1f} ms  (line: 16.7 ms = 60 FPS)", full_scale).c_str());
   const float phase_ms[5] = {last.integrate, last.rebuild, last.pairs, last.resolve, last.render};
   for (int p = 0; p < 5; ++p) {
-    if (p > 0) ImGui::SameLine();
+    if (p != 0 && p != 3) ImGui::SameLine();
     ImGui::TextColored(colour(kPhaseColours[p]), "%s %.2f", kPhaseNames[p],
                        static_cast<double>(phase_ms[p]));
   }
@@ -139,9 +139,9 @@ void App::draw_stats_panel() {
   }
 
   const TickStats& tick = sim_->last_tick();
-  text(fmt::format("tree: {} nodes, {} leaves, depth {}   pairs {}   contacts {}", tick.tree.nodes,
-                   tick.tree.leaves, tick.tree.max_depth_reached, tick.pairs_tested,
-                   tick.contacts));
+  text(fmt::format("tree: {} nodes, {} leaves, depth {}", tick.tree.nodes, tick.tree.leaves,
+                   tick.tree.max_depth_reached));
+  text(fmt::format("pairs tested {}   contacts {}", tick.pairs_tested, tick.contacts));
 }
 
 // --- memory ------------------------------------------------------------------------------------
@@ -224,8 +224,9 @@ void App::draw_memory_panel() {
     ImGui::TextColored(colour(kStale), "stale %s", bytes_text(s.stale_bytes).c_str());
     ImGui::SameLine();
     text(fmt::format("free {}", bytes_text(s.free_bytes)));
-    text(fmt::format("{} batches, {} draw calls, {} free blocks, fragmentation {:.1f}%",
-                     s.batches, last_draw_.draw_calls, s.free_blocks, 100.0 * s.fragmentation()));
+    text(fmt::format("{} batches in {} draw calls, {} free blocks", s.batches,
+                     last_draw_.draw_calls, s.free_blocks));
+    text(fmt::format("fragmentation {:.1f}%  (1 - largest free / free)", 100.0 * s.fragmentation()));
     text(fmt::format("capacity {}, {} frames in flight{}", bytes_text(s.capacity_bytes),
                      VertexStream::kFramesInFlight,
                      s.grows > 0 ? fmt::format(", grew {}x", s.grows) : std::string()));
@@ -291,7 +292,7 @@ void App::draw_controls_panel() {
     row("frame p99", ab_result_->frame_ms[0].p99, ab_result_->frame_ms[1].p99);
     ImGui::EndTable();
   }
-  ImGui::TextDisabled("F1: help   H: hide UI");
+  ImGui::TextDisabled("F1: help   H: hide UI   renderer: %s", renderer_name_.c_str());
 }
 
 // --- help --------------------------------------------------------------------------------------
