@@ -16,6 +16,7 @@
 
 #include "engine/core/log.hpp"
 #include "game/cli.hpp"
+#include "game/json_writer.hpp"
 
 namespace quadpool::game::demo {
 
@@ -429,41 +430,81 @@ void App::advance_ab(const FrameSample& sample) {
 // --- the summary -------------------------------------------------------------------------------
 
 void App::print_summary(bool screenshot_written) const {
-  auto percentiles_json = [](const Percentiles& p) {
-    return fmt::format(R"({{"median":{:.4f},"p99":{:.4f},"max":{:.4f}}})", p.median, p.p99, p.max);
+  JsonWriter json;
+  auto write_percentiles = [&](const char* key, const Percentiles& p) {
+    json.begin(key);
+    json.number("median", p.median);
+    json.number("p99", p.p99);
+    json.number("max", p.max);
+    json.end();
   };
-  auto mode_json = [&](AllocatorKind kind) {
+  auto write_mode = [&](const char* key, AllocatorKind kind) {
     const ModeSummary m = stats_.summary(kind);
-    return fmt::format(
-        R"({{"frames":{},"frame_ms":{},"tick_ms":{},"warm_ticks":{},)"
-        R"("warm_ticks_with_heap_allocations":{},"max_warm_tick_heap_allocations":{}}})",
-        m.frames, percentiles_json(m.frame_ms), percentiles_json(m.tick_ms), m.warm_ticks,
-        m.warm_ticks_with_heap_allocations, m.max_warm_tick_heap_allocations);
+    json.begin(key);
+    json.integer("frames", m.frames);
+    write_percentiles("frame_ms", m.frame_ms);
+    write_percentiles("tick_ms", m.tick_ms);
+    json.integer("warm_ticks", m.warm_ticks);
+    json.integer("warm_ticks_with_heap_allocations", m.warm_ticks_with_heap_allocations);
+    json.integer("max_warm_tick_heap_allocations", m.max_warm_tick_heap_allocations);
+    json.end();
   };
   const Percentiles frame = stats_.frame_ms();
   const FrameSample phases = stats_.phase_medians();
   const memory::PoolStats pool = sim_->tree().pool_stats();
   const VertexStreamStats stream = stream_.stats();
   const spatial::QuadTreeStats tree = sim_->last_tick().tree;
-  std::string out = fmt::format(
-      R"({{"frames":{},"sprites":{},"seed":{},"renderer":"{}","window":[{},{}],"vsync":{},)"
-      R"("heap_counter":{},"allocator_switches":{},"fps_median":{:.2f},"frame_ms":{},)"
-      R"("phase_ms":{{"integrate":{:.4f},"rebuild":{:.4f},"pairs":{:.4f},"resolve":{:.4f},)"
-      R"("render":{:.4f}}},"modes":{{"pool":{},"new_delete":{}}},)"
-      R"("pool":{{"capacity":{},"in_use":{},"high_water":{},"chunks":{}}},)"
-      R"("tree":{{"nodes":{},"leaves":{},"max_depth_reached":{}}},)"
-      R"("vertex_stream":{{"capacity_bytes":{},"frame_bytes":{},"stale_bytes":{},"batches":{},)"
-      R"("grows":{},"fragmentation":{:.4f}}},"draw_calls":{},"screenshot":"{}"}})",
-      stats_.frames(), sim_->sprites().size(), scene_.seed, renderer_name_, width_, height_,
-      options_.vsync, options_.heap_counter != nullptr, allocator_switches_,
-      frame.median > 0 ? 1000.0 / frame.median : 0.0, percentiles_json(frame), phases.integrate,
-      phases.rebuild, phases.pairs, phases.resolve, phases.render, mode_json(AllocatorKind::Pool),
-      mode_json(AllocatorKind::NewDelete), pool.capacity, pool.blocks_in_use, pool.high_water,
-      pool.chunks, tree.nodes, tree.leaves, tree.max_depth_reached, stream.capacity_bytes,
-      stream.frame_bytes, stream.stale_bytes, stream.batches, stream.grows,
-      stream.fragmentation(), last_draw_.draw_calls,
-      screenshot_written ? options_.screenshot : std::string());
-  std::puts(out.c_str());
+
+  json.begin();
+  json.integer("frames", stats_.frames());
+  json.integer("sprites", sim_->sprites().size());
+  json.integer("seed", scene_.seed);
+  json.string("renderer", renderer_name_);
+  json.integer("window_width", static_cast<std::uint64_t>(width_));
+  json.integer("window_height", static_cast<std::uint64_t>(height_));
+  json.boolean("vsync", options_.vsync);
+  json.boolean("heap_counter", options_.heap_counter != nullptr);
+  json.integer("allocator_switches", allocator_switches_);
+  json.number("fps_median", frame.median > 0 ? 1000.0 / frame.median : 0.0);
+  write_percentiles("frame_ms", frame);
+  json.begin("phase_ms");  // medians
+  json.number("integrate", phases.integrate);
+  json.number("rebuild", phases.rebuild);
+  json.number("pairs", phases.pairs);
+  json.number("resolve", phases.resolve);
+  json.number("render", phases.render);
+  json.end();
+  json.begin("modes");
+  write_mode("pool", AllocatorKind::Pool);
+  write_mode("new_delete", AllocatorKind::NewDelete);
+  json.end();
+  json.begin("pool");
+  json.integer("capacity", pool.capacity);
+  json.integer("in_use", pool.blocks_in_use);
+  json.integer("high_water", pool.high_water);
+  json.integer("chunks", pool.chunks);
+  json.end();
+  json.begin("tree");
+  json.integer("nodes", tree.nodes);
+  json.integer("leaves", tree.leaves);
+  json.integer("max_depth_reached", tree.max_depth_reached);
+  json.end();
+  json.begin("vertex_stream");
+  json.integer("capacity_bytes", stream.capacity_bytes);
+  json.integer("frame_bytes", stream.frame_bytes);
+  json.integer("stale_bytes", stream.stale_bytes);
+  json.integer("batches", stream.batches);
+  json.integer("grows", stream.grows);
+  json.number("fragmentation", stream.fragmentation());
+  json.end();
+  json.integer("draw_calls", last_draw_.draw_calls);
+  if (screenshot_written) {
+    json.string("screenshot", options_.screenshot);
+  } else {
+    json.null("screenshot");
+  }
+  json.end();
+  std::puts(json.text().c_str());
   std::fflush(stdout);
 }
 
