@@ -298,7 +298,8 @@ void App::draw_controls_panel() {
 // --- help --------------------------------------------------------------------------------------
 
 void App::draw_help_panel() {
-  ImGui::SetNextWindowPos(ImVec2(static_cast<float>(width_) - 330.0f, 8), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(static_cast<float>(width_) - 8.0f, 8), ImGuiCond_Appearing,
+                          ImVec2(1.0f, 0.0f));  // pivot: top-right corner
   ImGui::SetNextWindowBgAlpha(0.85f);
   if (ImGui::Begin("Help", &controls_.show_help, ImGuiWindowFlags_AlwaysAutoResize)) {
     static constexpr const char* kKeys[][2] = {
