@@ -128,6 +128,7 @@ class App {
   Controls controls_;
   std::uint64_t frame_ = 0;
   bool quit_ = false;
+  double cpu_ms_per_frame_ = 0;
   float tick_debt_ = 0;  // fractional ticks owed at speeds below 1
 
   // Contacts and selection, recomputed after each tick.
