@@ -150,7 +150,7 @@ int App::run() {
 
     FrameSample sample;
     sample.allocator = sim_->allocator();
-    if (spawning_) {
+    if (spawning_ && !ab_) {
       const ScreenPoint at = camera_.to_world(mouse_x_, mouse_y_);
       const float spread = 20.0f / camera_.scale();
       if (sim_->spawn_at(at.x, at.y, kSpawnPerFrame, spread) > 0) ticks_since_reset_ = 0;
@@ -274,6 +274,15 @@ void App::handle_event(const SDL_Event& event) {
 }
 
 void App::handle_key(int keycode, bool shift) {
+  // While an A/B run is going, the scene belongs to it: keys that would replace the scene or
+  // switch the allocator wait until it is done.
+  const bool scene_key = keycode == SDLK_r || keycode == SDLK_PLUS || keycode == SDLK_KP_PLUS ||
+                         keycode == SDLK_EQUALS || keycode == SDLK_MINUS ||
+                         keycode == SDLK_KP_MINUS || keycode == SDLK_a;
+  if (ab_ && scene_key) {
+    logger().info("A/B run in progress: key ignored");
+    return;
+  }
   switch (keycode) {
     case SDLK_ESCAPE:
       quit_ = true;
@@ -296,7 +305,7 @@ void App::handle_key(int keycode, bool shift) {
       controls_.highlight_contacts = !controls_.highlight_contacts;
       break;
     case SDLK_r:
-      reset(scene_.sprites, scene_.seed);
+      reset(scene_.sprites, seed_input_);  // the seed in the overlay's field, as its button does
       break;
     case SDLK_h:
       controls_.show_ui = !controls_.show_ui;
@@ -389,6 +398,7 @@ void App::update_selection() {
 void App::start_ab() {
   if (ab_) return;
   controls_before_ab_ = controls_;
+  allocator_before_ab_ = sim_->allocator();
   controls_.paused = false;
   controls_.speed = 1.0f;
   ab_.emplace();
@@ -431,7 +441,7 @@ void App::advance_ab(const FrameSample& sample) {
   ab_result_ = result;
   ab_.reset();
   controls_ = controls_before_ab_;
-  set_allocator(AllocatorKind::Pool);
+  set_allocator(allocator_before_ab_);
 }
 
 // --- the summary -------------------------------------------------------------------------------

@@ -149,6 +149,7 @@ class App {
   std::optional<AbRun> ab_;
   std::optional<AbResult> ab_result_;
   Controls controls_before_ab_{};
+  AllocatorKind allocator_before_ab_ = AllocatorKind::Pool;
 };
 
 }  // namespace quadpool::game::demo

@@ -117,6 +117,7 @@ void App::draw_stats_panel() {
   // The allocator switch, and what this frame's tick allocated.
   ImGui::Separator();
   int kind = sim_->allocator() == AllocatorKind::Pool ? 0 : 1;
+  ImGui::BeginDisabled(ab_.has_value());  // an A/B run switches by itself
   ImGui::TextUnformatted("Tree nodes from");
   ImGui::SameLine();
   const bool changed = ImGui::RadioButton("Pool", &kind, 0);
@@ -124,6 +125,7 @@ void App::draw_stats_panel() {
   if (ImGui::RadioButton("new/delete", &kind, 1) || changed) {
     set_allocator(kind == 0 ? AllocatorKind::Pool : AllocatorKind::NewDelete);
   }
+  ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::TextDisabled("(A)");
   if (!options_.heap_counter) {
@@ -237,6 +239,7 @@ void App::draw_memory_panel() {
 
 void App::draw_controls_panel() {
   if (!ImGui::CollapsingHeader("Controls", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::BeginDisabled(ab_.has_value());  // an A/B run owns the scene until it is done
   ImGui::PushItemWidth(200);
   // The scene is rebuilt when the slider is let go, not on every value it passes through.
   ImGui::SliderInt("sprites", &sprites_slider_, 100, static_cast<int>(kMaxSprites), "%d",
@@ -248,6 +251,7 @@ void App::draw_controls_panel() {
   ImGui::InputScalar("seed", ImGuiDataType_U64, &seed_input_);
   ImGui::PopItemWidth();
   if (ImGui::Button("Reset with seed (R)")) reset(scene_.sprites, seed_input_);
+  ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button(controls_.paused ? "Resume (Space)" : "Pause (Space)")) {
     controls_.paused = !controls_.paused;
@@ -308,7 +312,7 @@ void App::draw_help_panel() {
         {"A", "switch the tree's allocator: pool <-> new/delete"},
         {"T", "draw the quad-tree"},
         {"C", "highlight contacts"},
-        {"R", "reset the scene (same seed)"},
+        {"R", "reset the scene with the seed field's seed"},
         {"+ / -", "double / halve the sprites"},
         {"B", "run the A/B comparison"},
         {"F", "fit the world in the window"},
