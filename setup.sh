@@ -28,6 +28,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libboost-dev libmimalloc-dev libbox2d-dev  # benchmark peers
   valgrind xvfb xauth                  # test-time tools
+  python3                              # scripts that turn benchmark JSON into README tables
 )
 
 install_packages() {

@@ -117,8 +117,9 @@ Box2dPairs::Box2dPairs(std::span<const spatial::Aabb> boxes, float units_per_met
   impl_->previous.assign(boxes.begin(), boxes.end());
   impl_->proxy_of_box.reserve(boxes.size());
   for (std::size_t i = 0; i < boxes.size(); ++i) {
-    impl_->proxy_of_box.push_back(impl_->broad_phase.CreateProxy(
-        to_b2(boxes[i], impl_->meters_per_unit), reinterpret_cast<void*>(static_cast<std::uintptr_t>(i))));
+    impl_->proxy_of_box.push_back(
+        impl_->broad_phase.CreateProxy(to_b2(boxes[i], impl_->meters_per_unit),
+                                       reinterpret_cast<void*>(static_cast<std::uintptr_t>(i))));
   }
 }
 

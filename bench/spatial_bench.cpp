@@ -30,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <map>
 #include <memory>
 #include <span>
@@ -40,6 +41,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/uniform_grid.hpp"
+#include "engine/core/random.hpp"
 #include "engine/spatial/brute_force.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "game/scene.hpp"
@@ -94,18 +96,29 @@ class Method {
   virtual ~Method() = default;
   virtual void build(std::span<const Aabb> boxes) = 0;
   virtual Tally pairs(std::span<const Aabb> boxes) = 0;
+  /// Counters that describe the structure after the last tick.
+  virtual void add_counters(benchmark::State&) const {}
 };
 
 class QuadTreeMethod final : public Method {
  public:
   QuadTreeMethod(float side, quadpool::spatial::AllocatorKind kind)
-      : tree_({.bounds = {0, 0, side, side}, .max_depth = g_max_depth, .leaf_capacity = g_leaf_capacity},
+      : tree_({.bounds = {0, 0, side, side},
+               .max_depth = g_max_depth,
+               .leaf_capacity = g_leaf_capacity},
               kind) {}
   void build(std::span<const Aabb> boxes) override { tree_.rebuild(boxes); }
   Tally pairs(std::span<const Aabb>) override {
     Tally tally;
     tree_.for_each_pair([&](std::uint32_t a, std::uint32_t b) { tally.add(a, b); });
     return tally;
+  }
+  void add_counters(benchmark::State& state) const override {
+    const quadpool::spatial::QuadTreeStats stats = tree_.stats();
+    state.counters["leaves"] = static_cast<double>(stats.leaves);
+    state.counters["depth"] = static_cast<double>(stats.max_depth_reached);
+    state.counters["straddling_pct"] =
+        100.0 * static_cast<double>(stats.straddling_items) / static_cast<double>(stats.items);
   }
 
  private:
@@ -131,7 +144,8 @@ class BruteForceMethod final : public Method {
   void build(std::span<const Aabb>) override {}
   Tally pairs(std::span<const Aabb> boxes) override {
     Tally tally;
-    quadpool::spatial::brute_force_pairs(boxes, [&](std::uint32_t a, std::uint32_t b) { tally.add(a, b); });
+    quadpool::spatial::brute_force_pairs(
+        boxes, [&](std::uint32_t a, std::uint32_t b) { tally.add(a, b); });
     return tally;
   }
 };
@@ -182,69 +196,188 @@ std::unique_ptr<Method> make_method(MethodKind kind, std::span<const Aabb> boxes
 
 double percentile(std::vector<double> samples, double fraction) {
   if (samples.empty()) return 0.0;
-  const auto rank = static_cast<std::size_t>(fraction * static_cast<double>(samples.size() - 1) + 0.5);
-  std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(rank), samples.end());
+  const auto rank =
+      static_cast<std::size_t>(fraction * static_cast<double>(samples.size() - 1) + 0.5);
+  std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(rank),
+                   samples.end());
   return samples[rank];
 }
 
-void broad_phase(benchmark::State& state, MethodKind kind, const char* name, std::size_t sprites_count) {
-  using Clock = std::chrono::steady_clock;
-  const quadpool::game::SceneConfig scene{.seed = kSceneSeed, .sprites = sprites_count};
-  auto sprites = quadpool::game::spawn_sprites(scene);
-  const float side = quadpool::game::world_side(sprites_count);
-  std::vector<Aabb> boxes(sprites.size());
-  auto update_boxes = [&] {
-    for (std::size_t i = 0; i < sprites.size(); ++i) boxes[i] = quadpool::game::bounds_of(sprites[i]);
-  };
-  update_boxes();
-  const std::unique_ptr<Method> method = make_method(kind, boxes, side, scene.max_radius);
-
-  std::vector<double> total_us, build_us, pairs_us;
-  std::size_t tick = 0;
-  std::uint64_t pairs_seen = 0;
-  // One tick: move (untimed), build and enumerate (timed), cross-check (untimed).
-  auto run_tick = [&](bool timed) -> bool {
+// The shared game scene, one tick at a time.
+struct Scene {
+  explicit Scene(std::size_t sprites_count)
+      : config{.seed = kSceneSeed, .sprites = sprites_count},
+        sprites(quadpool::game::spawn_sprites(config)),
+        side(quadpool::game::world_side(sprites_count)),
+        boxes(sprites.size()) {
+    update_boxes();
+  }
+  void advance() {
     quadpool::game::move_and_bounce(sprites, side);
     update_boxes();
     ++tick;
-    const auto t0 = Clock::now();
-    method->build(boxes);
-    const auto t1 = Clock::now();
-    const Tally tally = method->pairs(boxes);
-    const auto t2 = Clock::now();
-    if (timed) {
-      state.SetIterationTime(std::chrono::duration<double>(t2 - t0).count());
-      total_us.push_back(std::chrono::duration<double, std::micro>(t2 - t0).count());
-      build_us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-      pairs_us.push_back(std::chrono::duration<double, std::micro>(t2 - t1).count());
-      pairs_seen += tally.pairs;
+  }
+  void update_boxes() {
+    for (std::size_t i = 0; i < sprites.size(); ++i)
+      boxes[i] = quadpool::game::bounds_of(sprites[i]);
+  }
+
+  quadpool::game::SceneConfig config;
+  std::vector<quadpool::game::Sprite> sprites;
+  float side;
+  std::vector<Aabb> boxes;
+  std::size_t tick = 0;
+};
+
+// Per-tick times of one method, in microseconds.
+struct Samples {
+  std::vector<double> total, build, pairs;
+  std::vector<double> cpu;  // the thread's CPU time for the tick: blind to being descheduled
+  std::uint64_t pairs_seen = 0;
+};
+
+double thread_cpu_us() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) * 1e6 + static_cast<double>(now.tv_nsec) * 1e-3;
+}
+
+// Builds and enumerates once; returns the seconds taken and records them when `samples` is set.
+// `with_cpu_time` adds the thread's CPU time (two system calls, ~1 us, outside the wall time).
+double timed_tick(Method& method, std::span<const Aabb> boxes, Samples* samples, Tally& tally,
+                  bool with_cpu_time = false) {
+  using Clock = std::chrono::steady_clock;
+  const double cpu0 = with_cpu_time ? thread_cpu_us() : 0.0;
+  const auto t0 = Clock::now();
+  method.build(boxes);
+  const auto t1 = Clock::now();
+  tally = method.pairs(boxes);
+  const auto t2 = Clock::now();
+  const double cpu2 = with_cpu_time ? thread_cpu_us() : 0.0;
+  if (samples != nullptr) {
+    if (with_cpu_time) samples->cpu.push_back(cpu2 - cpu0);
+    samples->total.push_back(std::chrono::duration<double, std::micro>(t2 - t0).count());
+    samples->build.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+    samples->pairs.push_back(std::chrono::duration<double, std::micro>(t2 - t1).count());
+    samples->pairs_seen += tally.pairs;
+  }
+  return std::chrono::duration<double>(t2 - t0).count();
+}
+
+// Checks `tally` against the first one recorded for this (N, tick); fails the benchmark if not.
+bool agrees(benchmark::State& state, const char* name, const Scene& scene, const Tally& tally) {
+  const auto [it, first] =
+      reference_tallies().try_emplace({scene.sprites.size(), scene.tick}, tally);
+  if (first || it->second == tally) return true;
+  const std::string message =
+      std::string(name) + " disagrees at N=" + std::to_string(scene.sprites.size()) + ", tick " +
+      std::to_string(scene.tick) + ": " + std::to_string(tally.pairs) + " pairs, expected " +
+      std::to_string(it->second.pairs) +
+      (tally.pairs == it->second.pairs ? " (same count, different pairs)" : "");
+  std::fprintf(stderr, "spatial_bench: %s\n", message.c_str());
+  state.SkipWithError(message.c_str());
+  g_failed = true;
+  return false;
+}
+
+// One method alone: each iteration is one tick, timed from build to the last pair.
+void broad_phase(benchmark::State& state, MethodKind kind, const char* name,
+                 std::size_t sprites_count) {
+  Scene scene(sprites_count);
+  const std::unique_ptr<Method> method =
+      make_method(kind, scene.boxes, scene.side, scene.config.max_radius);
+  Samples samples;
+  Tally tally;
+  for (int i = 0; i < kWarmUpTicks; ++i) {
+    scene.advance();
+    timed_tick(*method, scene.boxes, nullptr, tally);
+    if (!agrees(state, name, scene, tally)) return;
+  }
+  for (auto _ : state) {
+    scene.advance();
+    state.SetIterationTime(timed_tick(*method, scene.boxes, &samples, tally));
+    if (!agrees(state, name, scene, tally)) return;
+  }
+  if (samples.total.empty()) return;
+  state.counters["p50_us"] = percentile(samples.total, 0.50);
+  state.counters["p99_us"] = percentile(samples.total, 0.99);
+  state.counters["build_p50_us"] = percentile(samples.build, 0.50);
+  state.counters["pairs_p50_us"] = percentile(samples.pairs, 0.50);
+  state.counters["pairs"] =
+      static_cast<double>(samples.pairs_seen) / static_cast<double>(samples.total.size());
+  method->add_counters(state);
+}
+
+// Every method on every tick, in a fresh random order each tick. On a machine that other work
+// shares, a slow moment then hits all methods alike, so the ratios stay honest even when the
+// absolute times wander; the shuffle keeps any method from always running after the one that
+// evicted the caches. Each iteration is one tick of every method; the counters are each method's
+// p50/p99 and the ratios the targets are about.
+void interleaved(benchmark::State& state, std::span<const std::pair<MethodKind, const char*>> kinds,
+                 std::size_t sprites_count) {
+  Scene scene(sprites_count);
+  std::vector<std::unique_ptr<Method>> methods;
+  for (const auto& [kind, name] : kinds) {
+    methods.push_back(make_method(kind, scene.boxes, scene.side, scene.config.max_radius));
+  }
+  std::vector<Samples> samples(methods.size());
+  std::vector<std::size_t> order(methods.size());
+  for (std::size_t m = 0; m < order.size(); ++m) order[m] = m;
+  quadpool::Random shuffler(kSceneSeed);
+  Tally tally;
+  auto run_tick = [&](bool timed) -> bool {
+    scene.advance();
+    for (std::size_t k = order.size(); k > 1; --k)
+      std::swap(order[k - 1], order[shuffler.below(k)]);
+    double seconds = 0.0;
+    for (const std::size_t m : order) {
+      seconds += timed_tick(*methods[m], scene.boxes, timed ? &samples[m] : nullptr, tally, true);
+      if (!agrees(state, kinds[m].second, scene, tally)) return false;
     }
-    const auto [it, first] = reference_tallies().try_emplace({sprites_count, tick}, tally);
-    if (!first && !(it->second == tally)) {
-      const std::string message = std::string(name) + " disagrees at N=" + std::to_string(sprites_count) +
-                                  ", tick " + std::to_string(tick) + ": " + std::to_string(tally.pairs) +
-                                  " pairs, expected " + std::to_string(it->second.pairs) +
-                                  (tally.pairs == it->second.pairs ? " (same count, different pairs)" : "");
-      std::fprintf(stderr, "spatial_bench: %s\n", message.c_str());
-      state.SkipWithError(message.c_str());
-      g_failed = true;
-      return false;
-    }
+    if (timed) state.SetIterationTime(seconds);
     return true;
   };
-
   for (int i = 0; i < kWarmUpTicks; ++i) {
     if (!run_tick(false)) return;
   }
   for (auto _ : state) {
-    if (!run_tick(true)) break;
+    if (!run_tick(true)) return;
   }
-  if (total_us.empty()) return;
-  state.counters["p50_us"] = percentile(total_us, 0.50);
-  state.counters["p99_us"] = percentile(total_us, 0.99);
-  state.counters["build_p50_us"] = percentile(build_us, 0.50);
-  state.counters["pairs_p50_us"] = percentile(pairs_us, 0.50);
-  state.counters["pairs"] = static_cast<double>(pairs_seen) / static_cast<double>(total_us.size());
+  auto samples_of = [&](const char* name) -> const Samples& {
+    std::size_t m = 0;
+    while (std::strcmp(kinds[m].second, name) != 0) ++m;
+    return samples[m];
+  };
+  auto p = [&](const char* name, double fraction) {
+    return percentile(samples_of(name).total, fraction);
+  };
+  auto p_cpu = [&](const char* name, double fraction) {
+    return percentile(samples_of(name).cpu, fraction);
+  };
+  for (std::size_t m = 0; m < methods.size(); ++m) {
+    const std::vector<double>& total = samples[m].total;
+    const std::string name = kinds[m].second;
+    state.counters[name + "_p50_us"] = percentile(total, 0.50);
+    state.counters[name + "_p99_us"] = percentile(total, 0.99);
+    state.counters[name + "_cpu_p50_us"] = percentile(samples[m].cpu, 0.50);
+    state.counters[name + "_cpu_p99_us"] = percentile(samples[m].cpu, 0.99);
+    double sum = 0.0;
+    for (const double us : total) sum += us;
+    state.counters[name + "_mean_us"] =
+        total.empty() ? 0.0 : sum / static_cast<double>(total.size());
+  }
+  const double pool_p50 = p("quadtree_pool", 0.50);
+  state.counters["pool_over_grid_p50"] = pool_p50 / p("uniform_grid", 0.50);
+  state.counters["pool_over_new_delete_p50"] = pool_p50 / p("quadtree_new_delete", 0.50);
+  state.counters["pool_over_new_delete_cpu_p50"] =
+      p_cpu("quadtree_pool", 0.50) / p_cpu("quadtree_new_delete", 0.50);
+  state.counters["pool_over_new_delete_cpu_p99"] =
+      p_cpu("quadtree_pool", 0.99) / p_cpu("quadtree_new_delete", 0.99);
+  state.counters["pool_over_new_delete_p99"] =
+      p("quadtree_pool", 0.99) / p("quadtree_new_delete", 0.99);
+#if defined(QUADPOOL_HAVE_BOX2D)
+  state.counters["pool_over_box2d_p50"] = pool_p50 / p("box2d", 0.50);
+#endif
 }
 
 // --- main --------------------------------------------------------------------------------------
@@ -257,7 +390,8 @@ bool read_int_flag(const char* arg, const char* name, int lo, int hi, int& out) 
   char* end = nullptr;
   const long value = std::strtol(text, &end, 10);
   if (*text == '\0' || *end != '\0' || value < lo || value > hi) {
-    std::fprintf(stderr, "spatial_bench: %s is '%s'; it must be an integer in %d..%d\n", name, text, lo, hi);
+    std::fprintf(stderr, "spatial_bench: %s is '%s'; it must be an integer in %d..%d\n", name, text,
+                 lo, hi);
     std::exit(2);
   }
   out = static_cast<int>(value);
@@ -272,7 +406,8 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (read_int_flag(argv[i], "--quadtree_leaf_capacity", 1, 1 << 20, g_leaf_capacity)) continue;
     if (read_int_flag(argv[i], "--quadtree_max_depth", 1, 16, g_max_depth)) continue;
-    if (read_int_flag(argv[i], "--box2d_units_per_meter", 1, 1000, g_box2d_units_per_meter)) continue;
+    if (read_int_flag(argv[i], "--box2d_units_per_meter", 1, 1000, g_box2d_units_per_meter))
+      continue;
     if (read_int_flag(argv[i], "--ticks", 0, 1'000'000, g_ticks)) continue;
     argv[kept++] = argv[i];
   }
@@ -285,27 +420,47 @@ int main(int argc, char** argv) {
   };
   // The first entry of each N is the reference the others are checked against.
   const Entry entries[] = {
-      {MethodKind::BruteForce, "brute_force", 10'000},
-      {MethodKind::UniformGrid, "uniform_grid", 100'000},
-      {MethodKind::QuadTreePool, "quadtree_pool", 100'000},
-      {MethodKind::QuadTreeNewDelete, "quadtree_new_delete", 100'000},
+    {MethodKind::BruteForce, "brute_force", 10'000},
+    {MethodKind::UniformGrid, "uniform_grid", 100'000},
+    {MethodKind::QuadTreePool, "quadtree_pool", 100'000},
+    {MethodKind::QuadTreeNewDelete, "quadtree_new_delete", 100'000},
 #if defined(QUADPOOL_HAVE_BOX2D)
-      {MethodKind::Box2d, "box2d", 100'000},
+    {MethodKind::Box2d, "box2d", 100'000},
 #endif
   };
   for (const std::size_t n : {std::size_t{1'000}, std::size_t{10'000}, std::size_t{100'000}}) {
     for (const Entry& entry : entries) {
       if (n > entry.largest_n) continue;
       const std::string name = "broad_phase/" + std::string(entry.name) + "/" + std::to_string(n);
-      auto* registered = benchmark::RegisterBenchmark(name.c_str(), broad_phase, entry.kind, entry.name, n)
-                             ->UseManualTime()
-                             ->Unit(benchmark::kMicrosecond);
+      auto* registered =
+          benchmark::RegisterBenchmark(name.c_str(), broad_phase, entry.kind, entry.name, n)
+              ->UseManualTime()
+              ->Unit(benchmark::kMicrosecond);
       if (g_ticks > 0) {
         // Brute force's answer does not change with more ticks; its cost would dominate the run.
         const int ticks = entry.kind == MethodKind::BruteForce ? std::min(g_ticks, 10) : g_ticks;
         registered->Iterations(ticks);
       }
     }
+  }
+
+  // The same methods again, interleaved tick by tick (brute force only at 1k: at 10k one of its
+  // ticks costs as much as a thousand of the others').
+  static const std::pair<MethodKind, const char*> kInterleaved[] = {
+    {MethodKind::QuadTreePool, "quadtree_pool"},
+    {MethodKind::QuadTreeNewDelete, "quadtree_new_delete"},
+    {MethodKind::UniformGrid, "uniform_grid"},
+#if defined(QUADPOOL_HAVE_BOX2D)
+    {MethodKind::Box2d, "box2d"},
+#endif
+  };
+  for (const std::size_t n : {std::size_t{1'000}, std::size_t{10'000}, std::size_t{100'000}}) {
+    const std::string name = "interleaved/" + std::to_string(n);
+    auto* registered =
+        benchmark::RegisterBenchmark(name.c_str(), interleaved, std::span(kInterleaved), n)
+            ->UseManualTime()
+            ->Unit(benchmark::kMicrosecond);
+    if (g_ticks > 0) registered->Iterations(g_ticks);
   }
 
   benchmark::Initialize(&argc, argv);

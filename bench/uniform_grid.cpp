@@ -29,9 +29,12 @@ void UniformGrid::rebuild(std::span<const spatial::Aabb> boxes) {
   const float max_row = static_cast<float>(rows_ - 1);
   for (std::uint32_t i = 0; i < count; ++i) {
     const spatial::Aabb& b = boxes[i];
-    const float x = std::clamp((0.5f * (b.min_x + b.max_x) - world_.min_x) * inverse_cell_, 0.0f, max_column);
-    const float y = std::clamp((0.5f * (b.min_y + b.max_y) - world_.min_y) * inverse_cell_, 0.0f, max_row);
-    const std::uint32_t cell = static_cast<std::uint32_t>(y) * columns_ + static_cast<std::uint32_t>(x);
+    const float x =
+        std::clamp((0.5f * (b.min_x + b.max_x) - world_.min_x) * inverse_cell_, 0.0f, max_column);
+    const float y =
+        std::clamp((0.5f * (b.min_y + b.max_y) - world_.min_y) * inverse_cell_, 0.0f, max_row);
+    const std::uint32_t cell =
+        static_cast<std::uint32_t>(y) * columns_ + static_cast<std::uint32_t>(x);
     cell_of_box_[i] = cell;
     ++cell_start_[cell + 1];
   }

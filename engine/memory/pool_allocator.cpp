@@ -42,7 +42,8 @@ PoolAllocator::PoolAllocator(const PoolConfig& config)
     throw std::invalid_argument(fmt::format(
         "PoolConfig::block_size is {}; it must be at most {}", config.block_size, kMaxBlockSize));
   }
-  block_size_ = round_up(std::max(config.block_size, sizeof(FreeBlock)), alignment_);
+  block_size_ = round_up(std::max(config.block_size, kMinBlockSize), alignment_);
+  chunk_alignment_ = std::max<std::size_t>(alignment_, 64);
   if (blocks_per_chunk_ > std::numeric_limits<std::size_t>::max() / block_size_) {
     throw std::invalid_argument(fmt::format(
         "PoolConfig: a chunk of {} blocks of {} bytes overflows the address space; "
@@ -65,7 +66,7 @@ PoolAllocator::~PoolAllocator() {
   }
   for (Chunk& chunk : chunks_) {
     debug::unpoison(chunk.begin, chunk_bytes_);
-    ::operator delete(chunk.begin, std::align_val_t{alignment_});
+    ::operator delete(chunk.begin, std::align_val_t{chunk_alignment_});
   }
 }
 
@@ -77,7 +78,7 @@ bool PoolAllocator::add_chunk() noexcept {
       chunks_.reserve(std::max<std::size_t>(8, 2 * chunks_.size()));
       chunks_by_address_.reserve(chunks_.capacity());
     }
-    begin = static_cast<std::byte*>(::operator new(chunk_bytes_, std::align_val_t{alignment_}));
+    begin = static_cast<std::byte*>(::operator new(chunk_bytes_, std::align_val_t{chunk_alignment_}));
   } catch (const std::bad_alloc&) {
     return false;
   }
@@ -85,7 +86,7 @@ bool PoolAllocator::add_chunk() noexcept {
   if constexpr (debug::kSlotState) {
     chunk.slot_state.reset(new (std::nothrow) BlockState[blocks_per_chunk_]);
     if (chunk.slot_state == nullptr) {
-      ::operator delete(begin, std::align_val_t{alignment_});
+      ::operator delete(begin, std::align_val_t{chunk_alignment_});
       return false;
     }
     std::fill_n(chunk.slot_state.get(), blocks_per_chunk_, BlockState::NeverUsed);
@@ -161,22 +162,24 @@ void PoolAllocator::on_deallocate_checked(void* block) noexcept {
   if constexpr (debug::kFill) std::memset(block, debug::kFreedFill, block_size_);
 }
 
-PoolAllocator::FreeBlock* PoolAllocator::read_link(const FreeBlock* block) noexcept {
-  debug::unpoison(block, sizeof(FreeBlock));
-  FreeBlock* next = block->next;
-  debug::poison(block, sizeof(FreeBlock));
-  return next;
+std::size_t PoolAllocator::blocks_ever_used() const noexcept {
+  if (chunks_.empty()) return 0;
+  // Every chunk but the newest is fully used; the newest is used up to the bump pointer.
+  const std::byte* newest = bump_end_ - chunk_bytes_;
+  return (chunks_.size() - 1) * blocks_per_chunk_ +
+         static_cast<std::size_t>(bump_next_ - newest) / block_size_;
 }
 
 PoolStats PoolAllocator::stats() const noexcept {
   const std::size_t chunks = chunks_.size();
+  const auto in_use = static_cast<std::size_t>(total_allocations_ - total_deallocations_);
   return PoolStats{
       .block_size = block_size_,
       .alignment = alignment_,
-      .blocks_in_use = static_cast<std::size_t>(total_allocations_ - total_deallocations_),
+      .blocks_in_use = in_use,
       .capacity = chunks * blocks_per_chunk_,
       .chunks = chunks,
-      .high_water = high_water_,
+      .high_water = blocks_ever_used(),
       .total_allocations = total_allocations_,
       .total_deallocations = total_deallocations_,
       .bytes_reserved = chunks * chunk_bytes_,

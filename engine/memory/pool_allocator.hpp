@@ -54,6 +54,8 @@ class PoolAllocator {
  public:
   /// The largest alignment honoured for every block.
   static constexpr std::size_t kMaxAlignment = 4096;
+  /// The smallest block: a free block holds the free-list link.
+  static constexpr std::size_t kMinBlockSize = sizeof(void*);
 
   /// Throws std::invalid_argument, naming the field and its valid range, when block_size or
   /// blocks_per_chunk is 0, when alignment is not a power of two in [1, 4096], or when a chunk's
@@ -91,6 +93,7 @@ class PoolAllocator {
   void chunk_block_states(std::size_t chunk, std::span<BlockState> out) const;
 
  private:
+  // What a free block holds: the link to the next free block, nothing else.
   struct FreeBlock {
     FreeBlock* next;
   };
@@ -100,17 +103,25 @@ class PoolAllocator {
   };
 
   void* allocate_slow() noexcept;
+  std::size_t blocks_ever_used() const noexcept;
   bool add_chunk() noexcept;
   /// The index in chunks_ of the chunk holding p, or npos.
   std::size_t find_chunk(const void* p) const noexcept;
   void on_allocate_checked(void* block) noexcept;
   void on_deallocate_checked(void* block) noexcept;
-  static FreeBlock* read_link(const FreeBlock* block) noexcept;
+  /// block->next of a free (and so, under ASan, poisoned) block.
+  static FreeBlock* read_link(const FreeBlock* block) noexcept {
+    debug::unpoison(block, sizeof(FreeBlock*));
+    FreeBlock* next = block->next;
+    debug::poison(block, sizeof(FreeBlock*));
+    return next;
+  }
 
   std::size_t block_size_;
   std::size_t alignment_;
   std::size_t blocks_per_chunk_;
   std::size_t chunk_bytes_;
+  std::size_t chunk_alignment_;  // at least a cache line, so 64-byte blocks sit on line boundaries
   Growth growth_;
 
   // Hot state first: the fast paths touch only these.
@@ -119,8 +130,10 @@ class PoolAllocator {
   std::byte* bump_end_ = nullptr;
   std::uint64_t total_allocations_ = 0;
   std::uint64_t total_deallocations_ = 0;
-  std::size_t high_water_ = 0;
 
+  // No high-water counter: the bump pointer moves only when the free list is empty, that is when
+  // every block ever handed out is live, so the count of blocks ever bumped IS the high-water
+  // mark (see stats()).
   std::vector<Chunk> chunks_;                 // creation order
   std::vector<std::size_t> chunks_by_address_;  // indices into chunks_, sorted by begin
 };
@@ -143,8 +156,6 @@ inline void* PoolAllocator::try_allocate() noexcept {
     if (block == nullptr) return nullptr;
   }
   ++total_allocations_;
-  const auto in_use = static_cast<std::size_t>(total_allocations_ - total_deallocations_);
-  if (in_use > high_water_) high_water_ = in_use;
   if constexpr (debug::kSlotState || debug::kFill) on_allocate_checked(block);
   return block;
 }

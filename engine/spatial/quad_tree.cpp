@@ -38,8 +38,8 @@ const QuadTreeConfig& checked(const QuadTreeConfig& config) {
                                 std::to_string(config.leaf_capacity) + "; it must be at least 1");
   }
   const Aabb& b = config.bounds;
-  const bool finite = std::isfinite(b.min_x) && std::isfinite(b.min_y) &&
-                      std::isfinite(b.max_x) && std::isfinite(b.max_y);
+  const bool finite = std::isfinite(b.min_x) && std::isfinite(b.min_y) && std::isfinite(b.max_x) &&
+                      std::isfinite(b.max_y);
   if (!finite) {
     throw std::invalid_argument("QuadTreeConfig::bounds " + describe(b) +
                                 " must be finite (no NaN or infinity)");
@@ -87,11 +87,9 @@ Aabb united(const Aabb& a, const Aabb& b) noexcept {
           a.max_x > b.max_x ? a.max_x : b.max_x, a.max_y > b.max_y ? a.max_y : b.max_y};
 }
 
-std::array<Aabb, 4> quadrants_of(const Aabb& q) noexcept {
-  const float mid_x = q.min_x + 0.5f * (q.max_x - q.min_x);
-  const float mid_y = q.min_y + 0.5f * (q.max_y - q.min_y);
-  return {Aabb{q.min_x, q.min_y, mid_x, mid_y}, Aabb{mid_x, q.min_y, q.max_x, mid_y},
-          Aabb{q.min_x, mid_y, mid_x, q.max_y}, Aabb{mid_x, mid_y, q.max_x, q.max_y}};
+bool inside(const Aabb& box, const Aabb& region) noexcept {
+  return (box.min_x >= region.min_x) & (box.max_x <= region.max_x) & (box.min_y >= region.min_y) &
+         (box.max_y <= region.max_y);
 }
 
 }  // namespace
@@ -103,7 +101,9 @@ QuadTree::QuadTree(const QuadTreeConfig& config, AllocatorKind kind)
   rebuild({});
 }
 
-QuadTree::~QuadTree() { destroy_subtree(root_); }
+QuadTree::~QuadTree() {
+  destroy_subtree(root_);
+}
 
 QuadTree::Node* QuadTree::make_node() {
   if (live_kind_ == AllocatorKind::Pool) return node_pool_.create();
@@ -174,9 +174,9 @@ void QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
   std::array<std::array<std::uint32_t, 256>, 4> histograms{};
   for (std::uint32_t i = 0; i < count; ++i) {
     const Aabb& b = boxes[i];
-    QUADPOOL_ASSERT(!(std::isnan(b.min_x) || std::isnan(b.min_y) || std::isnan(b.max_x) ||
-                      std::isnan(b.max_y)),
-                    "QuadTree::rebuild: a box has a NaN coordinate");
+    QUADPOOL_ASSERT(
+        !(std::isnan(b.min_x) || std::isnan(b.min_y) || std::isnan(b.max_x) || std::isnan(b.max_y)),
+        "QuadTree::rebuild: a box has a NaN coordinate");
     QUADPOOL_ASSERT(b.min_x <= b.max_x && b.min_y <= b.max_y,
                     "QuadTree::rebuild: a box has min > max on an axis");
     const std::uint32_t code =
@@ -214,7 +214,6 @@ void QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
 
 void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
                      const Aabb& quadrant, std::uint8_t quadrant_index) {
-  node->quadrant = quadrant;
   node->quadrant_index = quadrant_index;
   node->first_item = first;
   node->end_item = end;
@@ -226,8 +225,14 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
   const std::uint32_t count = end - first;
   if (count <= static_cast<std::uint32_t>(config_.leaf_capacity) || depth == config_.max_depth) {
     Aabb loose = kEmptyBox;
-    for (std::uint32_t i = first; i < end; ++i) loose = united(loose, columns_.get(i));
+    std::size_t straddling = 0;
+    for (std::uint32_t i = first; i < end; ++i) {
+      const Aabb box = columns_.get(i);
+      loose = united(loose, box);
+      straddling += !inside(box, quadrant);
+    }
     node->loose = loose;
+    stats_.straddling_items += straddling;
     ++stats_.leaves;
     if (count > stats_.max_leaf_items) stats_.max_leaf_items = count;
     return;
@@ -241,17 +246,19 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
   for (std::uint32_t q = 0; q < 3; ++q) {
     // Near the leaves the sub-runs are short and a linear scan wins; near the root they are
     // long and a binary search does not touch every item at every level.
-    const auto in_quadrant_up_to_q = [&](std::uint32_t code) { return ((code >> shift) & 3u) <= q; };
+    const auto in_quadrant_up_to_q = [&](std::uint32_t code) {
+      return ((code >> shift) & 3u) <= q;
+    };
     std::uint32_t i = cut[q];
     if (end - i > 32) {
-      i = static_cast<std::uint32_t>(std::partition_point(cells + i, cells + end, in_quadrant_up_to_q) - cells);
+      i = static_cast<std::uint32_t>(
+          std::partition_point(cells + i, cells + end, in_quadrant_up_to_q) - cells);
     } else {
       while (i < end && in_quadrant_up_to_q(cells[i])) ++i;
     }
     cut[q + 1] = i;
   }
 
-  const std::array<Aabb, 4> quadrants = quadrants_of(quadrant);
   Aabb loose = kEmptyBox;
   for (std::uint8_t q = 0; q < 4; ++q) {
     if (cut[q] == cut[q + 1]) continue;
@@ -260,7 +267,7 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
     Node* child = make_node();
     node->children[node->child_count++] = child;
     ++stats_.nodes;
-    build(child, cut[q], cut[q + 1], depth + 1, quadrants[q], q);
+    build(child, cut[q], cut[q + 1], depth + 1, detail::child_quadrant(quadrant, q), q);
     loose = united(loose, child->loose);
   }
   node->loose = loose;
@@ -272,8 +279,7 @@ void QuadTree::validate() const {
   if constexpr (!kAssertsEnabled) return;
   const std::size_t count = stats_.items;
   QUADPOOL_ASSERT(columns_.min_x.size() == count + detail::BoxColumns::kPadding &&
-                      item_ids_.size() == count &&
-                      item_cells_.size() == count,
+                      item_ids_.size() == count && item_cells_.size() == count,
                   "QuadTree::validate: item arrays disagree with stats().items");
   if (root_ == nullptr) {
     QUADPOOL_ASSERT(count == 0 && stats_.nodes == 0, "QuadTree::validate: items without a root");
@@ -306,10 +312,6 @@ void QuadTree::validate() const {
     }
     QUADPOOL_ASSERT(node->depth == depth && depth <= max_depth,
                     "QuadTree::validate: a node's depth is wrong or beyond max_depth");
-    QUADPOOL_ASSERT(node->quadrant.min_x == quadrant.min_x && node->quadrant.min_y == quadrant.min_y &&
-                        node->quadrant.max_x == quadrant.max_x &&
-                        node->quadrant.max_y == quadrant.max_y,
-                    "QuadTree::validate: a node's quadrant is not its parent's quarter");
     QUADPOOL_ASSERT(node->first_item <= node->end_item && node->end_item <= count,
                     "QuadTree::validate: a node's item range is out of bounds");
     const int shift = 2 * (max_depth - depth);
@@ -326,6 +328,9 @@ void QuadTree::validate() const {
     const std::uint32_t items = node->item_count();
     if (node->is_leaf()) {
       ++counted.leaves;
+      for (std::uint32_t i = node->first_item; i < node->end_item; ++i) {
+        counted.straddling_items += !inside(columns_.get(i), quadrant);
+      }
       if (items > counted.max_leaf_items) counted.max_leaf_items = items;
       for (const Node* child : node->children) {
         QUADPOOL_ASSERT(child == nullptr, "QuadTree::validate: a leaf has a child");
@@ -336,7 +341,6 @@ void QuadTree::validate() const {
     }
     QUADPOOL_ASSERT(items > capacity && depth < max_depth,
                     "QuadTree::validate: an inner node should have been a leaf");
-    const std::array<Aabb, 4> quadrants = quadrants_of(quadrant);
     std::uint32_t next = node->first_item;
     int previous_quadrant = -1;
     for (int i = 0; i < 4; ++i) {
@@ -353,7 +357,8 @@ void QuadTree::validate() const {
                       "QuadTree::validate: children do not split their parent's run in order");
       next = child->end_item;
       const std::uint32_t q = child->quadrant_index;
-      self(self, child, depth + 1, (prefix << 2) | q, quadrants[q]);
+      self(self, child, depth + 1, (prefix << 2) | q,
+           detail::child_quadrant(quadrant, static_cast<int>(q)));
     }
     QUADPOOL_ASSERT(next == node->end_item,
                     "QuadTree::validate: children do not cover their parent's items");
@@ -364,7 +369,8 @@ void QuadTree::validate() const {
 
   QUADPOOL_ASSERT(counted.nodes == stats_.nodes && counted.leaves == stats_.leaves &&
                       counted.max_depth_reached == stats_.max_depth_reached &&
-                      counted.max_leaf_items == stats_.max_leaf_items,
+                      counted.max_leaf_items == stats_.max_leaf_items &&
+                      counted.straddling_items == stats_.straddling_items,
                   "QuadTree::validate: stats() disagree with the tree");
   const std::size_t pooled = live_kind_ == AllocatorKind::Pool ? stats_.nodes : 0;
   QUADPOOL_ASSERT(node_pool_.stats().blocks_in_use == pooled,

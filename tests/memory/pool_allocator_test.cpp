@@ -54,7 +54,7 @@ TEST(PoolAllocator, RejectsABadConfigWithAMessageNamingTheField) {
 TEST(PoolAllocator, RoundsTinyBlocksUpToHoldTheFreeListLink) {
   PoolAllocator pool({.block_size = 1, .blocks_per_chunk = 4, .alignment = 1});
   const PoolStats stats = pool.stats();
-  EXPECT_EQ(stats.block_size, sizeof(void*));
+  EXPECT_EQ(stats.block_size, PoolAllocator::kMinBlockSize);
   EXPECT_EQ(stats.alignment, alignof(void*));
 }
 
@@ -222,8 +222,8 @@ TEST(PoolAllocator, FillsFreshAndFreedBlocksWithPatternsInCheckedBuilds) {
   auto* p = static_cast<unsigned char*>(pool.allocate());
   EXPECT_TRUE(std::all_of(p, p + 64, [](unsigned char c) { return c == debug::kFreshFill; }));
   pool.deallocate(p);
-  // The first bytes hold the free-list link; everything after it carries the freed pattern.
-  EXPECT_TRUE(std::all_of(p + sizeof(void*), p + 64,
+  // The first bytes hold the free-list links; everything after them carries the freed pattern.
+  EXPECT_TRUE(std::all_of(p + PoolAllocator::kMinBlockSize, p + 64,
                           [](unsigned char c) { return c == debug::kFreedFill; }));
 }
 

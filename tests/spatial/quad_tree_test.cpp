@@ -77,7 +77,9 @@ void expect_matches_brute_force(QuadTree& tree, std::span<const Aabb> boxes,
   for (const Aabb& area : areas) EXPECT_EQ(sorted_tree_query(tree, area), brute_query(boxes, area));
 }
 
-Aabb box_around(float x, float y, float half) { return {x - half, y - half, x + half, y + half}; }
+Aabb box_around(float x, float y, float half) {
+  return {x - half, y - half, x + half, y + half};
+}
 
 // --- configuration -----------------------------------------------------------------------------
 
@@ -103,7 +105,8 @@ TEST(QuadTree, MaxDepthOutsideOneToSixteenThrowsNamingTheRange) {
 
 TEST(QuadTree, LeafCapacityBelowOneThrowsNamingTheField) {
   for (int capacity : {0, -1}) {
-    const std::string message = message_of_bad_config({.bounds = kWorld, .leaf_capacity = capacity});
+    const std::string message =
+        message_of_bad_config({.bounds = kWorld, .leaf_capacity = capacity});
     EXPECT_NE(message.find("leaf_capacity"), std::string::npos) << message;
     EXPECT_NE(message.find("at least 1"), std::string::npos) << message;
   }
@@ -113,8 +116,8 @@ TEST(QuadTree, LeafCapacityBelowOneThrowsNamingTheField) {
 TEST(QuadTree, EmptyOrNanOrInfiniteBoundsThrow) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
-  const Aabb bad[] = {{0, 0, 0, 10},   {0, 0, 10, 0},     {5, 0, 1, 10},  {0, 7, 10, 2},
-                      {nan, 0, 10, 10}, {0, 0, 10, nan},  {-inf, 0, 10, 10}, {0, 0, 10, inf}};
+  const Aabb bad[] = {{0, 0, 0, 10},    {0, 0, 10, 0},   {5, 0, 1, 10},     {0, 7, 10, 2},
+                      {nan, 0, 10, 10}, {0, 0, 10, nan}, {-inf, 0, 10, 10}, {0, 0, 10, inf}};
   for (const Aabb& bounds : bad) {
     const std::string message = message_of_bad_config({.bounds = bounds});
     EXPECT_NE(message.find("QuadTreeConfig::bounds"), std::string::npos) << message;
@@ -158,7 +161,8 @@ TEST(QuadTree, RebuildTearsEveryOldNodeDown) {
   QuadTree tree({.bounds = kWorld, .leaf_capacity = 1});
   Random rng(3);
   std::vector<Aabb> many;
-  for (int i = 0; i < 500; ++i) many.push_back(box_around(rng.uniform(0, 100), rng.uniform(0, 100), 0.5f));
+  for (int i = 0; i < 500; ++i)
+    many.push_back(box_around(rng.uniform(0, 100), rng.uniform(0, 100), 0.5f));
   tree.rebuild(many);
   const auto big = tree.pool_stats();
   ASSERT_GT(big.blocks_in_use, 100u);
@@ -174,11 +178,12 @@ TEST(QuadTree, StraddlingBoxesAreReportedOnce) {
   // leaf_capacity 1 splits every node, so these boxes straddle the quadrant lines at many depths.
   QuadTree tree({.bounds = kWorld, .max_depth = 6, .leaf_capacity = 1});
   std::vector<Aabb> boxes = {
-      {49, 49, 51, 51},      // the root's centre
+      {49, 49, 51, 51},        // the root's centre
       {0, 49.5f, 100, 50.5f},  // across the whole world on the horizontal midline
       {49.5f, 0, 50.5f, 100},  // and on the vertical one
-      {24, 24, 26, 26},      {74, 24, 76, 26}, {24, 74, 26, 76}, {74, 74, 76, 76},
-      {12, 12, 13, 13},      {12.5f, 12.5f, 37.5f, 37.5f}, {50, 50, 50, 50},
+      {24, 24, 26, 26},       {74, 24, 76, 26}, {24, 74, 26, 76},
+      {74, 74, 76, 76},       {12, 12, 13, 13}, {12.5f, 12.5f, 37.5f, 37.5f},
+      {50, 50, 50, 50},
   };
   expect_matches_brute_force(tree, boxes, std::vector<Aabb>{{50, 50, 50, 50}, {0, 0, 25, 25}});
   // The two midline bars and the centre box all overlap each other.
@@ -190,10 +195,20 @@ TEST(QuadTree, StraddlingBoxesAreReportedOnce) {
 TEST(QuadTree, BoxesOnOrOutsideTheWorldEdgeAreNeitherLostNorDoubled) {
   QuadTree tree({.bounds = kWorld, .max_depth = 5, .leaf_capacity = 2});
   std::vector<Aabb> boxes = {
-      {0, 0, 0, 0},         {100, 100, 100, 100}, {-5, 40, 0, 45},    {100, 40, 110, 45},
-      {-10, -10, -5, -5},   {-8, -8, -6, -6},     {200, 200, 201, 201}, {200, 200, 200, 200},
-      {-1, 50, 1, 51},      {99, 50, 101, 51},    {40, -3, 60, 0.5f},  {40, 100, 60, 130},
-      {-1e30f, 10, -1e29f, 11}, {-1e30f, 10, -1e29f, 11},
+      {0, 0, 0, 0},
+      {100, 100, 100, 100},
+      {-5, 40, 0, 45},
+      {100, 40, 110, 45},
+      {-10, -10, -5, -5},
+      {-8, -8, -6, -6},
+      {200, 200, 201, 201},
+      {200, 200, 200, 200},
+      {-1, 50, 1, 51},
+      {99, 50, 101, 51},
+      {40, -3, 60, 0.5f},
+      {40, 100, 60, 130},
+      {-1e30f, 10, -1e29f, 11},
+      {-1e30f, 10, -1e29f, 11},
   };
   expect_matches_brute_force(tree, boxes,
                              std::vector<Aabb>{{-20, -20, 0, 0}, {100, 0, 300, 300}, kWorld});
@@ -203,12 +218,13 @@ TEST(QuadTree, BoxesOnOrOutsideTheWorldEdgeAreNeitherLostNorDoubled) {
 TEST(QuadTree, ZeroSizeBoxesOverlapWhenTheyTouch) {
   QuadTree tree({.bounds = kWorld, .max_depth = 4, .leaf_capacity = 1});
   std::vector<Aabb> boxes = {
-      {10, 10, 10, 10}, {10, 10, 10, 10},  // the same point twice
-      {20, 20, 20, 20}, {20, 18, 22, 20},  // a point on a box's edge
+      {10, 10, 10, 10}, {10, 10, 10, 10},        // the same point twice
+      {20, 20, 20, 20}, {20, 18, 22, 20},        // a point on a box's edge
       {30, 30, 30, 30}, {30.5f, 30, 30.5f, 30},  // two distinct points
-      {40, 40, 40, 45}, {38, 42, 45, 42},  // a vertical and a horizontal segment that cross
+      {40, 40, 40, 45}, {38, 42, 45, 42},        // a vertical and a horizontal segment that cross
   };
-  expect_matches_brute_force(tree, boxes, std::vector<Aabb>{{10, 10, 10, 10}, {30.1f, 0, 30.4f, 99}});
+  expect_matches_brute_force(tree, boxes,
+                             std::vector<Aabb>{{10, 10, 10, 10}, {30.1f, 0, 30.4f, 99}});
   const auto pairs = sorted_tree_pairs(tree);
   EXPECT_EQ(pairs, (std::vector<Pair>{{0, 1}, {2, 3}, {6, 7}}));
 }
@@ -235,20 +251,35 @@ TEST(QuadTree, TenThousandIdenticalBoxesRespectMaxDepth) {
 TEST(QuadTree, BoxesLargerThanTheWorldOverlapEverything) {
   QuadTree tree({.bounds = kWorld, .max_depth = 6, .leaf_capacity = 2});
   const float inf = std::numeric_limits<float>::infinity();
-  std::vector<Aabb> boxes = {{-1000, -1000, 1000, 1000}, {-inf, -inf, inf, inf}, {-50, 20, 500, 21}};
+  std::vector<Aabb> boxes = {
+      {-1000, -1000, 1000, 1000}, {-inf, -inf, inf, inf}, {-50, 20, 500, 21}};
   Random rng(11);
-  for (int i = 0; i < 60; ++i) boxes.push_back(box_around(rng.uniform(0, 100), rng.uniform(0, 100), 1));
+  for (int i = 0; i < 60; ++i)
+    boxes.push_back(box_around(rng.uniform(0, 100), rng.uniform(0, 100), 1));
   expect_matches_brute_force(tree, boxes, std::vector<Aabb>{{-2000, 5, -1500, 6}, {3, 3, 4, 4}});
   const auto pairs = sorted_tree_pairs(tree);
-  const auto with_zero = std::count_if(pairs.begin(), pairs.end(), [](const Pair& p) { return p.first == 0; });
+  const auto with_zero =
+      std::count_if(pairs.begin(), pairs.end(), [](const Pair& p) { return p.first == 0; });
   EXPECT_EQ(with_zero, static_cast<long>(boxes.size() - 1));
+}
+
+TEST(QuadTree, StatsCountTheBoxesThatStickOutOfTheirLeaf) {
+  QuadTree tree({.bounds = kWorld, .max_depth = 3, .leaf_capacity = 1});
+  const std::vector<Aabb> boxes = {{10, 10, 20, 20}, {45, 45, 55, 55}, {80, 10, 90, 20}};
+  tree.rebuild(boxes);
+  tree.validate();
+  // The middle box's centre is on the root's centre lines, so whichever quadrant takes it, the
+  // box reaches into the other three.
+  EXPECT_EQ(tree.stats().straddling_items, 1u);
+  EXPECT_EQ(tree.stats().leaves, 3u);
 }
 
 TEST(QuadTree, ForEachNodeVisitsEveryNodeRootFirst) {
   QuadTree tree({.bounds = kWorld, .max_depth = 5, .leaf_capacity = 3});
   Random rng(5);
   std::vector<Aabb> boxes;
-  for (int i = 0; i < 300; ++i) boxes.push_back(box_around(rng.uniform(0, 100), rng.uniform(0, 100), 0.7f));
+  for (int i = 0; i < 300; ++i)
+    boxes.push_back(box_around(rng.uniform(0, 100), rng.uniform(0, 100), 0.7f));
   tree.rebuild(boxes);
   std::size_t visited = 0;
   int max_depth = 0;
@@ -397,7 +428,8 @@ std::vector<Aabb> random_scene(Random& rng, SceneKind kind, const Aabb& world, s
         } else if (roll == 2 && !boxes.empty()) {
           boxes.push_back(boxes[rng.below(boxes.size())]);  // a copy
         } else if (roll == 3) {
-          boxes.push_back({world.min_x - w, y, world.max_x + w, lattice_y(ky + 1)});  // wider than the world
+          boxes.push_back(
+              {world.min_x - w, y, world.max_x + w, lattice_y(ky + 1)});  // wider than the world
         } else {
           boxes.push_back({x, y, lattice_x(kx + static_cast<int>(rng.below(3))),
                            lattice_y(ky + static_cast<int>(rng.below(3)))});

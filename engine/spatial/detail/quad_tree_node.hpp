@@ -7,8 +7,10 @@
 
 namespace quadpool::spatial::detail {
 
-struct QuadTreeNode {
-  Aabb quadrant;  // the region this node splits; items are placed by their centre
+// One cache line: the traversals load a node's loose bounds and children together. The node's
+// quadrant is not stored; it follows from the root's bounds and the quadrant_index path, and the
+// traversals that need it (drawing, validate) compute it on the way down.
+struct alignas(64) QuadTreeNode {
   // The union of every box in the subtree. Boxes stick out of their quadrant (that is what makes
   // the tree "loose"), so every overlap test against a node uses this, never `quadrant`.
   Aabb loose;
@@ -25,5 +27,16 @@ struct QuadTreeNode {
   bool is_leaf() const noexcept { return child_count == 0; }
   std::uint32_t item_count() const noexcept { return end_item - first_item; }
 };
+
+static_assert(sizeof(QuadTreeNode) == 64, "a node is meant to fill exactly one cache line");
+
+/// Quarter `index` of `parent` (bit 0: high x, bit 1: high y), split at the midpoints. The build
+/// and every traversal use this one function, so they agree to the last bit.
+inline Aabb child_quadrant(const Aabb& parent, int index) noexcept {
+  const float mid_x = parent.min_x + 0.5f * (parent.max_x - parent.min_x);
+  const float mid_y = parent.min_y + 0.5f * (parent.max_y - parent.min_y);
+  return {(index & 1) != 0 ? mid_x : parent.min_x, (index & 2) != 0 ? mid_y : parent.min_y,
+          (index & 1) != 0 ? parent.max_x : mid_x, (index & 2) != 0 ? parent.max_y : mid_y};
+}
 
 }  // namespace quadpool::spatial::detail
