@@ -17,7 +17,9 @@ namespace quadpool::memory {
 // --- helpers -----------------------------------------------------------------------------------
 namespace {
 
-bool is_power_of_two(std::uint64_t x) noexcept { return x != 0 && (x & (x - 1)) == 0; }
+bool is_power_of_two(std::uint64_t x) noexcept {
+  return x != 0 && (x & (x - 1)) == 0;
+}
 
 // Bytes from `offset` up to the next multiple of `alignment`. Never overflows, unlike rounding
 // offset + alignment - 1 down.
@@ -26,16 +28,11 @@ std::uint64_t padding_for(std::uint64_t offset, std::uint64_t alignment) noexcep
   return misalignment == 0 ? 0 : alignment - misalignment;
 }
 
-// SplitMix64's finaliser: treap priorities only need to look random and be reproducible.
-std::uint32_t mix_priority(std::uint64_t x) noexcept {
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return static_cast<std::uint32_t>((x ^ (x >> 31)) >> 32);
-}
-
 }  // namespace
 
-OffsetAllocator::OffsetAllocator(std::uint64_t capacity) { extend(capacity); }
+OffsetAllocator::OffsetAllocator(std::uint64_t capacity) {
+  extend(capacity);
+}
 
 // --- allocate and free -------------------------------------------------------------------------
 
@@ -57,7 +54,7 @@ OffsetAllocation OffsetAllocator::allocate(std::uint64_t size, std::uint64_t ali
   if (padding > 0 && rest > 0) {
     // The block splits into padding, allocation and rest: the rest needs a node of its own.
     // Added first, so that a std::bad_alloc leaves the allocator as it was.
-    insert_block(aligned + size, rest, {block, nodes_[block].next});
+    insert_block(aligned + size, rest, {block, list_[block].next});
     resize_block(block, padding);
   } else if (padding > 0) {
     resize_block(block, padding);
@@ -143,7 +140,10 @@ void OffsetAllocator::extend(std::uint64_t additional_bytes) {
   free_size_ += additional_bytes;
 }
 
-void OffsetAllocator::reserve_free_blocks(std::size_t count) { nodes_.reserve(count); }
+void OffsetAllocator::reserve_free_blocks(std::size_t count) {
+  nodes_.reserve(count);
+  list_.reserve(count);
+}
 
 std::uint64_t OffsetAllocator::largest_free_block() const noexcept {
   std::uint32_t node = roots_[kBySize];
@@ -163,34 +163,45 @@ std::uint32_t OffsetAllocator::first_where(Tree tree, Predicate at_or_after) con
   return found;
 }
 
-std::uint32_t OffsetAllocator::find_best_fit(std::uint64_t size,
-                                             std::uint64_t alignment) const noexcept {
-  // The first block in (size, offset) order with at least `size` bytes...
-  std::uint32_t candidate =
-      first_where(kBySize, [&](const Node& block) { return block.size >= size; });
-  // ...then up the size order until padding leaves room: the first that fits is the smallest,
-  // and among equal sizes the lowest offset, which is exactly best fit with its tie rule.
-  while (candidate != kNil) {
+std::uint32_t OffsetAllocator::find_best_fit(std::uint64_t size, std::uint64_t alignment) {
+  // Every block of at least `size` bytes holds an unaligned request: the first in (size, offset)
+  // order is the best fit, lowest offset on a tie.
+  if (alignment == 1) {
+    return first_where(kBySize, [size](const Node& block) { return block.size >= size; });
+  }
+  // With padding, walk the size order from there until a block holds the request; the first
+  // that does is the best fit, by the same order. The walk is in-order with an explicit stack
+  // of the nodes still to visit (ancestors entered from the left, deepest last), so each step
+  // costs O(1) amortised rather than a fresh descent.
+  std::vector<std::uint32_t>& pending = walk_stack_;
+  pending.clear();
+  for (std::uint32_t node = roots_[kBySize]; node != kNil;) {
+    if (nodes_[node].size >= size) {
+      pending.push_back(node);
+      node = nodes_[node].child[kBySize][0];
+    } else {
+      node = nodes_[node].child[kBySize][1];
+    }
+  }
+  while (!pending.empty()) {
+    const std::uint32_t candidate = pending.back();
+    pending.pop_back();
     const Node& block = nodes_[candidate];
     const std::uint64_t padding = padding_for(block.offset, alignment);
     if (padding <= block.size && block.size - padding >= size) return candidate;
-    candidate = size_successor(candidate);
+    // Next in order: the leftmost node of the right subtree, remembering the path down.
+    for (std::uint32_t node = block.child[kBySize][1]; node != kNil;
+         node = nodes_[node].child[kBySize][0]) {
+      pending.push_back(node);
+    }
   }
   return kNil;
-}
-
-std::uint32_t OffsetAllocator::size_successor(std::uint32_t of) const noexcept {
-  // A fresh descent rather than parent links: it keeps nodes small, and the walk is rare.
-  const Node& key = nodes_[of];
-  return first_where(kBySize, [&key](const Node& block) {
-    return block.size > key.size || (block.size == key.size && block.offset > key.offset);
-  });
 }
 
 OffsetAllocator::Neighbours OffsetAllocator::neighbours_of(std::uint64_t offset) const noexcept {
   const std::uint32_t next =
       first_where(kByOffset, [offset](const Node& block) { return block.offset >= offset; });
-  return {next == kNil ? last_ : nodes_[next].prev, next};
+  return {next == kNil ? last_ : list_[next].prev, next};
 }
 
 // --- node array and offset list ----------------------------------------------------------------
@@ -199,24 +210,31 @@ std::uint32_t OffsetAllocator::acquire_node(std::uint64_t offset, std::uint64_t 
   std::uint32_t index;
   if (unused_head_ != kNil) {
     index = unused_head_;
-    unused_head_ = nodes_[index].next;
+    unused_head_ = list_[index].next;
   } else {
-    // More than 2^32 - 1 free blocks would need over 200 GB of nodes; say so rather than wrap.
-    if (nodes_.size() >= kNil) throw std::length_error("OffsetAllocator: over 2^32 - 1 free blocks");
+    // More than 2^32 - 1 free blocks would need over 150 GB of nodes; say so rather than wrap.
+    if (nodes_.size() >= kNil)
+      throw std::length_error("OffsetAllocator: over 2^32 - 1 free blocks");
+    if (nodes_.size() == nodes_.capacity() || list_.size() == list_.capacity()) {
+      // Grow both arrays before adding to either, so that a std::bad_alloc changes nothing.
+      const std::size_t grown = std::max<std::size_t>(16, nodes_.size() * 2);
+      nodes_.reserve(grown);
+      list_.reserve(grown);
+    }
     index = static_cast<std::uint32_t>(nodes_.size());
     nodes_.emplace_back();
+    list_.emplace_back();
   }
   Node& node = nodes_[index];
   node.offset = offset;
   node.size = size;
   node.child[0][0] = node.child[0][1] = node.child[1][0] = node.child[1][1] = kNil;
-  node.prev = node.next = kNil;
-  node.priority = mix_priority(++priority_seed_);
+  list_[index] = {kNil, kNil};
   return index;
 }
 
 void OffsetAllocator::release_node(std::uint32_t node) noexcept {
-  nodes_[node].next = unused_head_;
+  list_[node].next = unused_head_;
   unused_head_ = node;
 }
 
@@ -240,17 +258,16 @@ void OffsetAllocator::remove_block(std::uint32_t node) noexcept {
 
 void OffsetAllocator::list_insert(std::uint32_t node, std::uint32_t prev,
                                   std::uint32_t next) noexcept {
-  nodes_[node].prev = prev;
-  nodes_[node].next = next;
-  (prev == kNil ? first_ : nodes_[prev].next) = node;
-  (next == kNil ? last_ : nodes_[next].prev) = node;
+  list_[node] = {prev, next};
+  (prev == kNil ? first_ : list_[prev].next) = node;
+  (next == kNil ? last_ : list_[next].prev) = node;
 }
 
 void OffsetAllocator::list_unlink(std::uint32_t node) noexcept {
-  const std::uint32_t prev = nodes_[node].prev;
-  const std::uint32_t next = nodes_[node].next;
-  (prev == kNil ? first_ : nodes_[prev].next) = next;
-  (next == kNil ? last_ : nodes_[next].prev) = prev;
+  const std::uint32_t prev = list_[node].prev;
+  const std::uint32_t next = list_[node].next;
+  (prev == kNil ? first_ : list_[prev].next) = next;
+  (next == kNil ? last_ : list_[next].prev) = prev;
 }
 
 // --- treaps ------------------------------------------------------------------------------------
@@ -267,7 +284,8 @@ bool OffsetAllocator::less(Tree tree, std::uint32_t a, std::uint32_t b) const no
 
 void OffsetAllocator::tree_insert(Tree tree, std::uint32_t node) noexcept {
   std::uint32_t* link = &roots_[tree];
-  while (*link != kNil && nodes_[*link].priority > nodes_[node].priority) {
+  const std::uint32_t node_priority = priority(node);
+  while (*link != kNil && priority(*link) > node_priority) {
     link = &nodes_[*link].child[tree][less(tree, node, *link) ? 0 : 1];
   }
   // `node` takes the place of the subtree at *link, which splits into the keys below it (its
@@ -294,15 +312,16 @@ void OffsetAllocator::tree_insert(Tree tree, std::uint32_t node) noexcept {
 void OffsetAllocator::tree_erase(Tree tree, std::uint32_t node) noexcept {
   std::uint32_t* link = &roots_[tree];
   while (*link != node) {
-    QUADPOOL_ASSERT(*link != kNil, "OffsetAllocator: internal error, a free block is missing "
-                                   "from a tree (memory corruption?)");
+    QUADPOOL_ASSERT(*link != kNil,
+                    "OffsetAllocator: internal error, a free block is missing "
+                    "from a tree (memory corruption?)");
     link = &nodes_[*link].child[tree][less(tree, node, *link) ? 0 : 1];
   }
   // Merge the two subtrees of `node` into its place, higher priority on top.
   std::uint32_t left = nodes_[node].child[tree][0];
   std::uint32_t right = nodes_[node].child[tree][1];
   while (left != kNil && right != kNil) {
-    if (nodes_[left].priority > nodes_[right].priority) {
+    if (priority(left) > priority(right)) {
       *link = left;
       link = &nodes_[left].child[tree][1];
       left = *link;
@@ -325,19 +344,22 @@ void OffsetAllocator::resize_block(std::uint32_t node, std::uint64_t new_size) n
 
 void OffsetAllocator::validate() const {
   if constexpr (!kAssertsEnabled) return;
+  // Plain pointer and byte flags: validate() runs after every step of the differential test, and
+  // unoptimised sanitizer builds pay a call for every vector access.
+  const Node* nodes = nodes_.data();
   const std::size_t node_count = nodes_.size();
-  std::vector<bool> in_list(node_count, false);
+  std::vector<std::uint8_t> in_list(node_count, 0);
 
   // The offset list: sorted, disjoint, never adjacent, inside the capacity; sums match.
   std::size_t listed = 0;
   std::uint64_t listed_bytes = 0;
   std::uint32_t prev = kNil;
-  for (std::uint32_t i = first_; i != kNil; prev = i, i = nodes_[i].next) {
+  for (std::uint32_t i = first_; i != kNil; prev = i, i = list_[i].next) {
     QUADPOOL_ASSERT(i < node_count && !in_list[i],
                     "OffsetAllocator::validate: the offset list is broken or cyclic");
-    in_list[i] = true;
-    const Node& block = nodes_[i];
-    QUADPOOL_ASSERT(block.prev == prev, "OffsetAllocator::validate: a prev link is wrong");
+    in_list[i] = 1;
+    const Node& block = nodes[i];
+    QUADPOOL_ASSERT(list_[i].prev == prev, "OffsetAllocator::validate: a prev link is wrong");
     QUADPOOL_ASSERT(block.size > 0, fmt::format("OffsetAllocator::validate: free block at {} has "
                                                 "size 0",
                                                 block.offset));
@@ -346,7 +368,7 @@ void OffsetAllocator::validate() const {
                                 "capacity {}",
                                 block.offset, block.size, capacity_));
     if (prev != kNil) {
-      const std::uint64_t prev_end = nodes_[prev].offset + nodes_[prev].size;
+      const std::uint64_t prev_end = nodes[prev].offset + nodes[prev].size;
       QUADPOOL_ASSERT(prev_end <= block.offset,
                       fmt::format("OffsetAllocator::validate: free blocks overlap or are out of "
                                   "order at offset {}",
@@ -370,7 +392,7 @@ void OffsetAllocator::validate() const {
 
   // Every node is either a free block or unused, never both.
   std::size_t unused = 0;
-  for (std::uint32_t i = unused_head_; i != kNil; i = nodes_[i].next) {
+  for (std::uint32_t i = unused_head_; i != kNil; i = list_[i].next) {
     QUADPOOL_ASSERT(i < node_count && !in_list[i] && unused < node_count,
                     "OffsetAllocator::validate: the unused-node list is broken");
     ++unused;
@@ -378,49 +400,40 @@ void OffsetAllocator::validate() const {
   QUADPOOL_ASSERT(unused + listed == node_count,
                   "OffsetAllocator::validate: nodes lost (neither free blocks nor unused)");
 
-  validate_tree(kByOffset, in_list);
-  validate_tree(kBySize, in_list);
+  // Each tree: strictly ordered, so its nodes are distinct; only free blocks; as many as the
+  // list. So both hold exactly the free blocks, and the by-offset tree in the list's order.
+  for (const Tree tree : {kByOffset, kBySize}) {
+    const std::size_t in_tree =
+        validate_subtree(tree, roots_[tree], kNil, kNil, std::numeric_limits<std::uint32_t>::max(),
+                         0, in_list.data());
+    QUADPOOL_ASSERT(
+        in_tree == free_block_count_,
+        fmt::format("OffsetAllocator::validate: the {} tree holds {} blocks, not {}",
+                    tree == kByOffset ? "by-offset" : "by-size", in_tree, free_block_count_));
+  }
 }
 
-void OffsetAllocator::validate_tree(Tree tree, const std::vector<bool>& in_list) const {
+std::size_t OffsetAllocator::validate_subtree(Tree tree, std::uint32_t node, std::uint32_t low,
+                                              std::uint32_t high, std::uint32_t parent_priority,
+                                              std::size_t depth,
+                                              const std::uint8_t* in_list) const {
+  if (node == kNil) return 0;
   const char* name = tree == kByOffset ? "by-offset" : "by-size";
-  // In-order walk with an explicit stack: keys strictly increase, priorities form a heap, and
-  // the nodes are exactly the free blocks of the list.
-  std::vector<std::uint32_t> stack;
-  std::size_t visited = 0;
-  std::uint32_t previous = kNil;
-  std::uint32_t node = roots_[tree];
-  while (node != kNil || !stack.empty()) {
-    while (node != kNil) {
-      QUADPOOL_ASSERT(node < nodes_.size() && in_list[node] && stack.size() <= free_block_count_,
-                      fmt::format("OffsetAllocator::validate: the {} tree holds a node that is not "
-                                  "a free block, or a cycle",
-                                  name));
-      for (std::uint32_t child : nodes_[node].child[tree]) {
-        QUADPOOL_ASSERT(child == kNil || nodes_[child].priority <= nodes_[node].priority,
-                        fmt::format("OffsetAllocator::validate: the {} tree breaks the heap order",
-                                    name));
-      }
-      stack.push_back(node);
-      node = nodes_[node].child[tree][0];
-    }
-    node = stack.back();
-    stack.pop_back();
-    QUADPOOL_ASSERT(previous == kNil || less(tree, previous, node),
-                    fmt::format("OffsetAllocator::validate: the {} tree is out of order", name));
-    if (tree == kByOffset) {
-      // In offset order, the tree and the list must agree node for node.
-      QUADPOOL_ASSERT(nodes_[node].prev == previous,
-                      "OffsetAllocator::validate: the by-offset tree and the list disagree");
-    }
-    QUADPOOL_ASSERT(++visited <= free_block_count_,
-                    fmt::format("OffsetAllocator::validate: the {} tree has too many nodes", name));
-    previous = node;
-    node = nodes_[node].child[tree][1];
-  }
-  QUADPOOL_ASSERT(visited == free_block_count_,
-                  fmt::format("OffsetAllocator::validate: the {} tree holds {} blocks, not {}", name,
-                              visited, free_block_count_));
+  QUADPOOL_ASSERT(node < nodes_.size() && in_list[node] != 0 && depth <= free_block_count_,
+                  fmt::format("OffsetAllocator::validate: the {} tree holds a node that is not a "
+                              "free block, or a cycle",
+                              name));
+  // Bounds from every ancestor, not only the parent: that is what makes the whole tree ordered.
+  QUADPOOL_ASSERT(
+      (low == kNil || less(tree, low, node)) && (high == kNil || less(tree, node, high)),
+      fmt::format("OffsetAllocator::validate: the {} tree is out of order", name));
+  const std::uint32_t node_priority = priority(node);
+  QUADPOOL_ASSERT(
+      node_priority <= parent_priority,
+      fmt::format("OffsetAllocator::validate: the {} tree breaks the heap order", name));
+  const std::uint32_t* child = nodes_.data()[node].child[tree];
+  return 1 + validate_subtree(tree, child[0], low, node, node_priority, depth + 1, in_list) +
+         validate_subtree(tree, child[1], node, high, node_priority, depth + 1, in_list);
 }
 
 // --- DeferredOffsetAllocator -------------------------------------------------------------------

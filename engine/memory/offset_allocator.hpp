@@ -5,9 +5,10 @@
 ///
 /// Free blocks are kept in two ordered trees at once, one by offset and one by (size, offset),
 /// as in Diligent Engine's variable-size allocator. Both trees are treaps whose nodes live in one
-/// flat array and link to each other by 32-bit index, so a free block costs one 48-byte node and
-/// the allocator makes no heap allocation once that array has reached its high-water mark (a
-/// steady frame loop makes none; `reserve_free_blocks` can pre-size it).
+/// flat array and link to each other by 32-bit index: a free block costs one 32-byte node (in
+/// both trees at once) and 8 bytes of offset-list links, and the allocator makes no heap
+/// allocation once the array has reached its high-water mark (a steady frame loop makes none;
+/// `reserve_free_blocks` can pre-size it).
 ///
 /// DeferredOffsetAllocator wraps it for the GPU case: a range freed in frame F is held back until
 /// the caller says that every frame < F + 1 has completed.
@@ -52,12 +53,13 @@ class OffsetAllocator {
   ///
   /// Complexity: O(log n) in the number of free blocks when `alignment` is 1, and whenever the
   /// smallest block of at least `size` bytes can hold the request. Otherwise the search walks up
-  /// the size order, O(log n) per step, past the blocks that are big enough but not once padded;
-  /// only blocks smaller than `size + alignment - 1` can fail that way, so the walk is bounded by
-  /// how many free blocks have a size in [size, size + alignment - 1).
+  /// the size order, O(1) amortised per step, past the blocks that are big enough but not once
+  /// padded: O(log n + k), where k counts the free blocks with a size in
+  /// [size, size + alignment - 1) (only those can fail that way).
   ///
   /// Throws std::invalid_argument when `alignment` is not a power of two, and std::bad_alloc
-  /// only when the node array must grow and the system has no memory.
+  /// only when an internal array must grow and the system has no memory (the allocator is then
+  /// unchanged).
   OffsetAllocation allocate(std::uint64_t size, std::uint64_t alignment = 1);
 
   /// Returns a range: exactly the offset and size that allocate() returned. Merges it with its
@@ -87,7 +89,8 @@ class OffsetAllocator {
   /// the buffer as a bar. O(n). f must not change the allocator.
   template <class F>
   void for_each_free_block(F&& f) const {
-    for (std::uint32_t i = first_; i != kNil; i = nodes_[i].next) f(nodes_[i].offset, nodes_[i].size);
+    for (std::uint32_t i = first_; i != kNil; i = list_[i].next)
+      f(nodes_[i].offset, nodes_[i].size);
   }
 
   /// Checks every invariant listed at the top of this file, firing QUADPOOL_ASSERT with the one
@@ -101,14 +104,17 @@ class OffsetAllocator {
   // Which tree a link belongs to; the index into Node::child.
   enum Tree : int { kByOffset = 0, kBySize = 1 };
 
-  struct Node {
+  // What a tree descent reads, and nothing else: 32 bytes, aligned so that a node never
+  // straddles two cache lines. The treap priority is a hash of the node's index (priority()).
+  struct alignas(32) Node {
     std::uint64_t offset;
     std::uint64_t size;
     std::uint32_t child[2][2];  // [tree][0: smaller keys, 1: larger keys]
-    // The free blocks in offset order, for neighbours and iteration. An unused node keeps the
-    // next unused node's index in `next`.
+  };
+  // The free blocks in offset order, for neighbours and iteration, beside the nodes (same index).
+  // An unused node keeps the next unused node's index in `next`.
+  struct ListLinks {
     std::uint32_t prev, next;
-    std::uint32_t priority;  // treap heap key, random, shared by both trees
   };
 
   // The free blocks on either side of an offset: `next` starts at or after it, `prev` before it.
@@ -120,8 +126,7 @@ class OffsetAllocator {
   // false, then true, along that order. kNil when it never holds.
   template <class Predicate>
   std::uint32_t first_where(Tree tree, Predicate at_or_after) const noexcept;
-  std::uint32_t find_best_fit(std::uint64_t size, std::uint64_t alignment) const noexcept;
-  std::uint32_t size_successor(std::uint32_t node) const noexcept;
+  std::uint32_t find_best_fit(std::uint64_t size, std::uint64_t alignment);
   Neighbours neighbours_of(std::uint64_t offset) const noexcept;
   // The three checks of free(); also used by DeferredOffsetAllocator::free to fail early.
   void check_free(std::uint64_t offset, std::uint64_t size, Neighbours around) const;
@@ -133,21 +138,39 @@ class OffsetAllocator {
   void remove_block(std::uint32_t node) noexcept;
   void list_insert(std::uint32_t node, std::uint32_t prev, std::uint32_t next) noexcept;
   void list_unlink(std::uint32_t node) noexcept;
+  // A random-looking, reproducible heap key per node index (a MurmurHash3 finaliser): a treap
+  // needs priorities independent of the keys, and the index of a node says nothing about its
+  // block. Computing it costs less than the cache miss of storing it.
+  static std::uint32_t priority(std::uint32_t node) noexcept {
+    node ^= node >> 16;
+    node *= 0x85EBCA6Bu;
+    node ^= node >> 13;
+    node *= 0xC2B2AE35u;
+    return node ^ (node >> 16);
+  }
   bool less(Tree tree, std::uint32_t a, std::uint32_t b) const noexcept;
   void tree_insert(Tree tree, std::uint32_t node) noexcept;
   void tree_erase(Tree tree, std::uint32_t node) noexcept;
   // Changes a block's size: the one key change that moves it in the size tree.
   void resize_block(std::uint32_t node, std::uint64_t new_size) noexcept;
-  void validate_tree(Tree tree, const std::vector<bool>& in_list) const;
+  // validate() for the subtree at `node`, whose keys must lie strictly between those of `low`
+  // and `high` (kNil: unbounded) and whose priorities must not pass its parent's. Returns its
+  // node count.
+  std::size_t validate_subtree(Tree tree, std::uint32_t node, std::uint32_t low, std::uint32_t high,
+                               std::uint32_t parent_priority, std::size_t depth,
+                               const std::uint8_t* in_list) const;
 
   std::vector<Node> nodes_;
+  std::vector<ListLinks> list_;  // same indices as nodes_
+  // Scratch for find_best_fit's walk, kept so that a steady state allocates nothing. It grows
+  // to the height of the size tree, about 2 log2(free blocks).
+  std::vector<std::uint32_t> walk_stack_;
   std::uint32_t roots_[2] = {kNil, kNil};
   std::uint32_t first_ = kNil, last_ = kNil;  // lowest and highest free block by offset
   std::uint32_t unused_head_ = kNil;          // unused nodes, linked through Node::next
   std::uint64_t capacity_ = 0;
   std::uint64_t free_size_ = 0;
   std::size_t free_block_count_ = 0;
-  std::uint64_t priority_seed_ = 0;
 };
 
 /// The GPU variant: a free names the frame that last used the range, and the range is only

@@ -6,9 +6,13 @@
 // The model shares no idea with the allocator: it keeps the occupied ranges (live or waiting for
 // their frame) in a sorted vector, and free space is whatever they leave uncovered. There is no
 // merging to get wrong, and best fit is a linear scan over the gaps.
+//
+// Sections: OffsetAllocatorModel (the reference), OffsetAllocatorDifferential (the driver),
+// ByteChoices and run_offset_allocator_input (the fuzz target's entry, also replayed by tests).
 
 #include <algorithm>
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -36,17 +40,21 @@ class OffsetAllocatorModel {
 
   std::uint64_t occupied_bytes() const {
     std::uint64_t sum = 0;
-    for (const ModelRange& r : occupied_) sum += r.size;
+    const std::size_t count = occupied_.size();
+    for (std::size_t i = 0; i < count; ++i) sum += occupied_.data()[i].size;
     return sum;
   }
 
   /// The free ranges in offset order: every gap between occupied ranges.
   void gaps(std::vector<ModelRange>& out) const {
+    // Index loops over data(): this runs every step, also in unoptimised sanitizer builds.
     out.clear();
     std::uint64_t cursor = 0;
-    for (const ModelRange& r : occupied_) {
-      if (r.offset > cursor) out.push_back({cursor, r.offset - cursor});
-      cursor = r.end();
+    const ModelRange* occupied = occupied_.data();
+    const std::size_t count = occupied_.size();
+    for (std::size_t i = 0; i < count; ++i) {
+      if (occupied[i].offset > cursor) out.push_back({cursor, occupied[i].offset - cursor});
+      cursor = occupied[i].offset + occupied[i].size;
     }
     if (capacity_ > cursor) out.push_back({cursor, capacity_ - cursor});
   }
@@ -65,9 +73,11 @@ class OffsetAllocatorModel {
         best_offset = aligned;
       }
     };
-    for (const ModelRange& r : occupied_) {
-      consider(cursor, r.offset);
-      cursor = r.end();
+    const ModelRange* occupied = occupied_.data();
+    const std::size_t count = occupied_.size();
+    for (std::size_t i = 0; i < count; ++i) {
+      consider(cursor, occupied[i].offset);
+      cursor = occupied[i].offset + occupied[i].size;
     }
     consider(cursor, capacity_);
     return best_offset;
@@ -77,8 +87,9 @@ class OffsetAllocatorModel {
   /// range (two live ranges would overlap).
   bool occupy(ModelRange r) {
     if (r.size == 0 || r.end() > capacity_) return false;
-    const auto at = std::lower_bound(occupied_.begin(), occupied_.end(), r.offset,
-                                     [](const ModelRange& x, std::uint64_t o) { return x.offset < o; });
+    const auto at =
+        std::lower_bound(occupied_.begin(), occupied_.end(), r.offset,
+                         [](const ModelRange& x, std::uint64_t o) { return x.offset < o; });
     if (at != occupied_.end() && at->offset < r.end()) return false;
     if (at != occupied_.begin() && std::prev(at)->end() > r.offset) return false;
     occupied_.insert(at, r);
@@ -122,35 +133,35 @@ class OffsetAllocatorDifferential {
   /// One random operation, then check().
   template <ChoiceSource Source>
   std::string step(Source& choices) {
+    // Every choice is drawn in its own statement: the order of evaluation of function arguments
+    // differs between GCC and clang, and a seed must replay the same run on both.
     std::string error;
     const std::uint64_t capacity = model_.capacity();
-    switch (choices.below(20)) {
-      case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7:
-        error = allocate(pick_size(choices), pick_alignment(choices));
-        break;
-      case 8: case 9: case 10: case 11:
-        error = free_now(choices);
-        break;
-      case 12: case 13: case 14:
-        error = free_deferred(choices);
-        break;
-      case 15: case 16:
-        error = end_frame(choices);
-        break;
-      case 17:
-        if (capacity < max_capacity_) {
-          const std::uint64_t bytes = 1 + choices.below(256);
-          allocator_.extend(bytes);
-          model_.extend(bytes);
-          ++counts_.extends;
-        }
-        break;
-      case 18:  // often too big: failures must agree too
-        error = allocate(1 + choices.below(capacity + 1), pick_alignment(choices));
-        break;
-      default:  // large alignments, where the smallest big-enough block may not fit
-        error = allocate(1 + choices.below(64), std::uint64_t{1} << choices.below(13));
-        break;
+    // Out of 20: 8 allocate, 4 free, 3 deferred free, 2 end of frame, 1 extend, 1 allocate
+    // that is often too big, 1 allocate with a large alignment.
+    const std::uint64_t roll = choices.below(20);
+    if (roll < 8) {
+      const std::uint64_t size = pick_size(choices);
+      error = allocate(size, pick_alignment(choices));
+    } else if (roll < 12) {
+      error = free_now(choices);
+    } else if (roll < 15) {
+      error = free_deferred(choices);
+    } else if (roll < 17) {
+      error = end_frame(choices);
+    } else if (roll == 17) {
+      if (capacity < max_capacity_) {
+        const std::uint64_t bytes = 1 + choices.below(256);
+        allocator_.extend(bytes);
+        model_.extend(bytes);
+        ++counts_.extends;
+      }
+    } else if (roll == 18) {  // failures must agree too
+      const std::uint64_t size = 1 + choices.below(capacity + 1);
+      error = allocate(size, pick_alignment(choices));
+    } else {  // where the smallest big-enough block may not fit once padded
+      const std::uint64_t size = 1 + choices.below(64);
+      error = allocate(size, std::uint64_t{1} << choices.below(13));
     }
     return error.empty() ? check() : error;
   }
@@ -160,19 +171,28 @@ class OffsetAllocatorDifferential {
     const memory::OffsetAllocator& a = allocator_.allocator();
     a.validate();
     model_.gaps(expected_);
-    actual_.clear();
-    a.for_each_free_block([this](std::uint64_t o, std::uint64_t s) { actual_.push_back({o, s}); });
-    if (actual_ != expected_) return "the free blocks differ from the model's gaps: " + describe();
-    std::uint64_t largest = 0;
-    for (const ModelRange& g : expected_) largest = std::max(largest, g.size);
+    const ModelRange* gaps = expected_.data();
+    const std::size_t gap_count = expected_.size();
+    std::size_t matched = 0;
+    bool same = true;
+    std::uint64_t largest = 0;  // of the model's gaps, once `same` holds
+    a.for_each_free_block([&](std::uint64_t offset, std::uint64_t size) {
+      same = same && matched < gap_count && gaps[matched].offset == offset &&
+             gaps[matched].size == size;
+      largest = std::max(largest, size);
+      ++matched;
+    });
+    if (!same || matched != gap_count) {
+      return "the free blocks differ from the model's gaps: " + describe();
+    }
     std::uint64_t stale = 0;
-    for (const Pending& p : pending_) stale += p.range.size;
+    for (std::size_t i = 0; i < pending_.size(); ++i) stale += pending_.data()[i].range.size;
     if (a.capacity() != model_.capacity()) return "capacity differs";
     if (a.free_size() != model_.capacity() - model_.occupied_bytes()) {
       return fmt::format("free_size {} != capacity - live - stale = {}", a.free_size(),
                          model_.capacity() - model_.occupied_bytes());
     }
-    if (a.free_block_count() != expected_.size()) return "free_block_count differs";
+    if (a.free_block_count() != gap_count) return "free_block_count differs";
     if (a.largest_free_block() != largest) {
       return fmt::format("largest_free_block {} != {}", a.largest_free_block(), largest);
     }
@@ -217,10 +237,14 @@ class OffsetAllocatorDifferential {
   template <ChoiceSource Source>
   static std::uint64_t pick_size(Source& choices) {
     switch (choices.below(4)) {
-      case 0: return 1 + choices.below(8);
-      case 1: return 1 + choices.below(64);
-      case 2: return 1 + choices.below(256);
-      default: return 1 + choices.below(1024);
+      case 0:
+        return 1 + choices.below(8);
+      case 1:
+        return 1 + choices.below(64);
+      case 2:
+        return 1 + choices.below(256);
+      default:
+        return 1 + choices.below(1024);
     }
   }
 
@@ -233,15 +257,17 @@ class OffsetAllocatorDifferential {
     const std::uint64_t expected = model_.best_fit(size, alignment);
     const memory::OffsetAllocation got = allocator_.allocate(size, alignment);
     if (got.offset != expected) {
-      return fmt::format("allocate(size {}, alignment {}) returned offset {}, the model's best fit "
-                         "is {} ({})",
-                         size, alignment, got.offset, expected, describe());
+      return fmt::format(
+          "allocate(size {}, alignment {}) returned offset {}, the model's best fit "
+          "is {} ({})",
+          size, alignment, got.offset, expected, describe());
     }
     if (got.offset == memory::kNoSpace) {
       ++counts_.failed_allocations;
       return got.size == 0 ? "" : "a failed allocation has a size";
     }
-    if (got.size != size || got.offset % alignment != 0) return "allocation has a wrong size or alignment";
+    if (got.size != size || got.offset % alignment != 0)
+      return "allocation has a wrong size or alignment";
     if (!model_.occupy({got.offset, got.size})) {
       return fmt::format("allocation [{}, +{}) overlaps a live range or passes the capacity",
                          got.offset, got.size);
@@ -317,8 +343,49 @@ class OffsetAllocatorDifferential {
   std::uint64_t frame_ = 0;
   std::vector<ModelRange> live_;
   std::vector<Pending> pending_;
-  std::vector<ModelRange> expected_, actual_;  // scratch for check()
+  std::vector<ModelRange> expected_;  // scratch for check()
   Counts counts_;
 };
+
+/// Choices read from bytes (the fuzzer's input): each takes as many bytes as its bound needs,
+/// and zeros once the bytes run out.
+class ByteChoices {
+ public:
+  ByteChoices(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+
+  bool exhausted() const { return position_ >= size_; }
+
+  std::uint64_t below(std::uint64_t bound) {
+    if (bound <= 1) return 0;
+    std::uint64_t value = 0;
+    for (std::uint64_t range = bound - 1; range != 0; range >>= 8) {
+      value = (value << 8) | (position_ < size_ ? data_[position_++] : 0u);
+    }
+    return value % bound;
+  }
+
+ private:
+  const std::uint8_t* data_;
+  std::size_t size_;
+  std::size_t position_ = 0;
+};
+
+/// One fuzz input: the first choice sets the capacity, then one operation per choice until the
+/// bytes run out, then the closing check. Returns "" or the first disagreement, with its step.
+inline std::string run_offset_allocator_input(const std::uint8_t* data, std::size_t size) {
+  ByteChoices choices(data, size);
+  // Small capacities keep the linear model fast and make failures and fragmentation common.
+  OffsetAllocatorDifferential run(1 + choices.below(4096), 8192);
+  std::size_t step = 0;
+  for (; !choices.exhausted(); ++step) {
+    if (std::string error = run.step(choices); !error.empty()) {
+      return fmt::format("step {}: {}", step, error);
+    }
+  }
+  if (std::string error = run.finish(); !error.empty()) {
+    return fmt::format("closing check after {} steps: {}", step, error);
+  }
+  return {};
+}
 
 }  // namespace quadpool::test

@@ -4,11 +4,17 @@
 //
 // Every test that keeps its allocator alive ends with the closing check: free everything, then
 // the whole capacity must come back as one allocation at offset 0.
+//
+// Sections: helpers, basics, best fit, free: the four merge cases, extend, value semantics,
+// differential test (and the fuzz corpus replay), DeferredOffsetAllocator, misuse: death tests.
 #include "engine/memory/offset_allocator.hpp"
 
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -24,6 +30,8 @@
 
 namespace quadpool::memory {
 namespace {
+
+// --- helpers -----------------------------------------------------------------------------------
 
 using Block = std::pair<std::uint64_t, std::uint64_t>;  // offset, size
 
@@ -65,8 +73,10 @@ std::vector<OffsetAllocation> carve(OffsetAllocator& allocator, const std::vecto
     hole_ranges.push_back(allocator.allocate(hole.second));
     cursor = hole.first + hole.second;
   }
-  if (allocator.capacity() > cursor) live.push_back(allocator.allocate(allocator.capacity() - cursor));
-  for (auto it = hole_ranges.rbegin(); it != hole_ranges.rend(); ++it) allocator.free(it->offset, it->size);
+  if (allocator.capacity() > cursor)
+    live.push_back(allocator.allocate(allocator.capacity() - cursor));
+  for (auto it = hole_ranges.rbegin(); it != hole_ranges.rend(); ++it)
+    allocator.free(it->offset, it->size);
   EXPECT_EQ(free_blocks(allocator), holes);
   return live;
 }
@@ -234,7 +244,7 @@ TEST(OffsetAllocator, HugeAlignmentsAndSizesNearTwoToThe64DoNotOverflow) {
   expect_whole_capacity_comes_back(allocator);
 }
 
-// --- free: the four merge cases ------------------------------------------------------------------
+// --- free: the four merge cases ----------------------------------------------------------------
 
 // Five live 10-byte pieces covering [0, 50), freed by index.
 struct FivePieces {
@@ -357,7 +367,8 @@ struct RandomChoices {
 // the allocator runs into failures, fragmentation and large alignments often. Every step
 // compares success, offset, every free block, the sizes and the stale bytes, and runs validate().
 TEST(OffsetAllocator, MatchesAReferenceModelOverAMillionRandomOperations) {
-  const test::ScopedThrowingAsserts throwing;  // a failed validate() reports its step instead of dying
+  const test::ScopedThrowingAsserts
+      throwing;  // a failed validate() reports its step instead of dying
   const unsigned long long seed = test::announce_seed("OffsetAllocator differential", 20261121);
   Random random(seed);
   RandomChoices choices{random};
@@ -385,20 +396,46 @@ TEST(OffsetAllocator, MatchesAReferenceModelOverAMillionRandomOperations) {
     total.releases += c.releases;
     total.extends += c.extends;
   }
-  std::printf("[ counts   ] %llu allocations (%llu aligned), %llu failed, %llu frees, %llu deferred "
-              "frees, %llu releases, %llu extends\n",
-              static_cast<unsigned long long>(total.allocations),
-              static_cast<unsigned long long>(total.aligned_allocations),
-              static_cast<unsigned long long>(total.failed_allocations),
-              static_cast<unsigned long long>(total.frees),
-              static_cast<unsigned long long>(total.deferred_frees),
-              static_cast<unsigned long long>(total.releases),
-              static_cast<unsigned long long>(total.extends));
+  std::printf(
+      "[ counts   ] %llu allocations (%llu aligned), %llu failed, %llu frees, %llu deferred "
+      "frees, %llu releases, %llu extends\n",
+      static_cast<unsigned long long>(total.allocations),
+      static_cast<unsigned long long>(total.aligned_allocations),
+      static_cast<unsigned long long>(total.failed_allocations),
+      static_cast<unsigned long long>(total.frees),
+      static_cast<unsigned long long>(total.deferred_frees),
+      static_cast<unsigned long long>(total.releases),
+      static_cast<unsigned long long>(total.extends));
   // The mix must really exercise every operation, or the comparison proves little.
   EXPECT_GT(total.failed_allocations, 10'000u);
   EXPECT_GT(total.aligned_allocations, 10'000u);
   EXPECT_GT(total.deferred_frees, 10'000u);
   EXPECT_GT(total.extends, 100u);
+}
+
+// The fuzz target's committed seeds, replayed through the same driver in every test build (the
+// fuzz build needs clang and libFuzzer; this needs neither).
+TEST(OffsetAllocator, ReplaysEveryCommittedFuzzInputWithoutADisagreement) {
+  const test::ScopedThrowingAsserts throwing;
+  const std::filesystem::path corpus = std::filesystem::path(__FILE__).parent_path().parent_path() /
+                                       "fuzz" / "corpus" / "offset_allocator";
+  if (!std::filesystem::is_directory(corpus)) GTEST_SKIP() << "no corpus at " << corpus;
+  std::size_t replayed = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
+    std::ifstream file(entry.path(), std::ios::binary);
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(file)),
+                                  std::istreambuf_iterator<char>());
+    std::string error;
+    try {
+      error = test::run_offset_allocator_input(reinterpret_cast<const std::uint8_t*>(bytes.data()),
+                                               bytes.size());
+    } catch (const test::AssertionError& e) {
+      error = std::string("assert: ") + e.what();
+    }
+    EXPECT_EQ(error, "") << entry.path();
+    ++replayed;
+  }
+  EXPECT_GE(replayed, 10u) << "the committed corpus at " << corpus << " looks truncated";
 }
 
 // --- DeferredOffsetAllocator -------------------------------------------------------------------
