@@ -1,3 +1,5 @@
+// The command line. Sections: one-line errors and value converters (integers, allocator, window,
+// screenshot, vsync), the flag table and CLI11 set-up, the mode checks, parse_command_line.
 #include "game/cli.hpp"
 
 #include <algorithm>
@@ -7,8 +9,8 @@
 #include <map>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 namespace quadpool::game {
 
@@ -20,7 +22,9 @@ struct BadInput {
   std::string line;
 };
 
-[[noreturn]] void bad(std::string line) { throw BadInput{"quadpool: " + std::move(line)}; }
+[[noreturn]] void bad(std::string line) {
+  throw BadInput{"quadpool: " + std::move(line)};
+}
 
 // A user's value as an error message quotes it: control characters become '?' so that the
 // message stays one line, and a very long value is cut.
@@ -144,33 +148,54 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
   app.get_formatter()->column_width(34);
 
   std::vector<ValueFlag> values = {
-      {"--sprites", "N",
+      {"--sprites",
+       "N",
        fmt::format("Number of sprites, 1..{} (default {})", kMaxSprites, headless_defaults.sprites),
-       range_text(1, kMaxSprites), {}},
-      {"--seed", "S",
+       range_text(1, kMaxSprites),
+       {}},
+      {"--seed",
+       "S",
        fmt::format("Scene seed, 0..2^64-1 (default {})", headless_defaults.seed),
-       range_text(0, std::numeric_limits<std::uint64_t>::max()), {}},
-      {"--allocator", "pool|new-delete",
-       "Where the quad-tree's nodes come from (default pool)", "'pool' or 'new-delete'", {}},
-      {"--ticks", "T",
-       fmt::format("Headless: ticks to run, 1..{} (default {})", kMaxTicks, headless_defaults.ticks),
-       range_text(1, kMaxTicks), {}},
-      {"--switch-allocator-every", "K",
+       range_text(0, std::numeric_limits<std::uint64_t>::max()),
+       {}},
+      {"--allocator",
+       "pool|new-delete",
+       "Where the quad-tree's nodes come from (default pool)",
+       "'pool' or 'new-delete'",
+       {}},
+      {"--ticks",
+       "T",
+       fmt::format("Headless: ticks to run, 1..{} (default {})", kMaxTicks,
+                   headless_defaults.ticks),
+       range_text(1, kMaxTicks),
+       {}},
+      {"--switch-allocator-every",
+       "K",
        fmt::format("Headless: alternate pool and new-delete every K ticks, 1..{} (default: never)",
                    kMaxTicks),
-       range_text(1, kMaxTicks), {}},
-      {"--window", "WxH",
+       range_text(1, kMaxTicks),
+       {}},
+      {"--window",
+       "WxH",
        fmt::format("Demo: window size, width {}..{}, height {}..{} (default {}x{})",
                    kMinWindowWidth, kMaxWindowWidth, kMinWindowHeight, kMaxWindowHeight,
                    demo_defaults.window_width, demo_defaults.window_height),
-       "WIDTHxHEIGHT", {}},
-      {"--frames", "F",
-       fmt::format("Demo: quit after F frames, 1..{} (default: run until closed)", kMaxFrames),
-       range_text(1, kMaxFrames), {}},
-      {"--screenshot", "FILE",
-       "Demo: save the last frame as FILE, .png or .bmp (default: none)", "a .png or .bmp file name",
+       "WIDTHxHEIGHT",
        {}},
-      {"--vsync", "on|off", "Demo: wait for the display's refresh (default on)", "'on' or 'off'",
+      {"--frames",
+       "F",
+       fmt::format("Demo: quit after F frames, 1..{} (default: run until closed)", kMaxFrames),
+       range_text(1, kMaxFrames),
+       {}},
+      {"--screenshot",
+       "FILE",
+       "Demo: save the last frame as FILE, .png or .bmp (default: none)",
+       "a .png or .bmp file name",
+       {}},
+      {"--vsync",
+       "on|off",
+       "Demo: wait for the display's refresh (default on)",
+       "'on' or 'off'",
        {}},
   };
   bool headless = false;
@@ -191,9 +216,9 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
           ->disable_flag_override();
   help_text = app.help();
 
-  // CLI11 wants argv without const; it does not modify it.
+  // The vector overload of parse() takes the arguments without the program name, reversed.
   std::vector<std::string> argv(args.begin() + (args.empty() ? 0 : 1), args.end());
-  std::reverse(argv.begin(), argv.end());  // CLI11's vector overload takes them reversed
+  std::reverse(argv.begin(), argv.end());
   try {
     app.parse(argv);
   } catch (const CLI::CallForHelp&) {
@@ -203,7 +228,8 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
     const std::string what = e.what();
     const std::size_t colon = what.find(':');
     const std::string extras = colon == std::string::npos ? what : what.substr(colon + 2);
-    bad(fmt::format("unknown flag or unexpected argument '{}'; run 'quadpool --help' for the "
+    bad(
+        fmt::format("unknown flag or unexpected argument '{}'; run 'quadpool --help' for the "
                     "flags",
                     shown(extras)));
   } catch (const CLI::ParseError& e) {
@@ -265,7 +291,8 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
   if (const ValueFlag& f = value_of("--frames"); given(f.option)) {
     demo.frames = parse_integer(f.name, f.text, 1, kMaxFrames);
   }
-  if (const ValueFlag& f = value_of("--screenshot"); given(f.option)) parse_screenshot(f.text, demo);
+  if (const ValueFlag& f = value_of("--screenshot"); given(f.option))
+    parse_screenshot(f.text, demo);
   if (const ValueFlag& f = value_of("--vsync"); given(f.option)) demo.vsync = parse_vsync(f.text);
   run.verify = verify;
   run.json = json;

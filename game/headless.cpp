@@ -1,3 +1,5 @@
+// The headless runner. Sections: percentiles and per-tick samples, the JSON writer, the tick
+// loop (verify_tick, run_ticks), the two output formats, run_headless.
 #include "game/headless.hpp"
 
 #include <algorithm>
@@ -26,9 +28,10 @@ Percentiles sorted_percentiles(std::vector<T>& samples) {
   if (samples.empty()) return p;
   std::sort(samples.begin(), samples.end());
   const std::size_t n = samples.size();
-  p.median = n % 2 == 1 ? static_cast<double>(samples[n / 2])
-                        : 0.5 * (static_cast<double>(samples[n / 2 - 1]) +
-                                 static_cast<double>(samples[n / 2]));
+  p.median =
+      n % 2 == 1
+          ? static_cast<double>(samples[n / 2])
+          : 0.5 * (static_cast<double>(samples[n / 2 - 1]) + static_cast<double>(samples[n / 2]));
   // Nearest rank: the smallest sample that at least 99% of the samples do not exceed.
   const auto rank = static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(n)));
   p.p99 = static_cast<double>(samples[std::max<std::size_t>(rank, 1) - 1]);
@@ -132,10 +135,9 @@ HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_count
       const Clock::time_point now = Clock::now();
       if (now - last_progress >= std::chrono::seconds(1)) {
         last_progress = now;
-        fmt::print(progress, "quadpool: tick {}/{} ({:.0f}%), last tick {:.3f} ms\n", t + 1,
-                   options.ticks, 100.0 * static_cast<double>(t + 1) /
-                                      static_cast<double>(options.ticks),
-                   tick.ms.total);
+        fmt::print(
+            progress, "quadpool: tick {}/{} ({:.0f}%), last tick {:.3f} ms\n", t + 1, options.ticks,
+            100.0 * static_cast<double>(t + 1) / static_cast<double>(options.ticks), tick.ms.total);
         std::fflush(progress);
       }
     }
@@ -248,8 +250,7 @@ std::string format_summary(const HeadlessReport& r) {
                    r.contacts_total);
   if (r.heap_allocs_per_tick) {
     s += fmt::format("  heap allocs/tick  median {:.0f}  max {:.0f} (after the first {} ticks)\n",
-                     r.heap_allocs_per_tick->median, r.heap_allocs_per_tick->max,
-                     kHeapWarmupTicks);
+                     r.heap_allocs_per_tick->median, r.heap_allocs_per_tick->max, kHeapWarmupTicks);
   }
   s += fmt::format("  tree              {} nodes, {} leaves, depth {}\n", r.tree.nodes,
                    r.tree.leaves, r.tree.max_depth_reached);
@@ -262,8 +263,7 @@ std::string format_summary(const HeadlessReport& r) {
 }
 
 int run_headless(const HeadlessOptions& options, HeapCounter heap_counter) {
-  const HeadlessOutcome outcome =
-      run_ticks(options, heap_counter, options.json ? nullptr : stderr);
+  const HeadlessOutcome outcome = run_ticks(options, heap_counter, options.json ? nullptr : stderr);
   if (!outcome.report) {
     std::fprintf(stderr, "%s\n", outcome.verify_failure.c_str());
     return 1;

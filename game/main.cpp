@@ -13,8 +13,8 @@
 int main(int argc, char** argv) {
   using namespace quadpool::game;
   try {
-    const ParseResult parsed = parse_command_line(
-        std::span<const char* const>(argv, static_cast<std::size_t>(argc)));
+    const ParseResult parsed =
+        parse_command_line(std::span<const char* const>(argv, static_cast<std::size_t>(argc)));
     if (!parsed.command) {
       std::fputs(parsed.message.c_str(), parsed.exit_code == 0 ? stdout : stderr);
       if (!parsed.message.empty() && parsed.message.back() != '\n') {

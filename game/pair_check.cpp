@@ -24,10 +24,18 @@ std::string box_text(std::span<const spatial::Aabb> boxes, std::uint32_t i) {
 std::string describe(const PairMismatch& mismatch, std::span<const spatial::Aabb> boxes) {
   const char* what = "";
   switch (mismatch.kind) {
-    case PairMismatch::Kind::Missing: what = "missing (the boxes overlap)"; break;
-    case PairMismatch::Kind::Spurious: what = "reported but the boxes do not overlap"; break;
-    case PairMismatch::Kind::Duplicate: what = "reported more than once"; break;
-    case PairMismatch::Kind::NotOrdered: what = "reported with a >= b"; break;
+    case PairMismatch::Kind::Missing:
+      what = "missing (the boxes overlap)";
+      break;
+    case PairMismatch::Kind::Spurious:
+      what = "reported but the boxes do not overlap";
+      break;
+    case PairMismatch::Kind::Duplicate:
+      what = "reported more than once";
+      break;
+    case PairMismatch::Kind::NotOrdered:
+      what = "reported with a >= b";
+      break;
   }
   return fmt::format("pair ({}, {}) {}: {} and {}", mismatch.pair.a, mismatch.pair.b, what,
                      box_text(boxes, mismatch.pair.a), box_text(boxes, mismatch.pair.b));

@@ -92,7 +92,9 @@ Simulation::Simulation(const SimulationConfig& config)
 
 Simulation::~Simulation() = default;
 
-void Simulation::set_allocator(AllocatorKind kind) noexcept { next_allocator_ = kind; }
+void Simulation::set_allocator(AllocatorKind kind) noexcept {
+  next_allocator_ = kind;
+}
 
 const TickStats& Simulation::step() {
   const std::uint64_t heap_before = config_.heap_counter ? config_.heap_counter() : 0;
@@ -164,8 +166,8 @@ const TickStats& Simulation::step() {
 std::size_t Simulation::add_sprite(const Sprite& sprite) {
   QUADPOOL_ASSERT(std::isfinite(sprite.radius) && sprite.radius > 0.0f,
                   "Simulation::add_sprite: the radius must be finite and > 0");
-  QUADPOOL_ASSERT(std::isfinite(sprite.x) && std::isfinite(sprite.y) &&
-                      std::isfinite(sprite.vx) && std::isfinite(sprite.vy),
+  QUADPOOL_ASSERT(std::isfinite(sprite.x) && std::isfinite(sprite.y) && std::isfinite(sprite.vx) &&
+                      std::isfinite(sprite.vy),
                   "Simulation::add_sprite: position and velocity must be finite");
   QUADPOOL_ASSERT(sprites_.size() < kMaxSprites, "Simulation::add_sprite: too many sprites");
   Sprite added = sprite;
@@ -217,7 +219,9 @@ std::size_t Simulation::remove_sprites_near(float x, float y, float radius) {
   });
 }
 
-std::uint64_t Simulation::state_hash() const noexcept { return game::state_hash(sprites_); }
+std::uint64_t Simulation::state_hash() const noexcept {
+  return game::state_hash(sprites_);
+}
 
 std::uint64_t state_hash(std::span<const Sprite> sprites) noexcept {
   constexpr std::uint64_t kOffsetBasis = 0xcbf29ce484222325ull;

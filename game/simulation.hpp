@@ -54,8 +54,8 @@ using HeapCounter = std::uint64_t (*)() noexcept;
 struct SimulationConfig {
   SceneConfig scene;  // seed, initial sprite count, radii, speed; the world side follows from it
   AllocatorKind allocator = AllocatorKind::Pool;  // the tree's node source at the first tick
-  int tree_max_depth = 8;      // QuadTreeConfig::max_depth, 1..16
-  int tree_leaf_capacity = 8;  // QuadTreeConfig::leaf_capacity, >= 1
+  int tree_max_depth = 8;                         // QuadTreeConfig::max_depth, 1..16
+  int tree_leaf_capacity = 8;                     // QuadTreeConfig::leaf_capacity, >= 1
   HeapCounter heap_counter = nullptr;  // nullptr: TickStats::heap_allocations stays empty
 };
 
@@ -76,14 +76,14 @@ struct PhaseTimes {
 
 /// What one tick did. Plain data, cheap to copy.
 struct TickStats {
-  std::uint64_t tick = 0;  // 0 for the first tick
+  std::uint64_t tick = 0;                         // 0 for the first tick
   AllocatorKind allocator = AllocatorKind::Pool;  // the allocator this tick's tree used
   std::size_t sprites = 0;
   PhaseTimes ms;
   std::size_t pairs_tested = 0;  // broad-phase pairs (overlapping boxes)
   std::size_t contacts = 0;      // pairs whose circles really overlapped and were resolved
   spatial::QuadTreeStats tree{};
-  memory::PoolStats pool{};  // the tree's node pool after the rebuild
+  memory::PoolStats pool{};                       // the tree's node pool after the rebuild
   std::optional<std::uint64_t> heap_allocations;  // during the tick; empty without a counter
 };
 

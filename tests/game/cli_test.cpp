@@ -45,9 +45,9 @@ TEST(CommandLine, HeadlessFlagsAreAllParsed) {
 }
 
 TEST(CommandLine, DemoFlagsFillDemoOptions) {
-  const ParseResult r = parse({"--sprites", "5000", "--seed", "9", "--allocator", "new-delete",
-                               "--window", "1920x1080", "--frames", "120", "--screenshot",
-                               "shot.PNG", "--vsync", "off"});
+  const ParseResult r =
+      parse({"--sprites", "5000", "--seed", "9", "--allocator", "new-delete", "--window",
+             "1920x1080", "--frames", "120", "--screenshot", "shot.PNG", "--vsync", "off"});
   ASSERT_TRUE(r.command.has_value()) << r.message;
   const DemoOptions& d = r.command->demo;
   EXPECT_EQ(d.sprites, 5000u);
@@ -100,8 +100,7 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--headless", "--seed", "-1"}, "--seed", "[0, 18446744073709551615]"},
       {{"--headless", "--seed", "18446744073709551616"}, "--seed", "[0, 18446744073709551615]"},
       {{"--headless", "--allocator", "malloc"}, "--allocator", "'pool' or 'new-delete'"},
-      {{"--headless", "--switch-allocator-every", "0"}, "--switch-allocator-every",
-       "[1, 1000000]"},
+      {{"--headless", "--switch-allocator-every", "0"}, "--switch-allocator-every", "[1, 1000000]"},
       {{"--headless", "--verify=yes"}, "--verify", "takes no value"},
       {{"--headless", "--bogus"}, "--bogus", "--help"},
       {{"--headless", "stray"}, "stray", "--help"},

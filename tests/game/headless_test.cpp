@@ -19,7 +19,8 @@ namespace quadpool::game {
 namespace {
 
 std::map<std::string, std::string> run_json(const std::string& args) {
-  const test::ProcessResult r = test::run_quadpool("--headless --json " + args, test::Capture::Stdout);
+  const test::ProcessResult r =
+      test::run_quadpool("--headless --json " + args, test::Capture::Stdout);
   EXPECT_EQ(r.exit_code, 0) << args;
   auto json = test::FlatJson::parse(r.output);
   EXPECT_TRUE(json.has_value()) << "not one JSON object: " << r.output;
@@ -96,12 +97,28 @@ TEST(HeadlessRunner, SwitchingSplitsTheTicksBetweenTheAllocators) {
 
 TEST(Executable, JsonIsOneObjectWithEveryContractField) {
   const auto json = run_json("--sprites 600 --ticks 40 --seed 5");
-  for (const char* key :
-       {"sprites", "ticks", "seed", "allocator", "state_hash", "pairs_last_tick",
-        "contacts_total", "tick_ms.median", "tick_ms.p99", "tick_ms.max", "phase_ms.integrate",
-        "phase_ms.rebuild", "phase_ms.pairs", "phase_ms.resolve", "heap_allocs_per_tick.median",
-        "heap_allocs_per_tick.max", "pool.capacity", "pool.in_use_peak", "pool.chunks",
-        "tree.nodes", "tree.leaves", "tree.max_depth_reached"}) {
+  for (const char* key : {"sprites",
+                          "ticks",
+                          "seed",
+                          "allocator",
+                          "state_hash",
+                          "pairs_last_tick",
+                          "contacts_total",
+                          "tick_ms.median",
+                          "tick_ms.p99",
+                          "tick_ms.max",
+                          "phase_ms.integrate",
+                          "phase_ms.rebuild",
+                          "phase_ms.pairs",
+                          "phase_ms.resolve",
+                          "heap_allocs_per_tick.median",
+                          "heap_allocs_per_tick.max",
+                          "pool.capacity",
+                          "pool.in_use_peak",
+                          "pool.chunks",
+                          "tree.nodes",
+                          "tree.leaves",
+                          "tree.max_depth_reached"}) {
     EXPECT_EQ(json.count(key), 1u) << "missing " << key;
   }
   EXPECT_EQ(json.at("sprites"), "600");
@@ -130,15 +147,15 @@ TEST(Executable, StateHashIsTheSameForPoolNewDeleteAndSwitchingEverySeven) {
 }
 
 TEST(Executable, VerifyPassesOnTheRealTreeAndThePlainSummaryIsReadable) {
-  const test::ProcessResult r =
-      test::run_quadpool("--headless --sprites 1500 --ticks 100 --verify "
-                         "--switch-allocator-every 3",
-                         test::Capture::Stdout);
+  const test::ProcessResult r = test::run_quadpool(
+      "--headless --sprites 1500 --ticks 100 --verify "
+      "--switch-allocator-every 3",
+      test::Capture::Stdout);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   for (const char* text : {"state hash", "tick (ms)", "median", "p99", "pairs last tick",
                            "heap allocs/tick", "every tick's pairs match"}) {
     EXPECT_NE(r.output.find(text), std::string::npos) << "summary lacks '" << text << "'\n"
-                                                       << r.output;
+                                                      << r.output;
   }
 }
 
