@@ -53,9 +53,10 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
     const SDL_Keycode key =
         frame_ok ? SDL_GetKeyFromName(entry.substr(colon + 1).c_str()) : SDLK_UNKNOWN;
     if (!frame_ok || key == SDLK_UNKNOWN) {
-      error = fmt::format("QUADPOOL_DEMO_KEYS: '{}' is not FRAME:KEY (a frame number from 0, an "
-                          "SDL key name such as A, Space or .)",
-                          entry);
+      error = fmt::format(
+          "QUADPOOL_DEMO_KEYS: '{}' is not FRAME:KEY (a frame number from 0, an "
+          "SDL key name such as A, Space or .)",
+          entry);
       return {};
     }
     keys.push_back({frame, key});
@@ -68,8 +69,8 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
 
 // --- construction and reset --------------------------------------------------------------------
 
-App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas,
-         const DemoOptions& options, std::vector<ScriptedKey> script)
+App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const DemoOptions& options,
+         std::vector<ScriptedKey> script)
     : window_(window),
       renderer_(renderer),
       options_(options),
@@ -78,7 +79,8 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas,
       stream_(std::max<std::size_t>(options.sprites, 1000) * 4 * 3 * VertexStream::kFramesInFlight),
       sprite_renderer_(renderer, atlas) {
   SDL_RendererInfo info{};
-  if (SDL_GetRendererInfo(renderer_, &info) == 0 && info.name != nullptr) renderer_name_ = info.name;
+  if (SDL_GetRendererInfo(renderer_, &info) == 0 && info.name != nullptr)
+    renderer_name_ = info.name;
   SDL_GetRendererOutputSize(renderer_, &width_, &height_);
   seed_input_ = options.seed;
   reset(options.sprites, options.seed);
@@ -193,9 +195,10 @@ int App::run() {
     if (ab_) advance_ab(sample);
     ++frame_;
   }
-  cpu_ms_per_frame_ = stats_.frames() == 0 ? 0.0
-                      : 1000.0 * static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC /
-                            static_cast<double>(stats_.frames());
+  cpu_ms_per_frame_ = stats_.frames() == 0
+                          ? 0.0
+                          : 1000.0 * static_cast<double>(std::clock() - cpu_start) /
+                                CLOCKS_PER_SEC / static_cast<double>(stats_.frames());
   if (options_.frames) print_summary(screenshot_written);
   logger().info("{} frames, {:.1f} FPS (median frame {:.2f} ms)", stats_.frames(),
                 stats_.frame_ms().median > 0 ? 1000.0 / stats_.frame_ms().median : 0.0,
@@ -434,10 +437,11 @@ void App::advance_ab(const FrameSample& sample) {
     result.frame_ms[m] = percentiles(run.frame_ms[m]);
     result.tick_ms[m] = percentiles(run.tick_ms[m]);
   }
-  logger().info("A/B done: frame median {:.2f} ms pool, {:.2f} ms new-delete; tick median {:.3f} "
-                "ms pool, {:.3f} ms new-delete",
-                result.frame_ms[0].median, result.frame_ms[1].median, result.tick_ms[0].median,
-                result.tick_ms[1].median);
+  logger().info(
+      "A/B done: frame median {:.2f} ms pool, {:.2f} ms new-delete; tick median {:.3f} "
+      "ms pool, {:.3f} ms new-delete",
+      result.frame_ms[0].median, result.frame_ms[1].median, result.tick_ms[0].median,
+      result.tick_ms[1].median);
   ab_result_ = result;
   ab_.reset();
   controls_ = controls_before_ab_;

@@ -94,12 +94,13 @@ int run_demo(const DemoOptions& options) {
 
   // Not SDL_WINDOW_ALLOW_HIGHDPI: mouse events arrive in window units and everything is drawn
   // in renderer pixels, which then stay the same thing.
-  std::unique_ptr<SDL_Window, WindowDeleter> window(SDL_CreateWindow(
-      "quadpool", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, options.window_width,
-      options.window_height, SDL_WINDOW_RESIZABLE));
+  std::unique_ptr<SDL_Window, WindowDeleter> window(
+      SDL_CreateWindow("quadpool", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
+                       options.window_width, options.window_height, SDL_WINDOW_RESIZABLE));
   if (!window) return no_display("SDL_CreateWindow failed");
   const Uint32 flags = options.vsync ? SDL_RENDERER_PRESENTVSYNC : 0;
-  std::unique_ptr<SDL_Renderer, RendererDeleter> renderer(SDL_CreateRenderer(window.get(), -1, flags));
+  std::unique_ptr<SDL_Renderer, RendererDeleter> renderer(
+      SDL_CreateRenderer(window.get(), -1, flags));
   if (!renderer) return no_display("SDL_CreateRenderer failed");
 
   std::string error;

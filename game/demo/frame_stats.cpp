@@ -55,7 +55,9 @@ ModeSummary FrameStats::summary(AllocatorKind kind) const {
   return s;
 }
 
-Percentiles FrameStats::frame_ms() const { return percentiles(all_frame_ms_); }
+Percentiles FrameStats::frame_ms() const {
+  return percentiles(all_frame_ms_);
+}
 
 FrameSample FrameStats::phase_medians() const {
   FrameSample m;

@@ -29,7 +29,7 @@ struct FrameSample {
 struct ModeSummary {
   std::uint64_t frames = 0;  // frames whose tick used this allocator
   Percentiles frame_ms, tick_ms;
-  std::uint64_t warm_ticks = 0;              // ticks past warm-up with a heap count
+  std::uint64_t warm_ticks = 0;  // ticks past warm-up with a heap count
   std::uint64_t warm_ticks_with_heap_allocations = 0;
   std::uint64_t max_warm_tick_heap_allocations = 0;
 };

@@ -39,7 +39,9 @@ constexpr ImU32 kStale = IM_COL32(240, 150, 50, 255);
 constexpr ImU32 kGood = IM_COL32(110, 230, 120, 255);
 constexpr ImU32 kBad = IM_COL32(255, 90, 80, 255);
 
-ImVec4 colour(ImU32 c) { return ImGui::ColorConvertU32ToFloat4(c); }
+ImVec4 colour(ImU32 c) {
+  return ImGui::ColorConvertU32ToFloat4(c);
+}
 
 std::string bytes_text(std::uint64_t bytes) {
   if (bytes >= (1u << 20)) return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1 << 20));
@@ -54,7 +56,9 @@ ImVec2 reserve_bar(float width, float height) {
   return at;
 }
 
-void text(const std::string& s) { ImGui::TextUnformatted(s.c_str()); }
+void text(const std::string& s) {
+  ImGui::TextUnformatted(s.c_str());
+}
 
 }  // namespace
 
@@ -152,8 +156,9 @@ void App::draw_memory_panel() {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   if (ImGui::CollapsingHeader("Node pool", ImGuiTreeNodeFlags_DefaultOpen)) {
     const memory::PoolStats pool = sim_->tree().pool_stats();
-    const float used =
-        pool.capacity > 0 ? static_cast<float>(pool.blocks_in_use) / static_cast<float>(pool.capacity) : 0.0f;
+    const float used = pool.capacity > 0 ? static_cast<float>(pool.blocks_in_use) /
+                                               static_cast<float>(pool.capacity)
+                                         : 0.0f;
     const std::string label = fmt::format("{} / {} blocks", pool.blocks_in_use, pool.capacity);
     ImGui::ProgressBar(used, ImVec2(kPanelWidth, 0), label.c_str());
     text(fmt::format("chunks {}   high-water {}   {} each", pool.chunks, pool.high_water,
@@ -174,7 +179,8 @@ void App::draw_memory_panel() {
     const float row_h = 6.0f;
     const std::size_t rows = std::min(pool.chunks, kMaxRows);
     const ImVec2 at = reserve_bar(kPanelWidth, static_cast<float>(rows) * (row_h + 1));
-    const std::size_t columns = std::min<std::size_t>(per_chunk, static_cast<std::size_t>(kPanelWidth));
+    const std::size_t columns =
+        std::min<std::size_t>(per_chunk, static_cast<std::size_t>(kPanelWidth));
     const float column_w = kPanelWidth / static_cast<float>(columns);
     for (std::size_t c = 0; c < rows; ++c) {
       const float y = at.y + static_cast<float>(c) * (row_h + 1);
@@ -213,7 +219,8 @@ void App::draw_memory_panel() {
     const VertexStreamStats s = stream_.stats();
     const float bar_h = 14.0f;
     const ImVec2 at = reserve_bar(kPanelWidth, bar_h);
-    const float per_byte = kPanelWidth / static_cast<float>(std::max<std::uint64_t>(s.capacity_bytes, 1));
+    const float per_byte =
+        kPanelWidth / static_cast<float>(std::max<std::uint64_t>(s.capacity_bytes, 1));
     draw->AddRectFilled(at, ImVec2(at.x + kPanelWidth, at.y + bar_h), IM_COL32(40, 40, 48, 255));
     stream_.for_each_range([&](const StreamRange& r) {
       const float x0 = at.x + static_cast<float>(r.offset) * per_byte;
@@ -228,7 +235,8 @@ void App::draw_memory_panel() {
     text(fmt::format("free {}", bytes_text(s.free_bytes)));
     text(fmt::format("{} batches in {} draw calls, {} free blocks", s.batches,
                      last_draw_.draw_calls, s.free_blocks));
-    text(fmt::format("fragmentation {:.1f}%  (1 - largest free / free)", 100.0 * s.fragmentation()));
+    text(
+        fmt::format("fragmentation {:.1f}%  (1 - largest free / free)", 100.0 * s.fragmentation()));
     text(fmt::format("capacity {}, {} frames in flight{}", bytes_text(s.capacity_bytes),
                      VertexStream::kFramesInFlight,
                      s.grows > 0 ? fmt::format(", grew {}x", s.grows) : std::string()));
@@ -276,7 +284,8 @@ void App::draw_controls_panel() {
   ImGui::SameLine();
   ImGui::TextDisabled("(%d x %d frames)", AbRun::kLegs, static_cast<int>(AbRun::kLegFrames));
   if (ab_result_ && ImGui::BeginTable("ab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
-    ImGui::TableSetupColumn(fmt::format("{} sprites, seed {}", ab_result_->sprites, ab_result_->seed).c_str());
+    ImGui::TableSetupColumn(
+        fmt::format("{} sprites, seed {}", ab_result_->sprites, ab_result_->seed).c_str());
     ImGui::TableSetupColumn("pool");
     ImGui::TableSetupColumn("new/delete");
     ImGui::TableHeadersRow();
@@ -285,10 +294,11 @@ void App::draw_controls_panel() {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(name);
       ImGui::TableNextColumn();
-      ImGui::TextColored(colour(pool <= new_delete ? kGood : IM_COL32(230, 230, 230, 255)), "%.3f ms", pool);
+      ImGui::TextColored(colour(pool <= new_delete ? kGood : IM_COL32(230, 230, 230, 255)),
+                         "%.3f ms", pool);
       ImGui::TableNextColumn();
-      ImGui::TextColored(colour(new_delete < pool ? kGood : IM_COL32(230, 230, 230, 255)), "%.3f ms",
-                         new_delete);
+      ImGui::TextColored(colour(new_delete < pool ? kGood : IM_COL32(230, 230, 230, 255)),
+                         "%.3f ms", new_delete);
     };
     row("tick median", ab_result_->tick_ms[0].median, ab_result_->tick_ms[1].median);
     row("tick p99", ab_result_->tick_ms[0].p99, ab_result_->tick_ms[1].p99);

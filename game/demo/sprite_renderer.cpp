@@ -82,8 +82,8 @@ SpriteRenderer::SpriteRenderer(SDL_Renderer* renderer, const Atlas& atlas)
   }
 }
 
-DrawCounts SpriteRenderer::draw(VertexStream& stream, const Camera& camera, int width,
-                                int height, const WorldView& view) {
+DrawCounts SpriteRenderer::draw(VertexStream& stream, const Camera& camera, int width, int height,
+                                const WorldView& view) {
   DrawCounts counts;
   const spatial::Aabb visible = camera.visible_world(width, height);
   const float scale = camera.scale();

@@ -21,7 +21,8 @@ constexpr float kCellsX = 4.0f, kCellsY = 2.0f;
 AtlasRegion cell(int column, int row) {
   // Half a texel inset, so that nearest sampling at the edges never reads the next cell.
   const float inset_u = 0.5f / (64.0f * kCellsX), inset_v = 0.5f / (64.0f * kCellsY);
-  return {static_cast<float>(column) / kCellsX + inset_u, static_cast<float>(row) / kCellsY + inset_v,
+  return {static_cast<float>(column) / kCellsX + inset_u,
+          static_cast<float>(row) / kCellsY + inset_v,
           static_cast<float>(column + 1) / kCellsX - inset_u,
           static_cast<float>(row + 1) / kCellsY - inset_v};
 }

@@ -34,8 +34,8 @@ void VertexStream::begin_frame(std::uint64_t frame) {
   if (frame + 1 >= kFramesInFlight) {
     const std::uint64_t completed = frame + 1 - kFramesInFlight;
     allocator_.release_completed_frames(completed);
-    const auto first_kept = std::find_if(ranges_.begin(), ranges_.end(),
-                                         [&](const StreamRange& r) { return r.frame >= completed; });
+    const auto first_kept = std::find_if(
+        ranges_.begin(), ranges_.end(), [&](const StreamRange& r) { return r.frame >= completed; });
     ranges_.erase(ranges_.begin(), first_kept);
   }
 }

@@ -40,13 +40,13 @@ struct StreamRange {
 
 struct VertexStreamStats {
   std::uint64_t capacity_bytes = 0;
-  std::uint64_t frame_bytes = 0;   // allocated by the current (or last) frame
-  std::uint64_t stale_bytes = 0;   // freed by earlier frames, not yet released
+  std::uint64_t frame_bytes = 0;  // allocated by the current (or last) frame
+  std::uint64_t stale_bytes = 0;  // freed by earlier frames, not yet released
   std::uint64_t free_bytes = 0;
   std::uint64_t largest_free_block = 0;
   std::size_t free_blocks = 0;
-  std::size_t batches = 0;         // ranges allocated by the current (or last) frame
-  std::uint64_t grows = 0;         // times the buffer had to grow
+  std::size_t batches = 0;  // ranges allocated by the current (or last) frame
+  std::uint64_t grows = 0;  // times the buffer had to grow
   /// 1 - largest_free_block / free_bytes: 0 when the free space is one block.
   double fragmentation() const noexcept;
 };

@@ -65,9 +65,9 @@ class FlatJson {
         values_[path] = *value;
       } else {
         const std::size_t start = pos_;
-        while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) ||
-                                       text_[pos_] == '.' || text_[pos_] == '-' ||
-                                       text_[pos_] == '+')) {
+        while (pos_ < text_.size() &&
+               (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.' ||
+                text_[pos_] == '-' || text_[pos_] == '+')) {
           ++pos_;
         }
         const std::string value = text_.substr(start, pos_ - start);

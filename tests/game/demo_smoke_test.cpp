@@ -83,10 +83,10 @@ TEST_F(DemoSmoke, AScriptedRunSwitchesTheAllocatorBothWaysAndPoolTicksAllocateNo
   // into SDL's event queue at the start of frames 80 and 160.
   ::setenv("QUADPOOL_DEMO_KEYS", "80:A,160:A", 1);
   const std::filesystem::path shot = dir_ / "smoke.png";
-  const test::ProcessResult r = test::run_quadpool(
-      "--sprites 3000 --frames 240 --window 640x400 --vsync off --screenshot '" + shot.string() +
-          "'",
-      test::Capture::Stdout);
+  const test::ProcessResult r =
+      test::run_quadpool("--sprites 3000 --frames 240 --window 640x400 --vsync off --screenshot '" +
+                             shot.string() + "'",
+                         test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
 
@@ -102,7 +102,8 @@ TEST_F(DemoSmoke, AScriptedRunSwitchesTheAllocatorBothWaysAndPoolTicksAllocateNo
   EXPECT_EQ(number(json, "modes.pool.warm_ticks_with_heap_allocations"), 0u);
   EXPECT_EQ(number(json, "modes.pool.max_warm_tick_heap_allocations"), 0u);
   EXPECT_GT(number(json, "modes.new_delete.warm_ticks_with_heap_allocations"), 0u);
-  EXPECT_GE(number(json, "modes.new_delete.max_warm_tick_heap_allocations"), number(json, "tree.nodes") / 2);
+  EXPECT_GE(number(json, "modes.new_delete.max_warm_tick_heap_allocations"),
+            number(json, "tree.nodes") / 2);
   // The vertex stream carried the frame: several batches, and the frames in flight held back.
   EXPECT_GT(number(json, "vertex_stream.batches"), 0u);
   EXPECT_GT(number(json, "vertex_stream.stale_bytes"), 0u);

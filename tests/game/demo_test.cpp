@@ -46,7 +46,8 @@ TEST(VertexStream, StatsAccountForEveryByte) {
   VertexStream stream(10'000);
   for (std::uint64_t frame = 0; frame < 5; ++frame) {
     stream.begin_frame(frame);
-    for (std::size_t batch = 1; batch <= 4; ++batch) ASSERT_EQ(stream.allocate(batch * 97).size(), batch * 97);
+    for (std::size_t batch = 1; batch <= 4; ++batch)
+      ASSERT_EQ(stream.allocate(batch * 97).size(), batch * 97);
     const VertexStreamStats s = stream.stats();
     EXPECT_EQ(s.batches, 4u);
     EXPECT_GE(s.frame_bytes, (97u + 194u + 291u + 388u) * sizeof(Vertex));
