@@ -347,7 +347,7 @@ void App::tick_simulation(FrameSample& sample) {
     ticks = 1;
     controls_.step_once = false;
   } else if (!controls_.paused) {
-    tick_debt_ += controls_.speed;
+    tick_debt_ += std::clamp(controls_.speed, 0.0f, 16.0f);  // never a negative or huge count
     ticks = static_cast<int>(tick_debt_);
     tick_debt_ -= static_cast<float>(ticks);
   }

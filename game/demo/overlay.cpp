@@ -250,12 +250,14 @@ void App::draw_controls_panel() {
   ImGui::BeginDisabled(ab_.has_value());  // an A/B run owns the scene until it is done
   ImGui::PushItemWidth(200);
   // The scene is rebuilt when the slider is let go, not on every value it passes through.
+  // AlwaysClamp: ctrl+click turns a slider into a text field, which ImGui does not clamp.
   ImGui::SliderInt("sprites", &sprites_slider_, 100, static_cast<int>(kMaxSprites), "%d",
-                   ImGuiSliderFlags_Logarithmic);
+                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   if (ImGui::IsItemDeactivatedAfterEdit()) {
     reset(static_cast<std::size_t>(sprites_slider_), scene_.seed);
   }
-  ImGui::SliderFloat("speed (ticks/frame)", &controls_.speed, 0.1f, 4.0f, "%.2f");
+  ImGui::SliderFloat("speed (ticks/frame)", &controls_.speed, 0.1f, 4.0f, "%.2f",
+                     ImGuiSliderFlags_AlwaysClamp);
   ImGui::InputScalar("seed", ImGuiDataType_U64, &seed_input_);
   ImGui::PopItemWidth();
   if (ImGui::Button("Reset with seed (R)")) reset(scene_.sprites, seed_input_);
