@@ -86,14 +86,17 @@ void draw_phase_graph(const FrameStats& stats, int phases, float height, bool wh
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddRectFilled(at, ImVec2(at.x + kPanelWidth, at.y + height), IM_COL32(25, 25, 32, 230));
   const float column = kPanelWidth / static_cast<float>(FrameStats::kHistory);
+  // The top of the graph is the label's band; the bars stay below it, so the label is readable.
+  const float label_band = ImGui::GetTextLineHeight() + 2.0f;
+  const float bars = height - label_band;
   for (std::size_t i = 0; i < n; ++i) {
     const FrameSample& s = stats.history(i);
     float y = at.y + height;
     const float x0 = at.x + static_cast<float>(i + FrameStats::kHistory - n) * column;
     for (int p = 0; p < phases; ++p) {
-      const float h = value(s, p) / full_scale * height;
+      const float h = value(s, p) / full_scale * bars;
       if (h < 0.25f) continue;
-      const float top = std::max(at.y, y - h);
+      const float top = std::max(at.y + label_band, y - h);
       draw->AddRectFilled(ImVec2(x0, top), ImVec2(x0 + column, y), kPhaseColours[p]);
       y = top;
     }
@@ -103,7 +106,7 @@ void draw_phase_graph(const FrameStats& stats, int phases, float height, bool wh
     }
   }
   if (whole_frame) {
-    const float line_60 = at.y + height - 16.7f / full_scale * height;
+    const float line_60 = at.y + height - 16.7f / full_scale * bars;
     draw->AddLine(ImVec2(at.x, line_60), ImVec2(at.x + kPanelWidth, line_60),
                   IM_COL32(255, 255, 255, 90));
   }
@@ -139,8 +142,8 @@ void App::draw_stats_panel() {
 
   // The whole frame, then the simulation's tick alone at its own scale: rendering dwarfs the
   // tick, and the tick is where the allocator shows.
-  draw_phase_graph(stats_, 5, 60.0f, true);
-  draw_phase_graph(stats_, 4, 40.0f, false);
+  draw_phase_graph(stats_, 5, 70.0f, true);
+  draw_phase_graph(stats_, 4, 50.0f, false);
   const float phase_ms[5] = {last.integrate, last.rebuild, last.pairs, last.resolve, last.render};
   for (int p = 0; p < 5; ++p) {
     if (p != 0 && p != 3) ImGui::SameLine();
