@@ -65,7 +65,8 @@ class App {
   /// Width of the overlay's main window, pixels: the camera fits the world beside it.
   static constexpr float kOverlayWidth = 390.0f;
 
-  /// `heap_counter` may be nullptr (then the overlay shows no allocation count).
+  /// Takes the window, renderer and atlas (owned by the caller, run_demo) and builds the scene
+  /// from `options`; options.heap_counter may be nullptr (then no allocation counts).
   App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const DemoOptions& options,
       std::vector<ScriptedKey> script);
   ~App();
