@@ -29,8 +29,10 @@ class UniformGrid {
   void for_each_pair(F&& f) const;
 
  private:
+  // Every box of run a against every box of run b; with same_run (a == b), each pair once.
   template <class F>
-  void pairs_between_cells(std::uint32_t a, std::uint32_t b, F& f) const;
+  void pairs_between_runs(std::uint32_t a_begin, std::uint32_t a_end, std::uint32_t b_begin,
+                          std::uint32_t b_end, bool same_run, F& f) const;
 
   spatial::Aabb world_;
   float inverse_cell_;
@@ -42,13 +44,12 @@ class UniformGrid {
 };
 
 template <class F>
-void UniformGrid::pairs_between_cells(std::uint32_t a, std::uint32_t b, F& f) const {
-  const std::uint32_t a_end = cell_start_[a + 1];
-  const std::uint32_t b_begin = cell_start_[b], b_end = cell_start_[b + 1];
-  if (b_begin == b_end) return;
-  for (std::uint32_t i = cell_start_[a]; i < a_end; ++i) {
+void UniformGrid::pairs_between_runs(std::uint32_t a_begin, std::uint32_t a_end,
+                                     std::uint32_t b_begin, std::uint32_t b_end, bool same_run,
+                                     F& f) const {
+  for (std::uint32_t i = a_begin; i < a_end; ++i) {
     const spatial::Aabb box = sorted_boxes_[i];
-    for (std::uint32_t j = b_begin; j < b_end; ++j) {
+    for (std::uint32_t j = same_run ? i + 1 : b_begin; j < b_end; ++j) {
       if (spatial::overlaps(box, sorted_boxes_[j])) {
         const std::uint32_t x = sorted_ids_[i], y = sorted_ids_[j];
         if (x < y) {
@@ -68,25 +69,16 @@ void UniformGrid::for_each_pair(F&& f) const {
       const std::uint32_t cell = row * columns_ + column;
       const std::uint32_t begin = cell_start_[cell], end = cell_start_[cell + 1];
       if (begin == end) continue;
-      for (std::uint32_t i = begin; i < end; ++i) {
-        const spatial::Aabb box = sorted_boxes_[i];
-        for (std::uint32_t j = i + 1; j < end; ++j) {
-          if (spatial::overlaps(box, sorted_boxes_[j])) {
-            const std::uint32_t x = sorted_ids_[i], y = sorted_ids_[j];
-            if (x < y) {
-              f(x, y);
-            } else {
-              f(y, x);
-            }
-          }
-        }
-      }
-      if (column + 1 < columns_) pairs_between_cells(cell, cell + 1, f);
+      pairs_between_runs(begin, end, begin, end, true, f);
+      auto with_cell = [&](std::uint32_t other) {
+        pairs_between_runs(begin, end, cell_start_[other], cell_start_[other + 1], false, f);
+      };
+      if (column + 1 < columns_) with_cell(cell + 1);
       if (row + 1 < rows_) {
         const std::uint32_t above = cell + columns_;
-        if (column > 0) pairs_between_cells(cell, above - 1, f);
-        pairs_between_cells(cell, above, f);
-        if (column + 1 < columns_) pairs_between_cells(cell, above + 1, f);
+        if (column > 0) with_cell(above - 1);
+        with_cell(above);
+        if (column + 1 < columns_) with_cell(above + 1);
       }
     }
   }

@@ -140,7 +140,7 @@ void QuadTree::rebuild(std::span<const Aabb> boxes) {
   try {
     root_ = make_node();
     stats_.nodes = 1;
-    build(root_, 0, count, 0, config_.bounds, 0);
+    build(root_, 0, count, 0, 0);
   } catch (...) {
     // Only a node allocation can throw, and build() links every node before filling it in, so
     // the partial tree can be torn down. The tree is then empty (root_ == nullptr).
@@ -153,6 +153,9 @@ void QuadTree::rebuild(std::span<const Aabb> boxes) {
     throw;
   }
   stats_.items = count;
+  // The boxes move once, to their final place, now that the build has settled every item's slot;
+  // the leaves' bounds are computed on the way.
+  place_boxes_and_bounds(root_, config_.bounds, boxes);
 }
 
 void QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
@@ -169,9 +172,23 @@ void QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
   scratch_ids_.resize(count);
   columns_.resize(count);
 
-  // One radix-sort histogram per byte of the code, all filled in the same pass.
-  const int passes = (2 * config_.max_depth + 7) / 8;
-  std::array<std::array<std::uint32_t, 256>, 4> histograms{};
+  // One stable counting sort by the cell at `sort_depth_`, the depth where a uniform scene's
+  // cells hold about leaf_capacity items: above it every node's quadrants are then contiguous.
+  // The few runs still over capacity below it are split by build(), a 4-way partition each.
+  const auto capacity = static_cast<std::uint32_t>(config_.leaf_capacity);
+  int depth = 0;
+  for (std::uint64_t per_cell = count;
+       per_cell > capacity && depth < config_.max_depth && depth < kMaxSortDepth; per_cell /= 4) {
+    ++depth;
+  }
+  sort_depth_ = depth;
+  // The shift is 32 for a one-bucket sort at max_depth 16: shift a 64-bit value.
+  const int shift = 2 * (config_.max_depth - depth);
+  const auto bucket_of = [shift](std::uint32_t code) {
+    return static_cast<std::uint32_t>(std::uint64_t{code} >> shift);
+  };
+  bucket_starts_.assign((std::size_t{1} << (2 * depth)) + 1, 0);
+  std::uint32_t* starts = bucket_starts_.data();
   for (std::uint32_t i = 0; i < count; ++i) {
     const Aabb& b = boxes[i];
     QUADPOOL_ASSERT(
@@ -182,38 +199,43 @@ void QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
     const std::uint32_t code =
         morton(cell_of(b.min_x, b.max_x, world.min_x, world.max_x, scale_x, cells),
                cell_of(b.min_y, b.max_y, world.min_y, world.max_y, scale_y, cells));
-    item_cells_[i] = code;
-    item_ids_[i] = i;
-    for (int p = 0; p < passes; ++p) ++histograms[p][(code >> (8 * p)) & 0xFFu];
+    scratch_cells_[i] = code;
+    ++starts[bucket_of(code) + 1];
   }
-
-  // Least significant byte first; each pass is stable, so equal cells keep id order. A byte that
-  // is the same for every item (one bucket holds them all) needs no pass.
-  for (int p = 0; p < passes; ++p) {
-    auto& histogram = histograms[p];
-    const int shift = 8 * p;
-    if (count == 0 || histogram[(item_cells_[0] >> shift) & 0xFFu] == count) continue;
-    std::uint32_t sum = 0;
-    for (auto& bucket : histogram) {
-      const std::uint32_t n = bucket;
-      bucket = sum;
-      sum += n;
-    }
-    for (std::uint32_t i = 0; i < count; ++i) {
-      const std::uint32_t code = item_cells_[i];
-      const std::uint32_t slot = histogram[(code >> shift) & 0xFFu]++;
-      scratch_cells_[slot] = code;
-      scratch_ids_[slot] = item_ids_[i];
-    }
-    item_cells_.swap(scratch_cells_);
-    item_ids_.swap(scratch_ids_);
+  const std::size_t buckets = bucket_starts_.size() - 1;
+  for (std::size_t c = 1; c <= buckets; ++c) starts[c] += starts[c - 1];
+  // Ids in increasing order into each bucket: items of one cell stay in id order.
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint32_t code = scratch_cells_[i];
+    const std::uint32_t slot = starts[bucket_of(code)]++;
+    item_cells_[slot] = code;
+    item_ids_[slot] = i;
   }
+}
 
-  for (std::uint32_t i = 0; i < count; ++i) columns_.set(i, boxes[item_ids_[i]]);
+void QuadTree::partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
+                                     std::array<std::uint32_t, 5>& cut) {
+  std::array<std::uint32_t, 4> sizes{};
+  for (std::uint32_t i = first; i < end; ++i) ++sizes[(item_cells_[i] >> shift) & 3u];
+  std::array<std::uint32_t, 4> next{};
+  cut[0] = first;
+  for (int q = 0; q < 4; ++q) {
+    next[q] = cut[q];
+    cut[q + 1] = cut[q] + sizes[q];
+  }
+  // Stable: through the scratch arrays and back, so each quadrant keeps its items' id order.
+  for (std::uint32_t i = first; i < end; ++i) {
+    const std::uint32_t slot = next[(item_cells_[i] >> shift) & 3u]++;
+    scratch_cells_[slot] = item_cells_[i];
+    scratch_ids_[slot] = item_ids_[i];
+  }
+  std::copy(scratch_cells_.begin() + first, scratch_cells_.begin() + end,
+            item_cells_.begin() + first);
+  std::copy(scratch_ids_.begin() + first, scratch_ids_.begin() + end, item_ids_.begin() + first);
 }
 
 void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
-                     const Aabb& quadrant, std::uint8_t quadrant_index) {
+                     std::uint8_t quadrant_index) {
   node->quadrant_index = quadrant_index;
   node->first_item = first;
   node->end_item = end;
@@ -224,42 +246,36 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
 
   const std::uint32_t count = end - first;
   if (count <= static_cast<std::uint32_t>(config_.leaf_capacity) || depth == config_.max_depth) {
-    Aabb loose = kEmptyBox;
-    std::size_t straddling = 0;
-    for (std::uint32_t i = first; i < end; ++i) {
-      const Aabb box = columns_.get(i);
-      loose = united(loose, box);
-      straddling += !inside(box, quadrant);
-    }
-    node->loose = loose;
-    stats_.straddling_items += straddling;
     ++stats_.leaves;
     if (count > stats_.max_leaf_items) stats_.max_leaf_items = count;
     return;
   }
 
-  // Every code in [first, end) shares the bits above this level; the two bits at this level
-  // pick the quadrant, and the run is sorted, so each quadrant is one sub-run.
+  // The two bits of the cell code at this level pick the quadrant.
   const int shift = 2 * (config_.max_depth - depth - 1);
-  const std::uint32_t* cells = item_cells_.data();
   std::array<std::uint32_t, 5> cut{first, first, first, first, end};
-  for (std::uint32_t q = 0; q < 3; ++q) {
+  if (depth >= sort_depth_) {
+    partition_by_quadrant(first, end, shift, cut);
+  } else {
+    // Sorted by the cell at sort_depth_, so each quadrant is already one sub-run: find the cuts.
     // Near the leaves the sub-runs are short and a linear scan wins; near the root they are
     // long and a binary search does not touch every item at every level.
-    const auto in_quadrant_up_to_q = [&](std::uint32_t code) {
-      return ((code >> shift) & 3u) <= q;
-    };
-    std::uint32_t i = cut[q];
-    if (end - i > 32) {
-      i = static_cast<std::uint32_t>(
-          std::partition_point(cells + i, cells + end, in_quadrant_up_to_q) - cells);
-    } else {
-      while (i < end && in_quadrant_up_to_q(cells[i])) ++i;
+    const std::uint32_t* cells = item_cells_.data();
+    for (std::uint32_t q = 0; q < 3; ++q) {
+      const auto in_quadrant_up_to_q = [&](std::uint32_t code) {
+        return ((code >> shift) & 3u) <= q;
+      };
+      std::uint32_t i = cut[q];
+      if (end - i > 32) {
+        i = static_cast<std::uint32_t>(
+            std::partition_point(cells + i, cells + end, in_quadrant_up_to_q) - cells);
+      } else {
+        while (i < end && in_quadrant_up_to_q(cells[i])) ++i;
+      }
+      cut[q + 1] = i;
     }
-    cut[q + 1] = i;
   }
 
-  Aabb loose = kEmptyBox;
   for (std::uint8_t q = 0; q < 4; ++q) {
     if (cut[q] == cut[q + 1]) continue;
     // Linked before it is filled in, so that if a deeper allocation throws, the partial tree can
@@ -267,8 +283,28 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
     Node* child = make_node();
     node->children[node->child_count++] = child;
     ++stats_.nodes;
-    build(child, cut[q], cut[q + 1], depth + 1, detail::child_quadrant(quadrant, q), q);
-    loose = united(loose, child->loose);
+    build(child, cut[q], cut[q + 1], depth + 1, q);
+  }
+}
+
+void QuadTree::place_boxes_and_bounds(Node* node, const Aabb& quadrant,
+                                      std::span<const Aabb> boxes) noexcept {
+  Aabb loose = kEmptyBox;
+  if (node->is_leaf()) {
+    std::size_t straddling = 0;
+    for (std::uint32_t i = node->first_item; i < node->end_item; ++i) {
+      const Aabb box = boxes[item_ids_[i]];
+      columns_.set(i, box);
+      loose = united(loose, box);
+      straddling += !inside(box, quadrant);
+    }
+    stats_.straddling_items += straddling;
+  } else {
+    for (int i = 0; i < node->child_count; ++i) {
+      Node* child = node->children[i];
+      place_boxes_and_bounds(child, detail::child_quadrant(quadrant, child->quadrant_index), boxes);
+      loose = united(loose, child->loose);
+    }
   }
   node->loose = loose;
 }
@@ -291,11 +327,6 @@ void QuadTree::validate() const {
     QUADPOOL_ASSERT(item_ids_[i] < count && !seen[item_ids_[i]],
                     "QuadTree::validate: item ids are not a permutation of 0..n-1");
     seen[item_ids_[i]] = true;
-    if (i > 0) {
-      QUADPOOL_ASSERT(item_cells_[i - 1] < item_cells_[i] ||
-                          (item_cells_[i - 1] == item_cells_[i] && item_ids_[i - 1] < item_ids_[i]),
-                      "QuadTree::validate: items are not sorted by (cell, id)");
-    }
   }
 
   QuadTreeStats counted{};
@@ -328,8 +359,16 @@ void QuadTree::validate() const {
     const std::uint32_t items = node->item_count();
     if (node->is_leaf()) {
       ++counted.leaves;
+      // A leaf's items are in (cell at the sort depth, id) order, which below the sort depth
+      // (all of the leaf's items share that cell) is plain id order.
+      const int order_shift = 2 * (max_depth - (depth > sort_depth_ ? depth : sort_depth_));
+      auto order_key = [&](std::uint32_t i) {
+        return (std::uint64_t{item_cells_[i]} >> order_shift << 32) | item_ids_[i];
+      };
       for (std::uint32_t i = node->first_item; i < node->end_item; ++i) {
         counted.straddling_items += !inside(columns_.get(i), quadrant);
+        QUADPOOL_ASSERT(i == node->first_item || order_key(i - 1) < order_key(i),
+                        "QuadTree::validate: a leaf's items are not in (cell, id) order");
       }
       if (items > counted.max_leaf_items) counted.max_leaf_items = items;
       for (const Node* child : node->children) {

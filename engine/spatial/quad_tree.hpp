@@ -8,8 +8,12 @@
 /// is stored once, no pair can be found twice and nothing needs de-duplicating. README.md gives
 /// the measurements behind this choice, a picture and the invariants.
 ///
+/// Threads: rebuild() and set_allocator() need the tree to themselves; the const functions keep
+/// no scratch state, so any number of them may run at once between rebuilds.
+///
 /// Sections: configuration and statistics, the class, template definitions.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -108,8 +112,12 @@ class QuadTree {
   Node* make_node();
   void destroy_subtree(Node* node) noexcept;
   void sort_items_by_cell(std::span<const Aabb> boxes);
-  void build(Node* node, std::uint32_t first, std::uint32_t end, int depth, const Aabb& quadrant,
+  void build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
              std::uint8_t quadrant_index);
+  void partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
+                             std::array<std::uint32_t, 5>& cut);
+  void place_boxes_and_bounds(Node* node, const Aabb& quadrant,
+                              std::span<const Aabb> boxes) noexcept;
 
   template <class F>
   void report(std::uint32_t i, std::uint32_t j, F& f) const;
@@ -138,6 +146,10 @@ class QuadTree {
   std::vector<std::uint32_t> item_cells_;  // Morton code of the centre's cell at max_depth
   std::vector<std::uint32_t> scratch_cells_;
   std::vector<std::uint32_t> scratch_ids_;
+  // The counting sort's buckets: at most 4^kMaxSortDepth + 1 entries (64 KiB).
+  static constexpr int kMaxSortDepth = 7;
+  std::vector<std::uint32_t> bucket_starts_;
+  int sort_depth_ = 0;  // items arrive sorted by their cell at this depth
 };
 
 // --- template definitions ----------------------------------------------------------------------
