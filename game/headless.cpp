@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "engine/spatial/quad_tree.hpp"
+#include "game/json_writer.hpp"
 #include "game/pair_check.hpp"
 
 namespace quadpool::game {
@@ -65,68 +66,6 @@ AllocatorTimes times_of(const Samples& samples, AllocatorKind kind) {
   times.tick_ms = sorted_percentiles(mine);
   return times;
 }
-
-// A minimal JSON writer: objects, string keys, numbers, strings, null. Enough for the report
-// and nothing else; keys and strings here never need escaping beyond quotes and backslashes.
-class JsonWriter {
- public:
-  void begin(const char* key = nullptr) {
-    comma(key);
-    out_ += '{';
-    first_ = true;
-  }
-  void end() {
-    out_ += '}';
-    first_ = false;
-  }
-  void number(const char* key, double value) {
-    comma(key);
-    // Times in ms with microsecond-and-below resolution; never NaN or infinite here.
-    out_ += fmt::format("{:.4f}", value);
-  }
-  // Shortest exact form: "0", "0.5".
-  void real(const char* key, double value) {
-    comma(key);
-    out_ += fmt::format("{}", value);
-  }
-  void integer(const char* key, std::uint64_t value) {
-    comma(key);
-    out_ += fmt::format("{}", value);
-  }
-  void boolean(const char* key, bool value) {
-    comma(key);
-    out_ += value ? "true" : "false";
-  }
-  void null(const char* key) {
-    comma(key);
-    out_ += "null";
-  }
-  void string(const char* key, const std::string& value) {
-    comma(key);
-    quoted(value);
-  }
-  const std::string& text() const noexcept { return out_; }
-
- private:
-  void comma(const char* key) {
-    if (!first_) out_ += ", ";
-    first_ = false;
-    if (key != nullptr) {
-      quoted(key);
-      out_ += ": ";
-    }
-  }
-  void quoted(const std::string& s) {
-    out_ += '"';
-    for (const char c : s) {
-      if (c == '"' || c == '\\') out_ += '\\';
-      out_ += c;
-    }
-    out_ += '"';
-  }
-  std::string out_;
-  bool first_ = true;
-};
 
 void write_percentiles(JsonWriter& json, const char* key, const Percentiles& p) {
   json.begin(key);

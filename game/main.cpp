@@ -26,7 +26,9 @@ int main(int argc, char** argv) {
       // This executable links quadpool::heap_hook, so the counter exists here.
       return run_headless(parsed.command->headless, &quadpool::heap_allocations);
     }
-    return run_demo(parsed.command->demo);
+    DemoOptions demo = parsed.command->demo;
+    demo.heap_counter = &quadpool::heap_allocations;  // as for the runner: the hook is linked
+    return run_demo(demo);
   } catch (const std::bad_alloc&) {
     std::fputs("quadpool: out of memory\n", stderr);
   } catch (const std::exception& e) {

@@ -97,6 +97,9 @@ class QuadTree {
   QuadTreeStats stats() const noexcept { return stats_; }
   /// The node pool's occupancy (it holds no live nodes while the tree uses NewDelete).
   memory::PoolStats pool_stats() const noexcept { return node_pool_.stats(); }
+  /// The node pool's allocator, read-only, for tools such as the demo's per-chunk strip
+  /// (PoolAllocator::chunk_block_states).
+  const memory::PoolAllocator& pool_allocator() const noexcept { return node_pool_.allocator(); }
 
   /// Checks every invariant listed in README.md with QUADPOOL_ASSERT: O(n + nodes), allocates.
   /// Does nothing when asserts are compiled out.

@@ -20,11 +20,20 @@ struct DemoOptions {
   std::optional<std::uint64_t> frames;  // quit after this many frames
   std::string screenshot;               // PNG or BMP of the last frame; empty for none
   bool vsync = true;
+  /// Counts heap allocations (quadpool::heap_allocations when the executable links
+  /// quadpool::heap_hook); nullptr: the overlay and the summary show no allocation counts.
+  std::uint64_t (*heap_counter)() noexcept = nullptr;
 };
 
 /// Opens the window and runs until the user quits or `frames` have been drawn. Returns the
 /// process exit code: 0 on success, 2 when no display can be opened (after printing a message
-/// that suggests --headless or xvfb-run).
+/// that suggests --headless or xvfb-run) or when $QUADPOOL_DEMO_KEYS is malformed, 1 when the
+/// assets cannot be loaded or the screenshot cannot be written.
+///
+/// With `frames` set it prints one JSON object on stdout at exit: the frame statistics per
+/// allocator, the heap allocations of warm pool-mode ticks, the pool, the vertex stream. For
+/// scripted tests, $QUADPOOL_DEMO_KEYS="FRAME:KEY,..." (SDL key names, e.g. "100:A,200:A")
+/// injects key presses through SDL's event queue at the start of those frames.
 int run_demo(const DemoOptions& options);
 
 }  // namespace quadpool::game

@@ -1,6 +1,6 @@
-// Tests of game/headless.*: the runner's statistics, its JSON (parsed by a small strict reader
-// below, so the output is proven to be exactly one valid JSON object), and determinism through
-// the real executable.
+// Tests of game/headless.*: the runner's statistics, its JSON (parsed by the strict reader in
+// tests/common/flat_json.hpp, so the output is proven to be exactly one valid JSON object), and
+// determinism through the real executable.
 #include "game/headless.hpp"
 
 #include <cctype>
@@ -12,99 +12,17 @@
 #include <gtest/gtest.h>
 
 #include "engine/core/heap_counter.hpp"
+#include "tests/common/flat_json.hpp"
 #include "tests/game/run_quadpool.hpp"
 
 namespace quadpool::game {
 namespace {
 
-// A strict reader for the JSON subset the runner writes (objects, strings without escapes
-// other than \" and \\, numbers, true, false, null). It flattens nested keys with dots:
-// {"tick_ms": {"median": 1}} gives "tick_ms.median" -> "1". Anything else fails the parse.
-class FlatJson {
- public:
-  static std::optional<std::map<std::string, std::string>> parse(const std::string& text) {
-    FlatJson reader(text);
-    if (!reader.object("")) return std::nullopt;
-    reader.skip_space();
-    if (reader.pos_ != text.size()) return std::nullopt;  // exactly one object, nothing after
-    return reader.values_;
-  }
-
- private:
-  explicit FlatJson(const std::string& text) : text_(text) {}
-
-  void skip_space() {
-    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
-  }
-  bool eat(char c) {
-    skip_space();
-    if (pos_ < text_.size() && text_[pos_] == c) {
-      ++pos_;
-      return true;
-    }
-    return false;
-  }
-  std::optional<std::string> string() {
-    if (!eat('"')) return std::nullopt;
-    std::string out;
-    while (pos_ < text_.size() && text_[pos_] != '"') {
-      if (text_[pos_] == '\\') ++pos_;
-      if (pos_ < text_.size()) out += text_[pos_++];
-    }
-    if (pos_ >= text_.size()) return std::nullopt;
-    ++pos_;
-    return out;
-  }
-  bool object(const std::string& prefix) {
-    if (!eat('{')) return false;
-    if (eat('}')) return true;
-    do {
-      const auto key = string();
-      if (!key || !eat(':')) return false;
-      const std::string path = prefix.empty() ? *key : prefix + "." + *key;
-      if (values_.count(path) != 0) return false;  // duplicate key
-      skip_space();
-      if (pos_ < text_.size() && text_[pos_] == '{') {
-        values_[path] = "{}";
-        if (!object(path)) return false;
-      } else if (pos_ < text_.size() && text_[pos_] == '"') {
-        const auto value = string();
-        if (!value) return false;
-        values_[path] = *value;
-      } else {
-        const std::size_t start = pos_;
-        while (pos_ < text_.size() &&
-               (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.' ||
-                text_[pos_] == '-' || text_[pos_] == '+')) {
-          ++pos_;
-        }
-        const std::string value = text_.substr(start, pos_ - start);
-        if (value.empty()) return false;
-        if (value != "true" && value != "false" && value != "null") {
-          std::size_t used = 0;
-          try {
-            (void)std::stod(value, &used);
-          } catch (...) {
-            return false;
-          }
-          if (used != value.size()) return false;
-        }
-        values_[path] = value;
-      }
-    } while (eat(','));
-    return eat('}');
-  }
-
-  const std::string& text_;
-  std::size_t pos_ = 0;
-  std::map<std::string, std::string> values_;
-};
-
 std::map<std::string, std::string> run_json(const std::string& args) {
   const test::ProcessResult r =
       test::run_quadpool("--headless --json " + args, test::Capture::Stdout);
   EXPECT_EQ(r.exit_code, 0) << args;
-  auto json = FlatJson::parse(r.output);
+  auto json = test::FlatJson::parse(r.output);
   EXPECT_TRUE(json.has_value()) << "not one JSON object: " << r.output;
   return json.value_or(std::map<std::string, std::string>{});
 }

@@ -1,0 +1,126 @@
+// run_demo(): SDL and ImGui set-up and tear-down around the App, and the no-display error.
+#include "game/demo/demo.hpp"
+
+#include <SDL.h>
+#include <imgui.h>
+#include <imgui_impl_sdl.h>
+#include <imgui_impl_sdlrenderer.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "engine/core/log.hpp"
+#include "game/demo/app.hpp"
+
+namespace quadpool::game {
+
+namespace {
+
+struct SdlVideo {
+  ~SdlVideo() { SDL_Quit(); }
+};
+struct WindowDeleter {
+  void operator()(SDL_Window* w) const noexcept { SDL_DestroyWindow(w); }
+};
+struct RendererDeleter {
+  void operator()(SDL_Renderer* r) const noexcept { SDL_DestroyRenderer(r); }
+};
+struct TextureDeleter {
+  void operator()(SDL_Texture* t) const noexcept { SDL_DestroyTexture(t); }
+};
+
+struct ImGuiSession {
+  ImGuiSession(SDL_Window* window, SDL_Renderer* renderer) {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // no imgui.ini left in the user's working directory
+    ImGui::StyleColorsDark();
+    // SDL's software renderer draws a quad whose two triangles form an axis-aligned rectangle as
+    // one fast blit, and any other triangle through a slow rasterizer. Square corners and no
+    // anti-aliasing fringes keep nearly all of ImGui's geometry on the fast path.
+    ImGuiStyle& style = ImGui::GetStyle();
+    style.AntiAliasedLines = false;
+    style.AntiAliasedLinesUseTex = false;
+    style.AntiAliasedFill = false;
+    style.WindowRounding = style.FrameRounding = style.GrabRounding = 0.0f;
+    style.ChildRounding = style.PopupRounding = style.ScrollbarRounding = style.TabRounding = 0.0f;
+    ImGui_ImplSDL2_InitForSDLRenderer(window);
+    ImGui_ImplSDLRenderer_Init(renderer);
+  }
+  ~ImGuiSession() {
+    ImGui_ImplSDLRenderer_Shutdown();
+    ImGui_ImplSDL2_Shutdown();
+    ImGui::DestroyContext();
+  }
+  ImGuiSession(const ImGuiSession&) = delete;
+  ImGuiSession& operator=(const ImGuiSession&) = delete;
+};
+
+int no_display(const char* what) {
+  std::fprintf(stderr,
+               "quadpool: cannot open a window: %s (SDL: %s).\n"
+               "  The demo needs a display. Without one, run the simulation with --headless,\n"
+               "  or give the demo a virtual display: xvfb-run -a quadpool [flags]\n",
+               what, SDL_GetError());
+  return 2;
+}
+
+}  // namespace
+
+int run_demo(const DemoOptions& options) {
+  std::vector<demo::ScriptedKey> script;
+  if (const char* keys = std::getenv("QUADPOOL_DEMO_KEYS"); keys != nullptr) {
+    std::string error;
+    script = demo::parse_key_script(keys, error);
+    if (!error.empty()) {
+      std::fprintf(stderr, "quadpool: %s\n", error.c_str());
+      return 2;
+    }
+  }
+
+  // Defaults only (SDL_HINT_DEFAULT): the SDL_RENDER_DRIVER and SDL_FRAMEBUFFER_ACCELERATION
+  // environment variables still win. The software renderer is the one this demo is measured
+  // with; under xvfb SDL would otherwise pick OpenGL on Mesa's llvmpipe (about 3x slower here),
+  // and present the software renderer's frames through it too instead of through XShm.
+  SDL_SetHintWithPriority(SDL_HINT_RENDER_DRIVER, "software", SDL_HINT_DEFAULT);
+  SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT);
+  if (SDL_Init(SDL_INIT_VIDEO) != 0) return no_display("no video driver could start");
+  SdlVideo video;
+  // Without this, SDL turns command batching off as soon as a render driver is chosen by hint
+  // (e.g. SDL_RENDER_DRIVER=software), and every sprite batch becomes its own flush.
+  SDL_SetHint(SDL_HINT_RENDER_BATCHING, "1");
+
+  // Not SDL_WINDOW_ALLOW_HIGHDPI: mouse events arrive in window units and everything is drawn
+  // in renderer pixels, which then stay the same thing.
+  std::unique_ptr<SDL_Window, WindowDeleter> window(
+      SDL_CreateWindow("quadpool", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
+                       options.window_width, options.window_height, SDL_WINDOW_RESIZABLE));
+  if (!window) return no_display("SDL_CreateWindow failed");
+  const Uint32 flags = options.vsync ? SDL_RENDERER_PRESENTVSYNC : 0;
+  std::unique_ptr<SDL_Renderer, RendererDeleter> renderer(
+      SDL_CreateRenderer(window.get(), -1, flags));
+  if (!renderer) return no_display("SDL_CreateRenderer failed");
+
+  std::string error;
+  demo::Atlas atlas = demo::load_atlas(renderer.get(), error);
+  if (atlas.texture == nullptr) {
+    std::fprintf(stderr, "quadpool: %s\n", error.c_str());
+    return 1;
+  }
+  std::unique_ptr<SDL_Texture, TextureDeleter> atlas_texture(atlas.texture);
+
+  SDL_RendererInfo info{};
+  SDL_GetRendererInfo(renderer.get(), &info);
+  logger().info("demo: {} sprites, seed {}, {}x{} window, renderer {} (video driver {}), vsync {}",
+                options.sprites, options.seed, options.window_width, options.window_height,
+                info.name ? info.name : "?", SDL_GetCurrentVideoDriver(),
+                options.vsync ? "on" : "off");
+
+  ImGuiSession imgui(window.get(), renderer.get());
+  demo::App app(window.get(), renderer.get(), atlas, options, std::move(script));
+  return app.run();
+}
+
+}  // namespace quadpool::game

@@ -1,0 +1,386 @@
+// The ImGui overlay: frame times by phase, the allocator switch, pool and vertex-stream
+// occupancy, tree statistics, controls, the A/B result and the help panel.
+//
+// Sections: drawing helpers, the main window, memory, controls, help.
+#include <SDL.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "game/cli.hpp"
+#include "game/demo/app.hpp"
+
+namespace quadpool::game::demo {
+
+namespace {
+
+// --- drawing helpers ---------------------------------------------------------------------------
+
+constexpr float kPanelWidth = App::kOverlayWidth - 30.0f;
+
+// Phase colours, shared by the graph and its legend.
+constexpr ImU32 kPhaseColours[5] = {
+    IM_COL32(120, 180, 255, 255),  // integrate
+    IM_COL32(255, 170, 60, 255),   // rebuild
+    IM_COL32(230, 90, 200, 255),   // pairs
+    IM_COL32(110, 220, 120, 255),  // resolve
+    IM_COL32(150, 150, 160, 255),  // render
+};
+constexpr const char* kPhaseNames[5] = {"integrate", "rebuild", "pairs", "resolve", "render"};
+
+constexpr ImU32 kLive = IM_COL32(90, 210, 110, 255);
+constexpr ImU32 kFree = IM_COL32(70, 110, 200, 255);
+constexpr ImU32 kNeverUsed = IM_COL32(55, 55, 62, 255);
+constexpr ImU32 kStale = IM_COL32(240, 150, 50, 255);
+constexpr ImU32 kGood = IM_COL32(110, 230, 120, 255);
+constexpr ImU32 kBad = IM_COL32(255, 90, 80, 255);
+constexpr ImU32 kPoolMode = IM_COL32(90, 210, 110, 255);
+constexpr ImU32 kNewDeleteMode = IM_COL32(255, 90, 80, 255);
+
+ImVec4 colour(ImU32 c) {
+  return ImGui::ColorConvertU32ToFloat4(c);
+}
+
+std::string bytes_text(std::uint64_t bytes) {
+  if (bytes >= (1u << 20)) return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1 << 20));
+  if (bytes >= (1u << 10)) return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / (1 << 10));
+  return fmt::format("{} B", bytes);
+}
+
+// A horizontal bar reserved in the layout; returns its top-left corner.
+ImVec2 reserve_bar(float width, float height) {
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(ImVec2(width, height));
+  return at;
+}
+
+void text(const std::string& s) {
+  ImGui::TextUnformatted(s.c_str());
+}
+
+// A graph of the last FrameStats::kHistory frames, one column per frame, stacked by the first
+// `phases` phases (5: the whole frame, 4: the tick alone), oldest on the left. The whole-frame
+// graph has a 60 FPS line; the tick graph has a strip under it coloured by allocator.
+void draw_phase_graph(const FrameStats& stats, int phases, float height, bool whole_frame) {
+  const std::size_t n = stats.history_size();
+  auto value = [](const FrameSample& s, int p) {
+    const float parts[5] = {s.integrate, s.rebuild, s.pairs, s.resolve, s.render};
+    return parts[p];
+  };
+  float highest = whole_frame ? 1.0f : 0.05f;
+  for (std::size_t i = 0; i < n; ++i) {
+    float sum = 0;
+    for (int p = 0; p < phases; ++p) sum += value(stats.history(i), p);
+    highest = std::max(highest, sum);
+  }
+  const float full_scale = !whole_frame       ? highest * 1.1f
+                           : highest <= 16.7f ? 16.7f
+                           : highest <= 33.3f ? 33.3f
+                                              : highest * 1.1f;
+  const float strip = whole_frame ? 0.0f : 3.0f;
+  const ImVec2 at = reserve_bar(kPanelWidth, height + strip);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(at, ImVec2(at.x + kPanelWidth, at.y + height), IM_COL32(25, 25, 32, 230));
+  const float column = kPanelWidth / static_cast<float>(FrameStats::kHistory);
+  // The top of the graph is the label's band; the bars stay below it, so the label is readable.
+  const float label_band = ImGui::GetTextLineHeight() + 2.0f;
+  const float bars = height - label_band;
+  for (std::size_t i = 0; i < n; ++i) {
+    const FrameSample& s = stats.history(i);
+    float y = at.y + height;
+    const float x0 = at.x + static_cast<float>(i + FrameStats::kHistory - n) * column;
+    for (int p = 0; p < phases; ++p) {
+      const float h = value(s, p) / full_scale * bars;
+      if (h < 0.25f) continue;
+      const float top = std::max(at.y + label_band, y - h);
+      draw->AddRectFilled(ImVec2(x0, top), ImVec2(x0 + column, y), kPhaseColours[p]);
+      y = top;
+    }
+    if (!whole_frame && s.ticked) {
+      draw->AddRectFilled(ImVec2(x0, at.y + height + 1), ImVec2(x0 + column, at.y + height + strip),
+                          s.allocator == AllocatorKind::Pool ? kPoolMode : kNewDeleteMode);
+    }
+  }
+  if (whole_frame) {
+    const float line_60 = at.y + height - 16.7f / full_scale * bars;
+    draw->AddLine(ImVec2(at.x, line_60), ImVec2(at.x + kPanelWidth, line_60),
+                  IM_COL32(255, 255, 255, 90));
+  }
+  const std::string label =
+      whole_frame ? fmt::format("frame: {:.1f} ms full scale (line: 60 FPS)", full_scale)
+                  : fmt::format("tick only: {:.2f} ms full scale", full_scale);
+  draw->AddText(ImVec2(at.x + 2, at.y + 1), IM_COL32(220, 220, 220, 200), label.c_str());
+}
+
+}  // namespace
+
+// --- the main window ---------------------------------------------------------------------------
+
+void App::draw_overlay() {
+  ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(kPanelWidth + 16, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowBgAlpha(0.82f);
+  if (ImGui::Begin("quadpool", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    draw_stats_panel();
+    draw_memory_panel();
+    draw_controls_panel();
+  }
+  ImGui::End();
+  if (controls_.show_help) draw_help_panel();
+}
+
+void App::draw_stats_panel() {
+  const std::size_t n = stats_.history_size();
+  const FrameSample& last = n > 0 ? stats_.history(n - 1) : FrameSample{};
+  const double fps = stats_.recent_fps();
+  text(fmt::format("{:.0f} FPS  {:.2f} ms/frame  {} sprites", fps, fps > 0 ? 1000.0 / fps : 0.0,
+                   sim_->sprites().size()));
+
+  // The whole frame, then the simulation's tick alone at its own scale: rendering dwarfs the
+  // tick, and the tick is where the allocator shows.
+  draw_phase_graph(stats_, 5, 70.0f, true);
+  draw_phase_graph(stats_, 4, 50.0f, false);
+  const float phase_ms[5] = {last.integrate, last.rebuild, last.pairs, last.resolve, last.render};
+  for (int p = 0; p < 5; ++p) {
+    if (p != 0 && p != 3) ImGui::SameLine();
+    ImGui::TextColored(colour(kPhaseColours[p]), "%s %.2f", kPhaseNames[p],
+                       static_cast<double>(phase_ms[p]));
+  }
+
+  // The allocator switch, and what this frame's tick allocated.
+  ImGui::Separator();
+  int kind = sim_->allocator() == AllocatorKind::Pool ? 0 : 1;
+  ImGui::BeginDisabled(ab_.has_value());  // an A/B run switches by itself
+  ImGui::TextUnformatted("Tree nodes from");
+  ImGui::SameLine();
+  const bool changed = ImGui::RadioButton("Pool", &kind, 0);
+  ImGui::SameLine();
+  if (ImGui::RadioButton("new/delete", &kind, 1) || changed) {
+    set_allocator(kind == 0 ? AllocatorKind::Pool : AllocatorKind::NewDelete);
+  }
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::TextDisabled("(A)");
+  if (!options_.heap_counter) {
+    ImGui::TextDisabled("heap allocations: not counted (no heap hook linked)");
+  } else if (last.tick_heap_allocations) {
+    const std::uint64_t made = *last.tick_heap_allocations;
+    const bool pool = last.allocator == AllocatorKind::Pool;
+    ImGui::TextColored(colour(pool ? (made == 0 ? kGood : kBad) : IM_COL32(230, 230, 230, 255)),
+                       "heap allocations this tick: %" PRIu64 "%s", made,
+                       pool && !last.warm ? "  (warming up)" : "");
+  } else {
+    ImGui::TextDisabled("heap allocations this tick: (paused)");
+  }
+
+  const TickStats& tick = sim_->last_tick();
+  text(fmt::format("tree: {} nodes, {} leaves, depth {}", tick.tree.nodes, tick.tree.leaves,
+                   tick.tree.max_depth_reached));
+  text(fmt::format("pairs tested {}   contacts {}", tick.pairs_tested, tick.contacts));
+}
+
+// --- memory ------------------------------------------------------------------------------------
+
+void App::draw_memory_panel() {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  if (ImGui::CollapsingHeader("Node pool", ImGuiTreeNodeFlags_DefaultOpen)) {
+    const memory::PoolStats pool = sim_->tree().pool_stats();
+    const float used = pool.capacity > 0 ? static_cast<float>(pool.blocks_in_use) /
+                                               static_cast<float>(pool.capacity)
+                                         : 0.0f;
+    const std::string label = fmt::format("{} / {} blocks", pool.blocks_in_use, pool.capacity);
+    ImGui::ProgressBar(used, ImVec2(kPanelWidth, 0), label.c_str());
+    text(fmt::format("chunks {}   high-water {}   {} each", pool.chunks, pool.high_water,
+                     bytes_text(pool.block_size)));
+    text(fmt::format("creates {}   destroys {}", pool.total_allocations, pool.total_deallocations));
+
+    // Per-chunk strip, refreshed a few times a second: reading every block's state is a tool's
+    // job, not a hot path.
+    const memory::PoolAllocator& allocator = sim_->tree().pool_allocator();
+    const std::size_t per_chunk = allocator.blocks_per_chunk();
+    if (frame_ % 15 == 0 || chunk_states_.size() != pool.chunks * per_chunk) {
+      chunk_states_.resize(pool.chunks * per_chunk);
+      for (std::size_t c = 0; c < pool.chunks; ++c) {
+        allocator.chunk_block_states(c, std::span(chunk_states_).subspan(c * per_chunk, per_chunk));
+      }
+    }
+    constexpr std::size_t kMaxRows = 12;
+    const float row_h = 6.0f;
+    const std::size_t rows = std::min(pool.chunks, kMaxRows);
+    const ImVec2 at = reserve_bar(kPanelWidth, static_cast<float>(rows) * (row_h + 1));
+    const std::size_t columns =
+        std::min<std::size_t>(per_chunk, static_cast<std::size_t>(kPanelWidth));
+    const float column_w = kPanelWidth / static_cast<float>(columns);
+    for (std::size_t c = 0; c < rows; ++c) {
+      const float y = at.y + static_cast<float>(c) * (row_h + 1);
+      for (std::size_t col = 0; col < columns; ++col) {
+        // A column covers several blocks when the chunk is wider than the panel: it shows live
+        // if any block is live, else free if any is free.
+        const std::size_t first = col * per_chunk / columns, end = (col + 1) * per_chunk / columns;
+        memory::BlockState state = memory::BlockState::NeverUsed;
+        for (std::size_t b = first; b < end; ++b) {
+          const memory::BlockState s = chunk_states_[c * per_chunk + b];
+          if (s == memory::BlockState::Live) {
+            state = s;
+            break;
+          }
+          if (s == memory::BlockState::Free) state = s;
+        }
+        const ImU32 col_colour = state == memory::BlockState::Live   ? kLive
+                                 : state == memory::BlockState::Free ? kFree
+                                                                     : kNeverUsed;
+        const float x = at.x + static_cast<float>(col) * column_w;
+        draw->AddRectFilled(ImVec2(x, y), ImVec2(x + column_w, y + row_h), col_colour);
+      }
+    }
+    ImGui::TextColored(colour(kLive), "live");
+    ImGui::SameLine();
+    ImGui::TextColored(colour(kFree), "free");
+    ImGui::SameLine();
+    ImGui::TextColored(colour(IM_COL32(140, 140, 150, 255)), "never used");
+    if (pool.chunks > kMaxRows) {
+      ImGui::SameLine();
+      text(fmt::format("(first {} of {} chunks)", kMaxRows, pool.chunks));
+    }
+  }
+
+  if (ImGui::CollapsingHeader("Vertex stream", ImGuiTreeNodeFlags_DefaultOpen)) {
+    const VertexStreamStats s = stream_.stats();
+    const float bar_h = 14.0f;
+    const ImVec2 at = reserve_bar(kPanelWidth, bar_h);
+    const float per_byte =
+        kPanelWidth / static_cast<float>(std::max<std::uint64_t>(s.capacity_bytes, 1));
+    draw->AddRectFilled(at, ImVec2(at.x + kPanelWidth, at.y + bar_h), IM_COL32(40, 40, 48, 255));
+    stream_.for_each_range([&](const StreamRange& r) {
+      const float x0 = at.x + static_cast<float>(r.offset) * per_byte;
+      const float x1 = std::max(x0 + 1.0f, at.x + static_cast<float>(r.offset + r.size) * per_byte);
+      draw->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1, at.y + bar_h),
+                          r.frame == frame_ ? kLive : kStale);
+    });
+    ImGui::TextColored(colour(kLive), "this frame %s", bytes_text(s.frame_bytes).c_str());
+    ImGui::SameLine();
+    ImGui::TextColored(colour(kStale), "stale %s", bytes_text(s.stale_bytes).c_str());
+    ImGui::SameLine();
+    text(fmt::format("free {}", bytes_text(s.free_bytes)));
+    text(fmt::format("{} batches in {} draw calls, {} free blocks", s.batches,
+                     last_draw_.draw_calls, s.free_blocks));
+    text(
+        fmt::format("fragmentation {:.1f}%  (1 - largest free / free)", 100.0 * s.fragmentation()));
+    text(fmt::format("capacity {}, {} frames in flight{}", bytes_text(s.capacity_bytes),
+                     VertexStream::kFramesInFlight,
+                     s.grows > 0 ? fmt::format(", grew {}x", s.grows) : std::string()));
+  }
+}
+
+// --- controls ----------------------------------------------------------------------------------
+
+void App::draw_controls_panel() {
+  if (!ImGui::CollapsingHeader("Controls", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::BeginDisabled(ab_.has_value());  // an A/B run owns the scene until it is done
+  ImGui::PushItemWidth(200);
+  // The scene is rebuilt when the slider is let go, not on every value it passes through.
+  // AlwaysClamp: ctrl+click turns a slider into a text field, which ImGui does not clamp.
+  ImGui::SliderInt("sprites", &sprites_slider_, 100, static_cast<int>(kMaxSprites), "%d",
+                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  if (ImGui::IsItemDeactivatedAfterEdit()) {
+    reset(static_cast<std::size_t>(sprites_slider_), scene_.seed);
+  }
+  ImGui::SliderFloat("speed (ticks/frame)", &controls_.speed, 0.1f, 4.0f, "%.2f",
+                     ImGuiSliderFlags_AlwaysClamp);
+  ImGui::InputScalar("seed", ImGuiDataType_U64, &seed_input_);
+  ImGui::PopItemWidth();
+  if (ImGui::Button("Reset with seed (R)")) reset(scene_.sprites, seed_input_);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button(controls_.paused ? "Resume (Space)" : "Pause (Space)")) {
+    controls_.paused = !controls_.paused;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Step (.)")) {
+    controls_.paused = true;
+    controls_.step_once = true;
+  }
+  ImGui::Checkbox("draw tree (T)", &controls_.draw_tree);
+  ImGui::SameLine();
+  ImGui::Checkbox("highlight contacts (C)", &controls_.highlight_contacts);
+
+  ImGui::Separator();
+  if (ab_) {
+    const float done = static_cast<float>(ab_->leg * AbRun::kLegFrames + ab_->frames_in_leg) /
+                       static_cast<float>(AbRun::kLegs * AbRun::kLegFrames);
+    ImGui::ProgressBar(done, ImVec2(kPanelWidth, 0), "A/B running");
+  } else if (ImGui::Button("Run A/B: pool vs new/delete (B)")) {
+    start_ab();
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("(%d x %d frames)", AbRun::kLegs, static_cast<int>(AbRun::kLegFrames));
+  if (ab_result_ && ImGui::BeginTable("ab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
+    ImGui::TableSetupColumn(
+        fmt::format("{} sprites, seed {}", ab_result_->sprites, ab_result_->seed).c_str());
+    ImGui::TableSetupColumn("pool");
+    ImGui::TableSetupColumn("new/delete");
+    ImGui::TableHeadersRow();
+    auto row = [](const char* name, double pool, double new_delete) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name);
+      ImGui::TableNextColumn();
+      ImGui::TextColored(colour(pool <= new_delete ? kGood : IM_COL32(230, 230, 230, 255)),
+                         "%.3f ms", pool);
+      ImGui::TableNextColumn();
+      ImGui::TextColored(colour(new_delete < pool ? kGood : IM_COL32(230, 230, 230, 255)),
+                         "%.3f ms", new_delete);
+    };
+    row("tick median", ab_result_->tick_ms[0].median, ab_result_->tick_ms[1].median);
+    row("tick p99", ab_result_->tick_ms[0].p99, ab_result_->tick_ms[1].p99);
+    row("frame median", ab_result_->frame_ms[0].median, ab_result_->frame_ms[1].median);
+    row("frame p99", ab_result_->frame_ms[0].p99, ab_result_->frame_ms[1].p99);
+    ImGui::EndTable();
+  }
+  ImGui::TextDisabled("F1: help   H: hide UI   renderer: %s", renderer_name_.c_str());
+}
+
+// --- help --------------------------------------------------------------------------------------
+
+void App::draw_help_panel() {
+  ImGui::SetNextWindowPos(ImVec2(static_cast<float>(width_) - 8.0f, 8), ImGuiCond_Appearing,
+                          ImVec2(1.0f, 0.0f));  // pivot: top-right corner
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  if (ImGui::Begin("Help", &controls_.show_help, ImGuiWindowFlags_AlwaysAutoResize)) {
+    static constexpr const char* kKeys[][2] = {
+        {"Space", "pause / resume"},
+        {".", "single step (pauses)"},
+        {"A", "switch the tree's allocator: pool <-> new/delete"},
+        {"T", "draw the quad-tree"},
+        {"C", "highlight contacts"},
+        {"R", "reset the scene with the seed field's seed"},
+        {"+ / -", "double / halve the sprites"},
+        {"B", "run the A/B comparison"},
+        {"F", "fit the world in the window"},
+        {"H", "hide / show the UI"},
+        {"F1 or /", "this help"},
+        {"Esc", "quit"},
+        {"left drag", "spawn sprites"},
+        {"shift + left drag", "select a region: QuadTree::query's answer is ringed"},
+        {"right drag", "pan"},
+        {"wheel", "zoom at the cursor"},
+    };
+    if (ImGui::BeginTable("keys", 2)) {
+      for (const auto& key : kKeys) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextColored(colour(IM_COL32(255, 220, 120, 255)), "%s", key[0]);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(key[1]);
+      }
+      ImGui::EndTable();
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace quadpool::game::demo

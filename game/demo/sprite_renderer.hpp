@@ -1,0 +1,62 @@
+#pragma once
+/// Draws the world: sprites, contact highlights, the quad-tree's lines and the selection, as
+/// textured quads from the one atlas, in batches of up to kBatchQuads quads. Each batch takes
+/// its vertices from the VertexStream and is drawn with one SDL_RenderGeometry call.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "engine/spatial/aabb.hpp"
+#include "engine/spatial/quad_tree.hpp"
+#include "game/demo/camera.hpp"
+#include "game/demo/textures.hpp"
+#include "game/demo/vertex_stream.hpp"
+#include "game/scene.hpp"
+
+struct SDL_Renderer;
+
+namespace quadpool::game::demo {
+
+struct Rgba {
+  std::uint8_t r, g, b, a;
+};
+
+/// What to draw this frame besides the sprites.
+struct WorldView {
+  std::span<const Sprite> sprites;
+  float world_side = 0;
+  std::span<const std::uint8_t> in_contact;  // per sprite, 1 when highlighted; may be empty
+  const spatial::QuadTree* tree = nullptr;   // nullptr: no tree lines
+  std::span<const std::uint32_t> selected;   // sprites to ring (QuadTree::query's answer)
+  std::optional<spatial::Aabb> selection;    // the selection rectangle being dragged
+};
+
+struct DrawCounts {
+  std::size_t sprites = 0;     // sprites inside the view
+  std::size_t quads = 0;       // all quads, lines and rings included
+  std::size_t draw_calls = 0;  // SDL_RenderGeometry calls
+};
+
+class SpriteRenderer {
+ public:
+  /// Quads per SDL_RenderGeometry call.
+  static constexpr std::size_t kBatchQuads = 8192;
+
+  SpriteRenderer(SDL_Renderer* renderer, const Atlas& atlas);
+
+  /// Draws `view` through `camera` into a `width` x `height` target.
+  DrawCounts draw(VertexStream& stream, const Camera& camera, int width, int height,
+                  const WorldView& view);
+
+ private:
+  class Batch;
+
+  SDL_Renderer* renderer_;
+  Atlas atlas_;
+  std::vector<int> indices_;  // 0 1 2 2 3 0, then the same for every following quad
+};
+
+}  // namespace quadpool::game::demo

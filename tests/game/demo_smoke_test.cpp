@@ -1,0 +1,154 @@
+// Smoke tests of the SDL2 demo through the real quadpool executable: a scripted run that
+// switches the tree's allocator mid-run through SDL's event queue (the path a key press takes),
+// writes a screenshot and prints its JSON summary, plus the error paths.
+//
+// By default the demo runs on SDL's dummy video driver (software rendering, no X server), which
+// works under the sanitizers. With QUADPOOL_DEMO_SMOKE_DISPLAY=1 (ctest's demo_smoke_xvfb entry,
+// run under xvfb-run) it opens a real X11 window instead.
+#include <stb_image.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "tests/common/flat_json.hpp"
+#include "tests/game/run_quadpool.hpp"
+
+namespace quadpool::game {
+namespace {
+
+bool on_a_display() {
+  const char* flag = std::getenv("QUADPOOL_DEMO_SMOKE_DISPLAY");
+  return flag != nullptr && std::string(flag) == "1";
+}
+
+// Every test starts from the same environment: the video driver chosen as above, no key script.
+class DemoSmoke : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ::setenv("SDL_VIDEODRIVER", on_a_display() ? "x11" : "dummy", 1);
+    ::unsetenv("QUADPOOL_DEMO_KEYS");
+    dir_ = std::filesystem::temp_directory_path() /
+           ("quadpool_demo_smoke_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+    ::unsetenv("QUADPOOL_DEMO_KEYS");
+  }
+  std::filesystem::path dir_;
+};
+
+std::map<std::string, std::string> parse_summary(const test::ProcessResult& r) {
+  auto json = test::FlatJson::parse(r.output);
+  EXPECT_TRUE(json.has_value()) << "not one JSON object: " << r.output;
+  return json.value_or(std::map<std::string, std::string>{});
+}
+
+std::uint64_t number(const std::map<std::string, std::string>& json, const std::string& key) {
+  const auto it = json.find(key);
+  EXPECT_NE(it, json.end()) << "missing " << key;
+  return it == json.end() ? 0 : std::stoull(it->second);
+}
+
+struct Image {
+  int width = 0, height = 0;
+  std::size_t distinct_colours = 0;
+};
+
+Image read_image(const std::filesystem::path& path) {
+  Image image;
+  int channels = 0;
+  std::unique_ptr<stbi_uc, decltype(&stbi_image_free)> pixels(
+      stbi_load(path.c_str(), &image.width, &image.height, &channels, 4), &stbi_image_free);
+  if (!pixels) return image;
+  std::set<std::uint32_t> colours;
+  const std::size_t count = static_cast<std::size_t>(image.width) * image.height;
+  for (std::size_t i = 0; i < count; ++i) {
+    const stbi_uc* p = pixels.get() + i * 4;
+    colours.insert(std::uint32_t{p[0]} << 16 | std::uint32_t{p[1]} << 8 | p[2]);
+  }
+  image.distinct_colours = colours.size();
+  return image;
+}
+
+TEST_F(DemoSmoke, AScriptedRunSwitchesTheAllocatorBothWaysAndPoolTicksAllocateNothing) {
+  // Pool for 80 frames, new/delete for 80, then pool again: the key 'A' both times, injected
+  // into SDL's event queue at the start of frames 80 and 160.
+  ::setenv("QUADPOOL_DEMO_KEYS", "80:A,160:A", 1);
+  const std::filesystem::path shot = dir_ / "smoke.png";
+  const test::ProcessResult r =
+      test::run_quadpool("--sprites 3000 --frames 240 --window 640x400 --vsync off --screenshot '" +
+                             shot.string() + "'",
+                         test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+
+  EXPECT_EQ(number(json, "frames"), 240u);
+  EXPECT_EQ(number(json, "allocator_switches"), 2u);
+  EXPECT_EQ(json.at("heap_counter"), "true");
+  // Both modes ran, about a third and two thirds of the frames (a key acts at the next tick).
+  EXPECT_GE(number(json, "modes.pool.frames"), 150u);
+  EXPECT_GE(number(json, "modes.new_delete.frames"), 70u);
+  EXPECT_EQ(number(json, "modes.pool.frames") + number(json, "modes.new_delete.frames"), 240u);
+  // Pool mode: past warm-up, not one heap allocation in any tick. new/delete: one per node.
+  EXPECT_GE(number(json, "modes.pool.warm_ticks"), 100u);
+  EXPECT_EQ(number(json, "modes.pool.warm_ticks_with_heap_allocations"), 0u);
+  EXPECT_EQ(number(json, "modes.pool.max_warm_tick_heap_allocations"), 0u);
+  EXPECT_GT(number(json, "modes.new_delete.warm_ticks_with_heap_allocations"), 0u);
+  EXPECT_GE(number(json, "modes.new_delete.max_warm_tick_heap_allocations"),
+            number(json, "tree.nodes") / 2);
+  // The vertex stream carried the frame: several batches, and the frames in flight held back.
+  EXPECT_GT(number(json, "vertex_stream.batches"), 0u);
+  EXPECT_GT(number(json, "vertex_stream.stale_bytes"), 0u);
+  EXPECT_EQ(json.at("screenshot"), shot.string());
+
+  const Image image = read_image(shot);
+  EXPECT_EQ(image.width, 640);
+  EXPECT_EQ(image.height, 400);
+  // A blank or single-colour frame has a handful of colours; sprites, rings and text give
+  // hundreds.
+  EXPECT_GT(image.distinct_colours, 100u);
+}
+
+TEST_F(DemoSmoke, ABmpScreenshotIsWrittenWhenTheNameEndsInBmp) {
+  const std::filesystem::path shot = dir_ / "smoke.bmp";
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 500 --frames 5 --window 320x240 --vsync off --screenshot '" + shot.string() + "'",
+      test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const Image image = read_image(shot);
+  EXPECT_EQ(image.width, 320);
+  EXPECT_EQ(image.height, 240);
+  EXPECT_GT(image.distinct_colours, 20u);
+}
+
+TEST_F(DemoSmoke, WithoutADisplayTheDemoSuggestsHeadlessOrXvfbAndExitsWith2) {
+  // The X11 driver with no DISPLAY: what a user sees over ssh without X forwarding.
+  ::setenv("SDL_VIDEODRIVER", "x11", 1);
+  const char* display = std::getenv("DISPLAY");
+  const std::string saved = display != nullptr ? display : "";
+  ::unsetenv("DISPLAY");
+  const test::ProcessResult r = test::run_quadpool("--frames 5", test::Capture::Stderr);
+  if (!saved.empty()) ::setenv("DISPLAY", saved.c_str(), 1);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--headless"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("xvfb-run"), std::string::npos) << r.output;
+}
+
+TEST_F(DemoSmoke, AMalformedKeyScriptIsRejectedWithExitCode2) {
+  ::setenv("QUADPOOL_DEMO_KEYS", "80:A,soon:B", 1);
+  const test::ProcessResult r = test::run_quadpool("--frames 5", test::Capture::Stderr);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("QUADPOOL_DEMO_KEYS"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("soon:B"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace quadpool::game

@@ -1,0 +1,166 @@
+// Unit tests of the demo's pieces that need no window: the vertex stream's frame-deferred
+// ranges, the camera, the key-script parser and the frame statistics.
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "game/demo/app.hpp"
+#include "game/demo/camera.hpp"
+#include "game/demo/frame_stats.hpp"
+#include "game/demo/vertex_stream.hpp"
+
+namespace quadpool::game::demo {
+namespace {
+
+TEST(VertexStream, ARangeFreedInAFrameIsNotReusedWhileThatFrameIsInFlight) {
+  // Room for exactly one batch of 100 vertices (plus alignment) at a time.
+  VertexStream stream(100);
+  for (std::uint64_t frame = 0; frame < 12; ++frame) {
+    stream.begin_frame(frame);
+    const std::span<Vertex> batch = stream.allocate(100);
+    ASSERT_EQ(batch.size(), 100u);
+    std::fill(batch.begin(), batch.end(), Vertex{1, 2, 3, 4, 5, 6, 7, 8});
+    // Every range of the frames still in flight is distinct from this frame's.
+    std::set<std::uint64_t> offsets;
+    std::size_t ranges = 0;
+    stream.for_each_range([&](const StreamRange& r) {
+      offsets.insert(r.offset);
+      ++ranges;
+      EXPECT_GE(r.frame + VertexStream::kFramesInFlight, frame + 1) << "a completed frame's range";
+    });
+    EXPECT_EQ(offsets.size(), ranges) << "two ranges in flight share an offset in frame " << frame;
+    EXPECT_LE(ranges, VertexStream::kFramesInFlight);
+    stream.end_frame();
+  }
+  // Three frames of 100 vertices are in flight at once, so the one-batch buffer had to grow,
+  // and then stopped growing.
+  EXPECT_GE(stream.stats().grows, 1u);
+  EXPECT_LE(stream.stats().grows, 3u);
+}
+
+TEST(VertexStream, StatsAccountForEveryByte) {
+  VertexStream stream(10'000);
+  for (std::uint64_t frame = 0; frame < 5; ++frame) {
+    stream.begin_frame(frame);
+    for (std::size_t batch = 1; batch <= 4; ++batch)
+      ASSERT_EQ(stream.allocate(batch * 97).size(), batch * 97);
+    const VertexStreamStats s = stream.stats();
+    EXPECT_EQ(s.batches, 4u);
+    EXPECT_GE(s.frame_bytes, (97u + 194u + 291u + 388u) * sizeof(Vertex));
+    // Live (this frame) + stale (earlier frames in flight) + free = the whole buffer.
+    EXPECT_EQ(s.frame_bytes + s.stale_bytes + s.free_bytes, s.capacity_bytes) << "frame " << frame;
+    EXPECT_GE(s.fragmentation(), 0.0);
+    EXPECT_LT(s.fragmentation(), 1.0);
+    stream.end_frame();
+  }
+  EXPECT_EQ(stream.stats().grows, 0u);
+}
+
+TEST(VertexStream, AnEmptyBatchTakesNoRange) {
+  VertexStream stream(64);
+  stream.begin_frame(0);
+  EXPECT_TRUE(stream.allocate(0).empty());
+  EXPECT_EQ(stream.stats().batches, 0u);
+  stream.end_frame();
+}
+
+TEST(Camera, FitShowsTheWholeWorldInsideTheWindow) {
+  Camera camera;
+  camera.fit(1000.0f, 1280, 800);
+  const ScreenPoint lo = camera.to_screen(0, 0), hi = camera.to_screen(1000, 1000);
+  EXPECT_GE(lo.x, 0.0f);
+  EXPECT_GE(lo.y, 0.0f);
+  EXPECT_LE(hi.x, 1280.0f);
+  EXPECT_LE(hi.y, 800.0f);
+  EXPECT_NEAR(lo.x + hi.x, 1280.0f, 1.0f);  // centred
+  EXPECT_GT(hi.y - lo.y, 700.0f);           // and not tiny
+}
+
+TEST(Camera, FitLeavesTheOverlaySideFreeWhenTheWindowIsWideEnough) {
+  Camera camera;
+  camera.fit(1000.0f, 1280, 800, 390.0f);
+  EXPECT_GE(camera.to_screen(0, 0).x, 390.0f);
+  EXPECT_LE(camera.to_screen(1000, 1000).x, 1280.0f);
+  camera.fit(1000.0f, 500, 800, 390.0f);  // too narrow: centred as without an inset
+  EXPECT_NEAR(camera.to_screen(0, 0).x + camera.to_screen(1000, 0).x, 500.0f, 1.0f);
+}
+
+TEST(Camera, ZoomKeepsThePointUnderTheCursorInPlace) {
+  Camera camera;
+  camera.fit(1000.0f, 800, 800);
+  const ScreenPoint before = camera.to_world(300, 200);
+  camera.zoom_at(300, 200, 2.5f);
+  const ScreenPoint after = camera.to_world(300, 200);
+  EXPECT_NEAR(after.x, before.x, 1e-3f);
+  EXPECT_NEAR(after.y, before.y, 1e-3f);
+  camera.zoom_at(300, 200, 1e9f);
+  EXPECT_EQ(camera.scale(), Camera::kMaxScale);
+}
+
+TEST(Camera, PanMovesTheWorldWithTheMouse) {
+  Camera camera;
+  camera.fit(1000.0f, 800, 800);
+  const ScreenPoint before = camera.to_screen(10, 20);
+  camera.pan(15, -5);
+  const ScreenPoint after = camera.to_screen(10, 20);
+  EXPECT_FLOAT_EQ(after.x - before.x, 15.0f);
+  EXPECT_FLOAT_EQ(after.y - before.y, -5.0f);
+}
+
+TEST(KeyScript, EntriesAreParsedAndSortedByFrame) {
+  std::string error;
+  const std::vector<ScriptedKey> keys = parse_key_script("160:A,80:Space,80:.", error);
+  ASSERT_TRUE(error.empty()) << error;
+  ASSERT_EQ(keys.size(), 3u);
+  EXPECT_EQ(keys[0].frame, 80u);
+  EXPECT_EQ(keys[1].frame, 80u);
+  EXPECT_EQ(keys[2].frame, 160u);
+  EXPECT_EQ(keys[0].keycode, ' ');
+  EXPECT_EQ(keys[1].keycode, '.');
+  EXPECT_EQ(keys[2].keycode, 'a');
+}
+
+TEST(KeyScript, MalformedEntriesAreNamedInTheError) {
+  for (const char* bad : {"A", "80", ":A", "-1:A", "80:NoSuchKey", "8x:A", "80:A,,90:A"}) {
+    std::string error;
+    EXPECT_TRUE(parse_key_script(bad, error).empty()) << bad;
+    EXPECT_NE(error.find("QUADPOOL_DEMO_KEYS"), std::string::npos) << bad << ": " << error;
+  }
+}
+
+TEST(FrameStats, ModesAreCountedApartAndWarmPoolAllocationsAreReported) {
+  FrameStats stats;
+  for (int i = 0; i < 30; ++i) {
+    FrameSample s;
+    s.ticked = true;
+    s.total = 10.0f + static_cast<float>(i);
+    s.rebuild = 1.0f;
+    s.allocator = i < 20 ? AllocatorKind::Pool : AllocatorKind::NewDelete;
+    s.warm = i >= 5;
+    s.tick_heap_allocations = (i < 5 || i >= 20) ? 7u : (i == 12 ? 1u : 0u);
+    stats.record(s);
+  }
+  FrameSample paused;  // not ticked: counts as a frame, not as a mode's tick
+  paused.total = 5.0f;
+  stats.record(paused);
+
+  EXPECT_EQ(stats.frames(), 31u);
+  const ModeSummary pool = stats.summary(AllocatorKind::Pool);
+  EXPECT_EQ(pool.frames, 20u);
+  EXPECT_EQ(pool.warm_ticks, 15u);
+  EXPECT_EQ(pool.warm_ticks_with_heap_allocations, 1u);
+  EXPECT_EQ(pool.max_warm_tick_heap_allocations, 1u);
+  EXPECT_DOUBLE_EQ(pool.tick_ms.median, 1.0);
+  const ModeSummary new_delete = stats.summary(AllocatorKind::NewDelete);
+  EXPECT_EQ(new_delete.frames, 10u);
+  EXPECT_EQ(new_delete.max_warm_tick_heap_allocations, 7u);
+  EXPECT_EQ(stats.history_size(), 31u);
+  EXPECT_FLOAT_EQ(stats.history(30).total, 5.0f);
+}
+
+}  // namespace
+}  // namespace quadpool::game::demo
