@@ -302,10 +302,6 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
 
 }  // namespace
 
-const char* allocator_name(AllocatorKind kind) noexcept {
-  return kind == AllocatorKind::Pool ? "pool" : "new-delete";
-}
-
 ParseResult parse_command_line(std::span<const char* const> args) {
   ParseResult result;
   std::string help_text;

@@ -57,7 +57,4 @@ struct ParseResult {
 /// Parses `args` (args[0] is the program name). Never throws for bad input; never exits.
 ParseResult parse_command_line(std::span<const char* const> args);
 
-/// "pool" or "new-delete", the spelling the command line and the JSON use.
-const char* allocator_name(AllocatorKind kind) noexcept;
-
 }  // namespace quadpool::game

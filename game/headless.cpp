@@ -21,24 +21,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Sorts `samples` in place.
-template <class T>
-Percentiles sorted_percentiles(std::vector<T>& samples) {
-  Percentiles p;
-  if (samples.empty()) return p;
-  std::sort(samples.begin(), samples.end());
-  const std::size_t n = samples.size();
-  p.median =
-      n % 2 == 1
-          ? static_cast<double>(samples[n / 2])
-          : 0.5 * (static_cast<double>(samples[n / 2 - 1]) + static_cast<double>(samples[n / 2]));
-  // Nearest rank: the smallest sample that at least 99% of the samples do not exceed.
-  const auto rank = static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(n)));
-  p.p99 = static_cast<double>(samples[std::max<std::size_t>(rank, 1) - 1]);
-  p.max = static_cast<double>(samples.back());
-  return p;
-}
-
 template <class T>
 double median_of(std::vector<T>& samples) {
   return sorted_percentiles(samples).median;
@@ -76,11 +58,6 @@ void write_percentiles(JsonWriter& json, const char* key, const Percentiles& p) 
 }
 
 }  // namespace
-
-Percentiles percentiles(std::span<const double> samples) {
-  std::vector<double> copy(samples.begin(), samples.end());
-  return sorted_percentiles(copy);
-}
 
 std::optional<std::string> verify_tick(PairChecker& checker, std::uint64_t tick,
                                        std::span<const spatial::Aabb> boxes,

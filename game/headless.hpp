@@ -11,18 +11,10 @@
 
 #include "game/cli.hpp"
 #include "game/pair_check.hpp"
+#include "game/percentiles.hpp"
 #include "game/simulation.hpp"
 
 namespace quadpool::game {
-
-/// Median, 99th percentile (nearest rank) and maximum of a set of samples.
-struct Percentiles {
-  double median = 0, p99 = 0, max = 0;
-};
-
-/// The percentiles of `samples` (any order); all zero when there are none. Median of an even
-/// count is the mean of the middle two; p99 is the nearest-rank value.
-Percentiles percentiles(std::span<const double> samples);
 
 /// Tick times of the ticks one allocator ran (a run that switches has two).
 struct AllocatorTimes {
@@ -48,8 +40,6 @@ struct HeadlessReport {
   double seconds = 0;               // wall-clock time of the whole run
 };
 
-/// Ticks excluded from heap_allocs_per_tick: the first ticks grow the buffers and the pool.
-inline constexpr std::uint64_t kHeapWarmupTicks = 10;
 
 /// Either the report, or the --verify failure (one line naming the tick and the pair).
 struct HeadlessOutcome {

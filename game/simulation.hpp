@@ -44,6 +44,13 @@ namespace quadpool::game {
 
 using spatial::AllocatorKind;
 
+/// Ticks after a start or reset in which heap allocations are expected: the first ticks grow the
+/// buffers and the pool. The runner's heap_allocs_per_tick and the demo's check skip them.
+inline constexpr std::uint64_t kHeapWarmupTicks = 10;
+
+/// "pool" or "new-delete", the spelling the command line, the JSON and the overlay use.
+const char* allocator_name(AllocatorKind kind) noexcept;
+
 /// The most sprites a Simulation holds (sprite indices are 32-bit in the broad phase; the cap
 /// keeps memory around 100 MB). The command line names the same cap.
 inline constexpr std::size_t kMaxSprites = 1'000'000;

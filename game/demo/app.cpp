@@ -16,7 +16,7 @@
 #include <ctime>
 
 #include "engine/core/log.hpp"
-#include "game/cli.hpp"
+#include "game/simulation.hpp"
 #include "game/json_writer.hpp"
 
 namespace quadpool::game::demo {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "game/headless.hpp"  // Percentiles, percentiles(): one definition for runner and demo
+#include "game/percentiles.hpp"
 #include "game/simulation.hpp"
 
 namespace quadpool::game::demo {

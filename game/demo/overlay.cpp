@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "game/cli.hpp"
+#include "game/simulation.hpp"
 #include "game/demo/app.hpp"
 
 namespace quadpool::game::demo {
