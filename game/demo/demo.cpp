@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 
 #include "engine/core/log.hpp"
@@ -58,13 +59,26 @@ struct ImGuiSession {
   ImGuiSession& operator=(const ImGuiSession&) = delete;
 };
 
-int no_display(const char* what) {
+int no_display(const char* what, const char* detail) {
   std::fprintf(stderr,
-               "quadpool: cannot open a window: %s (SDL: %s).\n"
+               "quadpool: cannot open a window: %s (%s).\n"
                "  The demo needs a display. Without one, run the simulation with --headless,\n"
                "  or give the demo a virtual display: xvfb-run -a quadpool [flags]\n",
-               what, SDL_GetError());
+               what, detail);
   return 2;
+}
+
+int no_display(const char* what) { return no_display(what, SDL_GetError()); }
+
+// True when SDL fell back to a driver that shows nothing (no X or Wayland display) without
+// being asked for it by name: the window would be invisible and the demo would run forever.
+// Asking by name (SDL_VIDEODRIVER=dummy, as the smoke tests do) is a scripted run, and allowed.
+bool fell_back_to_invisible_driver() {
+  const char* driver = SDL_GetCurrentVideoDriver();
+  if (driver == nullptr) return true;
+  if (std::strcmp(driver, "offscreen") != 0 && std::strcmp(driver, "dummy") != 0) return false;
+  const char* requested = std::getenv("SDL_VIDEODRIVER");
+  return requested == nullptr || std::strcmp(requested, driver) != 0;
 }
 
 }  // namespace
@@ -88,6 +102,9 @@ int run_demo(const DemoOptions& options) {
   SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT);
   if (SDL_Init(SDL_INIT_VIDEO) != 0) return no_display("no video driver could start");
   SdlVideo video;
+  if (fell_back_to_invisible_driver()) {
+    return no_display("no X11 or Wayland display", "DISPLAY and WAYLAND_DISPLAY are not usable");
+  }
   // Without this, SDL turns command batching off as soon as a render driver is chosen by hint
   // (e.g. SDL_RENDER_DRIVER=software), and every sprite batch becomes its own flush.
   SDL_SetHint(SDL_HINT_RENDER_BATCHING, "1");

@@ -142,6 +142,22 @@ TEST_F(DemoSmoke, WithoutADisplayTheDemoSuggestsHeadlessOrXvfbAndExitsWith2) {
   EXPECT_NE(r.output.find("xvfb-run"), std::string::npos) << r.output;
 }
 
+TEST_F(DemoSmoke, WithoutADisplayTheDemoDoesNotFallBackToAnInvisibleWindow) {
+  // No driver asked for and no display: SDL 2.26 would quietly pick its offscreen driver, and
+  // the demo would run forever in a window nobody sees.
+  ::unsetenv("SDL_VIDEODRIVER");
+  std::map<std::string, std::string> saved;
+  for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY"}) {
+    if (const char* value = std::getenv(name)) saved[name] = value;
+    ::unsetenv(name);
+  }
+  const test::ProcessResult r = test::run_quadpool("--frames 5", test::Capture::Stderr);
+  for (const auto& [name, value] : saved) ::setenv(name.c_str(), value.c_str(), 1);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("no X11 or Wayland display"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("xvfb-run"), std::string::npos) << r.output;
+}
+
 TEST_F(DemoSmoke, AMalformedKeyScriptIsRejectedWithExitCode2) {
   ::setenv("QUADPOOL_DEMO_KEYS", "80:A,soon:B", 1);
   const test::ProcessResult r = test::run_quadpool("--frames 5", test::Capture::Stderr);
