@@ -1,5 +1,5 @@
 // spatial_bench: the broad phase per tick (build + every overlapping pair) on the shared game
-// scene (game/scene.hpp), for N = 1k, 10k and 100k, with every peer in one binary and one run:
+// scene (scene/scene.hpp), for N = 1k, 10k and 100k, with every peer in one binary and one run:
 //   quadtree_pool       QuadTree, nodes from its ObjectPool
 //   quadtree_new_delete QuadTree, nodes from new/delete
 //   uniform_grid        bench/uniform_grid.hpp, rebuilt every tick, cell = 2 x the largest radius
@@ -44,7 +44,7 @@
 #include "engine/core/random.hpp"
 #include "engine/spatial/brute_force.hpp"
 #include "engine/spatial/quad_tree.hpp"
-#include "game/scene.hpp"
+#include "scene/scene.hpp"
 #if defined(QUADPOOL_HAVE_BOX2D)
 #include "bench/box2d_pairs.hpp"
 #endif
@@ -207,23 +207,23 @@ double percentile(std::vector<double> samples, double fraction) {
 struct Scene {
   explicit Scene(std::size_t sprites_count)
       : config{.seed = kSceneSeed, .sprites = sprites_count},
-        sprites(quadpool::game::spawn_sprites(config)),
-        side(quadpool::game::world_side(sprites_count)),
+        sprites(quadpool::scene::spawn_sprites(config)),
+        side(quadpool::scene::world_side(sprites_count)),
         boxes(sprites.size()) {
     update_boxes();
   }
   void advance() {
-    quadpool::game::move_and_bounce(sprites, side);
+    quadpool::scene::move_and_bounce(sprites, side);
     update_boxes();
     ++tick;
   }
   void update_boxes() {
     for (std::size_t i = 0; i < sprites.size(); ++i)
-      boxes[i] = quadpool::game::bounds_of(sprites[i]);
+      boxes[i] = quadpool::scene::bounds_of(sprites[i]);
   }
 
-  quadpool::game::SceneConfig config;
-  std::vector<quadpool::game::Sprite> sprites;
+  quadpool::scene::SceneConfig config;
+  std::vector<quadpool::scene::Sprite> sprites;
   float side;
   std::vector<Aabb> boxes;
   std::size_t tick = 0;

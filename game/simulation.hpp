@@ -5,7 +5,7 @@
 /// tests check it. See game/README.md for the tick's phases and the determinism rules.
 ///
 /// One tick at a fixed dt of one time unit (velocities are world units per tick):
-///   1. integrate and 2. bounce off the walls (move_and_bounce from scene.hpp)
+///   1. integrate and 2. bounce off the walls (move_and_bounce from scene/scene.hpp)
 ///   3. rebuild the QuadTree from every sprite's bounds
 ///   4. enumerate the overlapping pairs into a reused buffer, in the tree's order
 ///   5. resolve each true circle contact, in that order (elastic impulse plus positional
@@ -34,7 +34,7 @@
 #include "engine/memory/pool_allocator.hpp"
 #include "engine/spatial/aabb.hpp"
 #include "engine/spatial/quad_tree.hpp"
-#include "game/scene.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::spatial {
 class QuadTree;  // engine/spatial/quad_tree.hpp
@@ -43,6 +43,22 @@ class QuadTree;  // engine/spatial/quad_tree.hpp
 namespace quadpool::game {
 
 using spatial::AllocatorKind;
+
+// The scene generator lives in scene/ so that engine tests and benchmarks can share it; the game
+// uses its names as its own.
+using scene::bounds_of;
+using scene::clamp_into_world;
+using scene::kSceneKinds;
+using scene::kSpriteKinds;
+using scene::largest_radius;
+using scene::move_and_bounce;
+using scene::parse_scene_kind;
+using scene::SceneConfig;
+using scene::SceneKind;
+using scene::scene_name;
+using scene::spawn_sprites;
+using scene::Sprite;
+using scene::world_side;
 
 /// Ticks after a start or reset in which heap allocations are expected: the first ticks grow the
 /// buffers and the pool. The runner's heap_allocs_per_tick and the demo's check skip them.

@@ -14,7 +14,7 @@
 #include "game/demo/camera.hpp"
 #include "game/demo/textures.hpp"
 #include "game/demo/vertex_stream.hpp"
-#include "game/scene.hpp"
+#include "game/simulation.hpp"
 
 struct SDL_Renderer;
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "game/scene.hpp"
+#include "game/simulation.hpp"
 
 struct SDL_Renderer;
 struct SDL_Texture;

@@ -22,7 +22,7 @@
 #include "engine/core/heap_counter.hpp"
 #include "engine/core/random.hpp"
 #include "engine/spatial/brute_force.hpp"
-#include "game/scene.hpp"
+#include "scene/scene.hpp"
 #include "tests/common/assert_throws.hpp"
 #include "tests/spatial/quad_tree_input.hpp"
 
@@ -302,17 +302,17 @@ TEST(QuadTree, ForEachNodeVisitsEveryNodeRootFirst) {
 
 // --- allocation --------------------------------------------------------------------------------
 
-std::vector<Aabb> scene_boxes(std::span<const game::Sprite> sprites) {
+std::vector<Aabb> scene_boxes(std::span<const scene::Sprite> sprites) {
   std::vector<Aabb> boxes;
   boxes.reserve(sprites.size());
-  for (const auto& s : sprites) boxes.push_back(game::bounds_of(s));
+  for (const auto& s : sprites) boxes.push_back(scene::bounds_of(s));
   return boxes;
 }
 
 TEST(QuadTree, PoolAndNewDeleteReportTheSamePairsInTheSameOrder) {
-  const auto sprites = game::spawn_sprites({.seed = 21, .sprites = 3'000});
+  const auto sprites = scene::spawn_sprites({.seed = 21, .sprites = 3'000});
   const auto boxes = scene_boxes(sprites);
-  const float side = game::world_side(sprites.size());
+  const float side = scene::world_side(sprites.size());
   QuadTree pooled({.bounds = {0, 0, side, side}}, AllocatorKind::Pool);
   QuadTree plain({.bounds = {0, 0, side, side}}, AllocatorKind::NewDelete);
   pooled.rebuild(boxes);
@@ -325,15 +325,15 @@ TEST(QuadTree, PoolAndNewDeleteReportTheSamePairsInTheSameOrder) {
 }
 
 TEST(QuadTree, PoolModeMakesNoHeapAllocationPerFrameOnceWarm) {
-  auto sprites = game::spawn_sprites({.seed = 8, .sprites = 5'000});
-  const float side = game::world_side(sprites.size());
+  auto sprites = scene::spawn_sprites({.seed = 8, .sprites = 5'000});
+  const float side = scene::world_side(sprites.size());
   std::vector<Aabb> boxes = scene_boxes(sprites);
   QuadTree tree({.bounds = {0, 0, side, side}});
   tree.rebuild(boxes);  // warm-up: the pool and the scratch arrays grow here
   tree.rebuild(boxes);
   for (int tick = 0; tick < 20; ++tick) {
-    game::move_and_bounce(sprites, side);
-    for (std::size_t i = 0; i < sprites.size(); ++i) boxes[i] = game::bounds_of(sprites[i]);
+    scene::move_and_bounce(sprites, side);
+    for (std::size_t i = 0; i < sprites.size(); ++i) boxes[i] = scene::bounds_of(sprites[i]);
     const std::uint64_t before = heap_allocations();
     tree.rebuild(boxes);
     std::uint64_t pairs = 0;
@@ -348,8 +348,8 @@ TEST(QuadTree, PoolModeMakesNoHeapAllocationPerFrameOnceWarm) {
 }
 
 TEST(QuadTree, NewDeleteModeAllocatesEveryNodeFromTheHeap) {
-  const auto sprites = game::spawn_sprites({.seed = 9, .sprites = 2'000});
-  const float side = game::world_side(sprites.size());
+  const auto sprites = scene::spawn_sprites({.seed = 9, .sprites = 2'000});
+  const float side = scene::world_side(sprites.size());
   const auto boxes = scene_boxes(sprites);
   QuadTree tree({.bounds = {0, 0, side, side}}, AllocatorKind::NewDelete);
   tree.rebuild(boxes);
@@ -359,13 +359,13 @@ TEST(QuadTree, NewDeleteModeAllocatesEveryNodeFromTheHeap) {
 }
 
 TEST(QuadTree, TheGameSceneMatchesBruteForceTickAfterTick) {
-  auto sprites = game::spawn_sprites({.seed = 4, .sprites = 2'000});
-  const float side = game::world_side(sprites.size());
+  auto sprites = scene::spawn_sprites({.seed = 4, .sprites = 2'000});
+  const float side = scene::world_side(sprites.size());
   QuadTree tree({.bounds = {0, 0, side, side}});
   for (int tick = 0; tick < 10; ++tick) {
     const auto boxes = scene_boxes(sprites);
     expect_matches_brute_force(tree, boxes, std::vector<Aabb>{{0, 0, side / 2, side / 5}});
-    game::move_and_bounce(sprites, side);
+    scene::move_and_bounce(sprites, side);
   }
 }
 
