@@ -8,10 +8,12 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <numeric>
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -471,6 +473,59 @@ TEST(StreamsScene, TheCrowdsSlideThroughEachOtherAndStayInTheirLanes) {
     ASSERT_EQ(sim.sprites()[i].vy, 0.0f) << "sprite " << i;
   }
 }
+
+// --- long runs of every scene (not in the default suite) --------------------------------------
+
+// 100,000 ticks per scene at 2,000 and 10,000 sprites: each scene stays inside its world with its
+// energy where it started. Several minutes each in Debug, so disabled; run them in a Release
+// build (assertions are on in any build with the tests, unless QUADPOOL_ASSERTS=OFF):
+//   cmake -S . -B build/long -G Ninja -DCMAKE_BUILD_TYPE=Release -DQUADPOOL_BUILD_TESTS=ON
+//         -DQUADPOOL_ASSERTS=OFF
+//   cmake --build build/long --target game_tests
+//   build/long/tests/game_tests --gtest_also_run_disabled_tests --gtest_filter='*LongSceneRun*'
+using LongScene = std::tuple<SceneKind, std::size_t>;
+
+class LongSceneRun : public ::testing::TestWithParam<LongScene> {};
+
+TEST_P(LongSceneRun, DISABLED_HundredThousandTicksStayInsideWithTheEnergyTheyStartedWith) {
+  const auto [kind, sprites] = GetParam();
+  constexpr std::uint64_t kTicks = 100'000;
+  Simulation sim(scene_config(kind, sprites, 1));
+  PairChecker checker;
+  const double energy_first = kinetic_energy(sim.sprites());
+  double energy_min = energy_first;
+  double energy_max = energy_first;
+  for (std::uint64_t t = 0; t < kTicks; ++t) {
+    sim.step();
+    if (t % 10'000 == 0) {
+      const auto mismatch = checker.check(sim.last_boxes(), sim.last_pairs());
+      ASSERT_FALSE(mismatch.has_value()) << "tick " << t;
+    }
+    for (const Sprite& s : sim.sprites()) {
+      ASSERT_TRUE(inside_world(s, sim.world_side())) << "tick " << t;
+    }
+    const double energy = kinetic_energy(sim.sprites());
+    energy_min = std::min(energy_min, energy);
+    energy_max = std::max(energy_max, energy);
+  }
+  const double energy_last = kinetic_energy(sim.sprites());
+  std::printf("[ energy   ] %s, %zu sprites, %llu ticks: first %.6f last %.6f min %.6f max %.6f "
+              "(last/first - 1 = %.2e), %llu contacts\n",
+              scene_name(kind), sprites, static_cast<unsigned long long>(kTicks), energy_first,
+              energy_last, energy_min, energy_max, energy_last / energy_first - 1.0,
+              static_cast<unsigned long long>(sim.contacts_total()));
+  // Rounding only: the drift stays orders of magnitude below this.
+  EXPECT_LT(energy_max, energy_first * (1.0 + 1e-3));
+  EXPECT_GT(energy_min, energy_first * (1.0 - 1e-3));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Kinds, LongSceneRun,
+    ::testing::Combine(::testing::ValuesIn(kSceneKinds), ::testing::Values(2'000u, 10'000u)),
+    [](const auto& info) {
+      return std::string(scene_name(std::get<0>(info.param))) +
+             std::to_string(std::get<1>(info.param));
+    });
 
 }  // namespace
 }  // namespace quadpool::game
