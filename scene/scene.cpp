@@ -114,7 +114,7 @@ std::vector<Sprite> spawn_clustered(const SceneConfig& config) {
       const auto blob = std::find_if(blobs.begin(), blobs.end() - 1, [&](const Blob& b) {
         return pick < b.cumulative_weight;
       });
-      // Box-Muller: two independent normal deviates from two uniform ones in (0, 1].
+      // Box-Muller: a 2D normal offset from a uniform angle and a radius drawn from (0, 1].
       const float length = blob->sigma * std::sqrt(-2.0f * std::log(1.0f - rng.unit_float()));
       const float angle = rng.uniform(0.0f, kTwoPi);
       s.x = blob->x + length * std::cos(angle);

@@ -6,12 +6,13 @@
 /// sprites start, how big they are and where they head:
 ///
 ///   uniform    radii 2..6 spread evenly, random headings (the scene a uniform grid likes best)
-///   clustered  85% of the sprites in 5 dense Gaussian blobs, the rest spread evenly
+///   clustered  85% of the sprites, slow, in 5 dense Gaussian blobs; the rest spread evenly
 ///   mixed      radii 2..6, plus 1% large sprites with radii 20..60 that start slower
-///   streams    two crowds in interleaved horizontal lanes that slide through each other in
+///   streams    two crowds in alternate single-file lanes that slide through each other in
 ///              opposite directions, so the dense region moves every tick
 ///
-/// (The numbers are for the default SceneConfig; see spawn_sprites() for how each one scales.)
+/// (Radii and speeds are SceneConfig's defaults; the other numbers are the constants below.
+/// game/README.md shows how each scene evolves.)
 /// This library depends on the engine only (Aabb, Random), so engine tests and benchmarks may
 /// use it without reaching into game/.
 

@@ -1,7 +1,8 @@
 // Tick tests of game/simulation.*: thousands of ticks at several sizes with the broad phase
 // checked against the reference, the invariants (inside the world, bounded energy),
 // determinism across allocators, zero heap allocations per pooled tick, and a bounded pool.
-// Sections: long runs, determinism, allocations and memory, scene changes and contacts.
+// Sections: long runs, determinism, allocations and memory, scene changes and contacts, scenes,
+// long runs of every scene.
 #include "game/simulation.hpp"
 
 #include <algorithm>
