@@ -133,6 +133,8 @@ std::vector<Sprite> spawn_clustered(const SceneConfig& config) {
 }
 
 std::vector<Sprite> spawn_mixed(const SceneConfig& config) {
+  // The same draws in the same order as spawn_uniform, so that the small sprites are the uniform
+  // scene's: side by side with it, the large sprites are the only difference.
   Random rng(config.seed);
   const float side = world_side(config.sprites);
   const auto large_count = static_cast<std::size_t>(

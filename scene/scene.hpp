@@ -7,7 +7,7 @@
 ///
 ///   uniform    radii 2..6 spread evenly, random headings (the scene a uniform grid likes best)
 ///   clustered  85% of the sprites, slow, in 5 dense Gaussian blobs; the rest spread evenly
-///   mixed      radii 2..6, plus 1% large sprites with radii 20..60 that start slower
+///   mixed      the uniform scene with every 100th sprite 10x larger (radii 20..60), 10x slower
 ///   streams    two crowds in alternate single-file lanes that slide through each other in
 ///              opposite directions, so the dense region moves every tick
 ///

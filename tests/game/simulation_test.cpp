@@ -478,8 +478,9 @@ TEST(StreamsScene, TheCrowdsSlideThroughEachOtherAndStayInTheirLanes) {
 // --- long runs of every scene (not in the default suite) --------------------------------------
 
 // 100,000 ticks per scene at 2,000 and 10,000 sprites: each scene stays inside its world with its
-// energy where it started. Several minutes each in Debug, so disabled; run them in a Release
-// build (assertions are on in any build with the tests, unless QUADPOOL_ASSERTS=OFF):
+// energy where it started. About 9 minutes for all eight in Release on two cores, so disabled;
+// run them in a Release build (assertions are on in any build with the tests, unless
+// QUADPOOL_ASSERTS=OFF). game/README.md quotes their output:
 //   cmake -S . -B build/long -G Ninja -DCMAKE_BUILD_TYPE=Release -DQUADPOOL_BUILD_TESTS=ON
 //         -DQUADPOOL_ASSERTS=OFF
 //   cmake --build build/long --target game_tests

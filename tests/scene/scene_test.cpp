@@ -175,6 +175,23 @@ TEST(MixedScene, AboutOnePercentAreLargeAndSlowTheRestAreSmall) {
   }
 }
 
+TEST(MixedScene, IsTheUniformSceneOfTheSameSeedExceptForTheLargeSprites) {
+  const auto seed = test::announce_seed("MixedScene.Uniform", 17);
+  const auto mixed = spawn(SceneKind::Mixed, 5'000, seed);
+  const auto uniform = spawn(SceneKind::Uniform, 5'000, seed);
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < mixed.size(); ++i) {
+    if (mixed[i].radius < 20.0f) {
+      same += same_sprites({mixed[i]}, {uniform[i]}) ? 1 : 0;
+    } else {
+      // Ten times the radius and a tenth of the speed: the same kinetic energy.
+      EXPECT_NEAR(mixed[i].radius, 10.0f * uniform[i].radius, 1e-3f);
+      EXPECT_NEAR(mixed[i].vx, 0.1f * uniform[i].vx, 1e-6f);
+    }
+  }
+  EXPECT_EQ(same, 5'000u - 50u);
+}
+
 TEST(StreamsScene, TwoCrowdsInAlternateLanesHeadAtEachOtherFromOppositeWalls) {
   const auto seed = test::announce_seed("StreamsScene", 16);
   const auto sprites = spawn(SceneKind::Streams, 10'000, seed);
