@@ -2,7 +2,8 @@
 // occupancy, tree statistics, controls, the A/B result and the help panel.
 //
 // Sections: drawing helpers, the main window, memory, controls, help.
-#include <SDL.h>
+#include "game/demo/overlay.hpp"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -11,8 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "game/simulation.hpp"
-#include "game/demo/app.hpp"
+#include "game/demo/key_map.hpp"
 
 namespace quadpool::game::demo {
 
@@ -20,7 +20,7 @@ namespace {
 
 // --- drawing helpers ---------------------------------------------------------------------------
 
-constexpr float kPanelWidth = App::kOverlayWidth - 30.0f;
+constexpr float kPanelWidth = Overlay::kWidth - 30.0f;
 
 // Phase colours, shared by the graph and its legend.
 constexpr ImU32 kPhaseColours[5] = {
@@ -120,30 +120,34 @@ void draw_phase_graph(const FrameStats& stats, int phases, float height, bool wh
 
 // --- the main window ---------------------------------------------------------------------------
 
-void App::draw_overlay() {
+OverlayRequests Overlay::draw(const OverlayView& view) {
+  OverlayRequests requests;
   ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(kPanelWidth + 16, 0), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowBgAlpha(0.82f);
   if (ImGui::Begin("quadpool", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    draw_stats_panel();
-    draw_memory_panel();
-    draw_controls_panel();
+    draw_stats_panel(view, requests);
+    draw_pool_panel(view);
+    draw_stream_panel(view);
+    draw_controls_panel(view, requests);
   }
   ImGui::End();
-  if (controls_.show_help) draw_help_panel();
+  if (view.controls.show_help) draw_help_panel(view.controls.show_help, view.window_width);
+  return requests;
 }
 
-void App::draw_stats_panel() {
-  const std::size_t n = stats_.history_size();
-  const FrameSample& last = n > 0 ? stats_.history(n - 1) : FrameSample{};
-  const double fps = stats_.recent_fps();
+void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& requests) {
+  const FrameStats& stats = view.stats;
+  const std::size_t n = stats.history_size();
+  const FrameSample& last = n > 0 ? stats.history(n - 1) : FrameSample{};
+  const double fps = stats.recent_fps();
   text(fmt::format("{:.0f} FPS  {:.2f} ms/frame  {} sprites", fps, fps > 0 ? 1000.0 / fps : 0.0,
-                   sim_->sprites().size()));
+                   view.sim.sprites().size()));
 
   // The whole frame, then the simulation's tick alone at its own scale: rendering dwarfs the
   // tick, and the tick is where the allocator shows.
-  draw_phase_graph(stats_, 5, 70.0f, true);
-  draw_phase_graph(stats_, 4, 50.0f, false);
+  draw_phase_graph(stats, 5, 70.0f, true);
+  draw_phase_graph(stats, 4, 50.0f, false);
   const float phase_ms[5] = {last.integrate, last.rebuild, last.pairs, last.resolve, last.render};
   for (int p = 0; p < 5; ++p) {
     if (p != 0 && p != 3) ImGui::SameLine();
@@ -153,19 +157,19 @@ void App::draw_stats_panel() {
 
   // The allocator switch, and what this frame's tick allocated.
   ImGui::Separator();
-  int kind = sim_->allocator() == AllocatorKind::Pool ? 0 : 1;
-  ImGui::BeginDisabled(ab_.has_value());  // an A/B run switches by itself
+  int kind = view.sim.allocator() == AllocatorKind::Pool ? 0 : 1;
+  ImGui::BeginDisabled(view.ab.running());  // an A/B run switches by itself
   ImGui::TextUnformatted("Tree nodes from");
   ImGui::SameLine();
   const bool changed = ImGui::RadioButton("Pool", &kind, 0);
   ImGui::SameLine();
   if (ImGui::RadioButton("new/delete", &kind, 1) || changed) {
-    set_allocator(kind == 0 ? AllocatorKind::Pool : AllocatorKind::NewDelete);
+    requests.allocator = kind == 0 ? AllocatorKind::Pool : AllocatorKind::NewDelete;
   }
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::TextDisabled("(A)");
-  if (!options_.heap_counter) {
+  if (!view.heap_counted) {
     ImGui::TextDisabled("heap allocations: not counted (no heap hook linked)");
   } else if (last.tick_heap_allocations) {
     const std::uint64_t made = *last.tick_heap_allocations;
@@ -177,7 +181,7 @@ void App::draw_stats_panel() {
     ImGui::TextDisabled("heap allocations this tick: (paused)");
   }
 
-  const TickStats& tick = sim_->last_tick();
+  const TickStats& tick = view.sim.last_tick();
   text(fmt::format("tree: {} nodes, {} leaves, depth {}", tick.tree.nodes, tick.tree.leaves,
                    tick.tree.max_depth_reached));
   text(fmt::format("pairs tested {}   contacts {}", tick.pairs_tested, tick.contacts));
@@ -185,10 +189,10 @@ void App::draw_stats_panel() {
 
 // --- memory ------------------------------------------------------------------------------------
 
-void App::draw_memory_panel() {
+void Overlay::draw_pool_panel(const OverlayView& view) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   if (ImGui::CollapsingHeader("Node pool", ImGuiTreeNodeFlags_DefaultOpen)) {
-    const memory::PoolStats pool = sim_->tree().pool_stats();
+    const memory::PoolStats pool = view.sim.tree().pool_stats();
     const float used = pool.capacity > 0 ? static_cast<float>(pool.blocks_in_use) /
                                                static_cast<float>(pool.capacity)
                                          : 0.0f;
@@ -200,9 +204,9 @@ void App::draw_memory_panel() {
 
     // Per-chunk strip, refreshed a few times a second: reading every block's state is a tool's
     // job, not a hot path.
-    const memory::PoolAllocator& allocator = sim_->tree().pool_allocator();
+    const memory::PoolAllocator& allocator = view.sim.tree().pool_allocator();
     const std::size_t per_chunk = allocator.blocks_per_chunk();
-    if (frame_ % 15 == 0 || chunk_states_.size() != pool.chunks * per_chunk) {
+    if (view.frame % 15 == 0 || chunk_states_.size() != pool.chunks * per_chunk) {
       chunk_states_.resize(pool.chunks * per_chunk);
       for (std::size_t c = 0; c < pool.chunks; ++c) {
         allocator.chunk_block_states(c, std::span(chunk_states_).subspan(c * per_chunk, per_chunk));
@@ -247,19 +251,22 @@ void App::draw_memory_panel() {
       text(fmt::format("(first {} of {} chunks)", kMaxRows, pool.chunks));
     }
   }
+}
 
+void Overlay::draw_stream_panel(const OverlayView& view) {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
   if (ImGui::CollapsingHeader("Vertex stream", ImGuiTreeNodeFlags_DefaultOpen)) {
-    const VertexStreamStats s = stream_.stats();
+    const VertexStreamStats s = view.stream.stats();
     const float bar_h = 14.0f;
     const ImVec2 at = reserve_bar(kPanelWidth, bar_h);
     const float per_byte =
         kPanelWidth / static_cast<float>(std::max<std::uint64_t>(s.capacity_bytes, 1));
     draw->AddRectFilled(at, ImVec2(at.x + kPanelWidth, at.y + bar_h), IM_COL32(40, 40, 48, 255));
-    stream_.for_each_range([&](const StreamRange& r) {
+    view.stream.for_each_range([&](const StreamRange& r) {
       const float x0 = at.x + static_cast<float>(r.offset) * per_byte;
       const float x1 = std::max(x0 + 1.0f, at.x + static_cast<float>(r.offset + r.size) * per_byte);
       draw->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1, at.y + bar_h),
-                          r.frame == frame_ ? kLive : kStale);
+                          r.frame == view.frame ? kLive : kStale);
     });
     ImGui::TextColored(colour(kLive), "this frame %s", bytes_text(s.frame_bytes).c_str());
     ImGui::SameLine();
@@ -267,7 +274,7 @@ void App::draw_memory_panel() {
     ImGui::SameLine();
     text(fmt::format("free {}", bytes_text(s.free_bytes)));
     text(fmt::format("{} batches in {} draw calls, {} free blocks", s.batches,
-                     last_draw_.draw_calls, s.free_blocks));
+                     view.last_draw.draw_calls, s.free_blocks));
     text(
         fmt::format("fragmentation {:.1f}%  (1 - largest free / free)", 100.0 * s.fragmentation()));
     text(fmt::format("capacity {}, {} frames in flight{}", bytes_text(s.capacity_bytes),
@@ -278,49 +285,56 @@ void App::draw_memory_panel() {
 
 // --- controls ----------------------------------------------------------------------------------
 
-void App::draw_controls_panel() {
+void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requests) {
   if (!ImGui::CollapsingHeader("Controls", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  ImGui::BeginDisabled(ab_.has_value());  // an A/B run owns the scene until it is done
+  Controls& controls = view.controls;
+  ImGui::BeginDisabled(view.ab.running());  // an A/B run owns the scene until it is done
   ImGui::PushItemWidth(200);
   // The scene is rebuilt when the slider is let go, not on every value it passes through.
   // AlwaysClamp: ctrl+click turns a slider into a text field, which ImGui does not clamp.
   ImGui::SliderInt("sprites", &sprites_slider_, 100, static_cast<int>(kMaxSprites), "%d",
                    ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   if (ImGui::IsItemDeactivatedAfterEdit()) {
-    reset(static_cast<std::size_t>(sprites_slider_), scene_.seed);
+    requests.sprites = static_cast<std::size_t>(sprites_slider_);
   }
-  ImGui::SliderFloat("speed (ticks/frame)", &controls_.speed, 0.1f, 4.0f, "%.2f",
+  ImGui::SliderFloat("speed (ticks/frame)", &controls.speed, 0.1f, 4.0f, "%.2f",
                      ImGuiSliderFlags_AlwaysClamp);
   ImGui::InputScalar("seed", ImGuiDataType_U64, &seed_input_);
   ImGui::PopItemWidth();
-  if (ImGui::Button("Reset with seed (R)")) reset(scene_.sprites, seed_input_);
+  if (ImGui::Button("Reset with seed (R)")) requests.reset_seed = seed_input_;
   ImGui::EndDisabled();
   ImGui::SameLine();
-  if (ImGui::Button(controls_.paused ? "Resume (Space)" : "Pause (Space)")) {
-    controls_.paused = !controls_.paused;
+  if (ImGui::Button(controls.paused ? "Resume (Space)" : "Pause (Space)")) {
+    controls.paused = !controls.paused;
   }
   ImGui::SameLine();
   if (ImGui::Button("Step (.)")) {
-    controls_.paused = true;
-    controls_.step_once = true;
+    controls.paused = true;
+    controls.step_once = true;
   }
-  ImGui::Checkbox("draw tree (T)", &controls_.draw_tree);
+  ImGui::Checkbox("draw tree (T)", &controls.draw_tree);
   ImGui::SameLine();
-  ImGui::Checkbox("highlight contacts (C)", &controls_.highlight_contacts);
+  ImGui::Checkbox("highlight contacts (C)", &controls.highlight_contacts);
 
   ImGui::Separator();
-  if (ab_) {
-    const float done = static_cast<float>(ab_->leg * AbRun::kLegFrames + ab_->frames_in_leg) /
-                       static_cast<float>(AbRun::kLegs * AbRun::kLegFrames);
-    ImGui::ProgressBar(done, ImVec2(kPanelWidth, 0), "A/B running");
+  draw_ab_panel(view, requests);
+  ImGui::TextDisabled("F1: help   H: hide UI   renderer: %s", view.renderer_name.c_str());
+}
+
+void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) {
+  const AbExperiment& ab = view.ab;
+  if (ab.running()) {
+    ImGui::ProgressBar(ab.progress(), ImVec2(kPanelWidth, 0), "A/B running");
   } else if (ImGui::Button("Run A/B: pool vs new/delete (B)")) {
-    start_ab();
+    requests.start_ab = true;
   }
   ImGui::SameLine();
-  ImGui::TextDisabled("(%d x %d frames)", AbRun::kLegs, static_cast<int>(AbRun::kLegFrames));
-  if (ab_result_ && ImGui::BeginTable("ab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
+  ImGui::TextDisabled("(%d x %d frames)", AbExperiment::kLegs,
+                      static_cast<int>(AbExperiment::kLegFrames));
+  const std::optional<AbResult>& result = ab.result();
+  if (result && ImGui::BeginTable("ab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
     ImGui::TableSetupColumn(
-        fmt::format("{} sprites, seed {}", ab_result_->sprites, ab_result_->seed).c_str());
+        fmt::format("{} sprites, seed {}", result->sprites, result->seed).c_str());
     ImGui::TableSetupColumn("pool");
     ImGui::TableSetupColumn("new/delete");
     ImGui::TableHeadersRow();
@@ -335,47 +349,28 @@ void App::draw_controls_panel() {
       ImGui::TextColored(colour(new_delete < pool ? kGood : IM_COL32(230, 230, 230, 255)),
                          "%.3f ms", new_delete);
     };
-    row("tick median", ab_result_->tick_ms[0].median, ab_result_->tick_ms[1].median);
-    row("tick p99", ab_result_->tick_ms[0].p99, ab_result_->tick_ms[1].p99);
-    row("frame median", ab_result_->frame_ms[0].median, ab_result_->frame_ms[1].median);
-    row("frame p99", ab_result_->frame_ms[0].p99, ab_result_->frame_ms[1].p99);
+    row("tick median", result->tick_ms[0].median, result->tick_ms[1].median);
+    row("tick p99", result->tick_ms[0].p99, result->tick_ms[1].p99);
+    row("frame median", result->frame_ms[0].median, result->frame_ms[1].median);
+    row("frame p99", result->frame_ms[0].p99, result->frame_ms[1].p99);
     ImGui::EndTable();
   }
-  ImGui::TextDisabled("F1: help   H: hide UI   renderer: %s", renderer_name_.c_str());
 }
 
 // --- help --------------------------------------------------------------------------------------
 
-void App::draw_help_panel() {
-  ImGui::SetNextWindowPos(ImVec2(static_cast<float>(width_) - 8.0f, 8), ImGuiCond_Appearing,
+void draw_help_panel(bool& open, int window_width) {
+  ImGui::SetNextWindowPos(ImVec2(static_cast<float>(window_width) - 8.0f, 8), ImGuiCond_Appearing,
                           ImVec2(1.0f, 0.0f));  // pivot: top-right corner
   ImGui::SetNextWindowBgAlpha(0.85f);
-  if (ImGui::Begin("Help", &controls_.show_help, ImGuiWindowFlags_AlwaysAutoResize)) {
-    static constexpr const char* kKeys[][2] = {
-        {"Space", "pause / resume"},
-        {".", "single step (pauses)"},
-        {"A", "switch the tree's allocator: pool <-> new/delete"},
-        {"T", "draw the quad-tree"},
-        {"C", "highlight contacts"},
-        {"R", "reset the scene with the seed field's seed"},
-        {"+ / -", "double / halve the sprites"},
-        {"B", "run the A/B comparison"},
-        {"F", "fit the world in the window"},
-        {"H", "hide / show the UI"},
-        {"F1 or /", "this help"},
-        {"Esc", "quit"},
-        {"left drag", "spawn sprites"},
-        {"shift + left drag", "select a region: QuadTree::query's answer is ringed"},
-        {"right drag", "pan"},
-        {"wheel", "zoom at the cursor"},
-    };
+  if (ImGui::Begin("Help", &open, ImGuiWindowFlags_AlwaysAutoResize)) {
     if (ImGui::BeginTable("keys", 2)) {
-      for (const auto& key : kKeys) {
+      for (const KeyBinding& binding : key_bindings()) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextColored(colour(IM_COL32(255, 220, 120, 255)), "%s", key[0]);
+        ImGui::TextColored(colour(IM_COL32(255, 220, 120, 255)), "%s", binding.input);
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(key[1]);
+        ImGui::TextUnformatted(binding.description);
       }
       ImGui::EndTable();
     }

@@ -1,16 +1,22 @@
 // Unit tests of the demo's pieces that need no window: the vertex stream's frame-deferred
-// ranges, the camera, the key-script parser and the frame statistics.
+// ranges, the camera, the key map and the README's key table, the key-script parser, the A/B
+// experiment's legs and the frame statistics.
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
+#include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "game/demo/app.hpp"
+#include "game/demo/ab_experiment.hpp"
 #include "game/demo/camera.hpp"
 #include "game/demo/frame_stats.hpp"
+#include "game/demo/input.hpp"
+#include "game/demo/key_map.hpp"
 #include "game/demo/vertex_stream.hpp"
 
 namespace quadpool::game::demo {
@@ -109,6 +115,115 @@ TEST(Camera, PanMovesTheWorldWithTheMouse) {
   const ScreenPoint after = camera.to_screen(10, 20);
   EXPECT_FLOAT_EQ(after.x - before.x, 15.0f);
   EXPECT_FLOAT_EQ(after.y - before.y, -5.0f);
+}
+
+std::string without_backticks(std::string s) {
+  std::erase(s, '`');
+  return s;
+}
+
+std::string trimmed(const std::string& s) {
+  const std::size_t first = s.find_first_not_of(' ');
+  const std::size_t last = s.find_last_not_of(' ');
+  return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
+}
+
+// The rows of the "### Keys and mouse" table in the top README: input -> description, with
+// the Markdown backticks taken out.
+std::map<std::string, std::string> readme_key_table() {
+  std::ifstream file(QUADPOOL_SOURCE_DIR "/README.md");
+  EXPECT_TRUE(file.good()) << "cannot read " << QUADPOOL_SOURCE_DIR "/README.md";
+  std::map<std::string, std::string> rows;
+  std::string line;
+  while (std::getline(file, line) && line != "### Keys and mouse") {
+  }
+  while (std::getline(file, line) && (line.empty() || line[0] != '|')) {
+  }
+  int row = 0;
+  do {
+    if (line.empty() || line[0] != '|') break;
+    // "| input | does |": cells 1 and 2; the header and the separator row are skipped.
+    std::vector<std::string> cells;
+    std::stringstream cells_text(line);
+    for (std::string cell; std::getline(cells_text, cell, '|');) cells.push_back(trimmed(cell));
+    if (row++ >= 2 && cells.size() >= 3) {
+      EXPECT_TRUE(rows.emplace(without_backticks(cells[1]), without_backticks(cells[2])).second)
+          << "README lists " << cells[1] << " twice";
+    }
+  } while (std::getline(file, line));
+  return rows;
+}
+
+TEST(KeyMap, TheTopReadmesKeyTableListsEveryBindingWithTheHelpPanelsWords) {
+  std::map<std::string, std::string> readme = readme_key_table();
+  ASSERT_FALSE(readme.empty()) << "no '### Keys and mouse' table in README.md";
+  for (const KeyBinding& binding : key_bindings()) {
+    const auto it = readme.find(binding.input);
+    if (it == readme.end()) {
+      ADD_FAILURE() << "README.md's key table has no row for " << binding.input;
+      continue;
+    }
+    EXPECT_EQ(it->second, binding.description)
+        << "README.md describes " << binding.input << " differently from game/demo/key_map.cpp";
+    readme.erase(it);
+  }
+  for (const auto& [input, description] : readme) {
+    ADD_FAILURE() << "README.md's key table lists " << input << " (" << description
+                  << "), which the key map does not have";
+  }
+}
+
+TEST(KeyMap, EveryBoundKeyDispatchesItsRowsActionAndNoKeyIsBoundTwice) {
+  std::set<int> seen;
+  for (const KeyBinding& binding : key_bindings()) {
+    for (const int key : binding.keys) {
+      if (key == 0) continue;
+      EXPECT_TRUE(seen.insert(key).second) << "SDL_Keycode " << key << " is bound twice";
+      EXPECT_EQ(action_for_key(key, false), binding.action) << binding.input;
+      EXPECT_NE(binding.action, Action::None) << binding.input;
+    }
+  }
+  // SDL_Keycodes of printable keys are their characters.
+  EXPECT_EQ(action_for_key('=', true), Action::DoubleSprites);  // '+' as shift+'='
+  EXPECT_EQ(action_for_key('=', false), Action::None);
+  EXPECT_EQ(action_for_key('z', false), Action::None);
+}
+
+TEST(AbExperiment, LegsAlternateAllocatorsAndTheResultRestoresWhatWasSaved) {
+  AbExperiment ab;
+  Controls controls;
+  controls.paused = true;
+  controls.speed = 2.5f;
+  ab.start(5000, 42, controls, AllocatorKind::NewDelete);
+  ASSERT_TRUE(ab.running());
+  std::vector<AllocatorKind> legs{ab.leg_allocator()};
+  FrameSample sample;
+  sample.ticked = true;
+  AbExperiment::Next next = AbExperiment::Next::Continue;
+  int frames = 0;
+  while (next != AbExperiment::Next::Done && frames < 10'000) {
+    sample.allocator = ab.leg_allocator();
+    sample.rebuild = sample.allocator == AllocatorKind::Pool ? 1.0f : 3.0f;
+    sample.total = 10.0f;
+    next = ab.record(sample);
+    ++frames;
+    if (next == AbExperiment::Next::NewLeg) legs.push_back(ab.leg_allocator());
+    FrameSample idle;  // a frame without a tick does not count
+    EXPECT_EQ(ab.record(idle), AbExperiment::Next::Continue);
+  }
+  EXPECT_EQ(frames, AbExperiment::kLegs * static_cast<int>(AbExperiment::kLegFrames));
+  EXPECT_EQ(legs, (std::vector<AllocatorKind>{AllocatorKind::Pool, AllocatorKind::NewDelete,
+                                              AllocatorKind::Pool, AllocatorKind::NewDelete}));
+  EXPECT_FALSE(ab.running());
+  ASSERT_TRUE(ab.result().has_value());
+  EXPECT_EQ(ab.result()->sprites, 5000u);
+  EXPECT_EQ(ab.result()->seed, 42u);
+  EXPECT_DOUBLE_EQ(ab.result()->tick_ms[0].median, 1.0);
+  EXPECT_DOUBLE_EQ(ab.result()->tick_ms[1].median, 3.0);
+  EXPECT_FLOAT_EQ(ab.progress(), 1.0f);
+  EXPECT_TRUE(ab.saved_controls().paused);
+  EXPECT_FLOAT_EQ(ab.saved_controls().speed, 2.5f);
+  EXPECT_EQ(ab.saved_allocator(), AllocatorKind::NewDelete);
 }
 
 TEST(KeyScript, EntriesAreParsedAndSortedByFrame) {

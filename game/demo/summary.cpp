@@ -1,0 +1,97 @@
+#include "game/demo/summary.hpp"
+
+#include "game/json_writer.hpp"
+
+namespace quadpool::game::demo {
+
+namespace {
+
+void write_percentiles(JsonWriter& json, const char* key, const Percentiles& p) {
+  json.begin(key);
+  json.number("median", p.median);
+  json.number("p99", p.p99);
+  json.number("max", p.max);
+  json.end();
+}
+
+void write_mode(JsonWriter& json, const char* key, const ModeSummary& m) {
+  json.begin(key);
+  json.integer("frames", m.frames);
+  write_percentiles(json, "frame_ms", m.frame_ms);
+  write_percentiles(json, "tick_ms", m.tick_ms);
+  json.integer("warm_ticks", m.warm_ticks);
+  json.integer("warm_ticks_with_heap_allocations", m.warm_ticks_with_heap_allocations);
+  json.integer("max_warm_tick_heap_allocations", m.max_warm_tick_heap_allocations);
+  json.end();
+}
+
+void write_pool_and_tree(JsonWriter& json, const Simulation& sim) {
+  const memory::PoolStats pool = sim.tree().pool_stats();
+  json.begin("pool");
+  json.integer("capacity", pool.capacity);
+  json.integer("in_use", pool.blocks_in_use);
+  json.integer("high_water", pool.high_water);
+  json.integer("chunks", pool.chunks);
+  json.end();
+  const spatial::QuadTreeStats tree = sim.last_tick().tree;
+  json.begin("tree");
+  json.integer("nodes", tree.nodes);
+  json.integer("leaves", tree.leaves);
+  json.integer("max_depth_reached", tree.max_depth_reached);
+  json.end();
+}
+
+void write_stream(JsonWriter& json, const VertexStreamStats& stream) {
+  json.begin("vertex_stream");
+  json.integer("capacity_bytes", stream.capacity_bytes);
+  json.integer("frame_bytes", stream.frame_bytes);
+  json.integer("stale_bytes", stream.stale_bytes);
+  json.integer("batches", stream.batches);
+  json.integer("grows", stream.grows);
+  json.number("fragmentation", stream.fragmentation());
+  json.end();
+}
+
+}  // namespace
+
+std::string summary_json(const SummaryInputs& in) {
+  const Percentiles frame = in.stats.frame_ms();
+  const FrameSample phases = in.stats.phase_medians();
+  JsonWriter json;
+  json.begin();
+  json.integer("frames", in.stats.frames());
+  json.integer("sprites", in.sim.sprites().size());
+  json.integer("seed", in.seed);
+  json.string("renderer", in.renderer);
+  json.integer("window_width", static_cast<std::uint64_t>(in.window_width));
+  json.integer("window_height", static_cast<std::uint64_t>(in.window_height));
+  json.boolean("vsync", in.vsync);
+  json.boolean("heap_counter", in.heap_counter);
+  json.integer("allocator_switches", in.allocator_switches);
+  json.number("fps_median", frame.median > 0 ? 1000.0 / frame.median : 0.0);
+  json.number("cpu_ms_per_frame", in.cpu_ms_per_frame);
+  write_percentiles(json, "frame_ms", frame);
+  json.begin("phase_ms");  // medians
+  json.number("integrate", phases.integrate);
+  json.number("rebuild", phases.rebuild);
+  json.number("pairs", phases.pairs);
+  json.number("resolve", phases.resolve);
+  json.number("render", phases.render);
+  json.end();
+  json.begin("modes");
+  write_mode(json, "pool", in.stats.summary(AllocatorKind::Pool));
+  write_mode(json, "new_delete", in.stats.summary(AllocatorKind::NewDelete));
+  json.end();
+  write_pool_and_tree(json, in.sim);
+  write_stream(json, in.stream);
+  json.integer("draw_calls", in.draw_calls);
+  if (in.screenshot != nullptr) {
+    json.string("screenshot", *in.screenshot);
+  } else {
+    json.null("screenshot");
+  }
+  json.end();
+  return json.text();
+}
+
+}  // namespace quadpool::game::demo
