@@ -49,9 +49,8 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const D
       stream_(std::max<std::size_t>(options.sprites, 1000) * 4 * 3 * VertexStream::kFramesInFlight),
       sprite_renderer_(renderer, atlas),
       overlay_(options.seed) {
-  SDL_GetRendererOutputSize(renderer, &target_.width, &target_.height);
   overlay_.show_scene_size(runner_.scene().sprites);
-  fit_camera();
+  update_layout();
 }
 
 void App::reset(std::size_t sprites, std::uint64_t seed) {
@@ -62,8 +61,23 @@ void App::reset(std::size_t sprites, std::uint64_t seed) {
 }
 
 void App::fit_camera() {
-  camera_.fit(runner_.sim().world_side(), target_.width, target_.height,
-              controls_.show_ui ? Overlay::kWidth : 0.0f);
+  camera_.fit(runner_.sim().world_side(), layout_.layout.world);
+}
+
+// A new window size or the panel shown or hidden: a new layout, and the camera fits the world's
+// new area (the user's zoom and pan are given up, as F would).
+void App::update_layout() {
+  int width = 0, height = 0;
+  SDL_GetRendererOutputSize(target_.renderer, &width, &height);
+  const Layout next = layout_for(width, height, controls_.show_ui);
+  const Layout& now = layout_.layout;
+  if (next.window.w == now.window.w && next.window.h == now.window.h &&
+      next.panel.w == now.panel.w) {
+    return;
+  }
+  layout_.layout = next;
+  fit_camera();
+  ++layout_.refits;
 }
 
 // --- the frame loop ----------------------------------------------------------------------------
@@ -75,9 +89,9 @@ int App::run() {
   const std::clock_t cpu_start = std::clock();
   while (!quit_) {
     const Clock::time_point frame_start = Clock::now();
-    input_.inject_script(frame_, SDL_GetWindowID(target_.window));
+    input_.inject_script(frame_, target_.window);
     handle_events();
-    SDL_GetRendererOutputSize(target_.renderer, &target_.width, &target_.height);
+    update_layout();
 
     FrameSample sample;
     sample.allocator = runner_.sim().allocator();
@@ -148,8 +162,15 @@ OverlayRequests App::render() {
   if (controls_.draw_tree && sim.ticks() > 0) world.tree = &sim.tree();
   world.selected = selection_.ids();
   world.selection = selection_.region();
-  last_draw_ = sprite_renderer_.draw(stream_, camera_, target_.width, target_.height, world);
+  const ScreenRect& area = layout_.layout.world;
+  // The world stays in its own rectangle: zoomed in, it must not spill under the panel.
+  const SDL_Rect clip{static_cast<int>(area.x), static_cast<int>(area.y), static_cast<int>(area.w),
+                      static_cast<int>(area.h)};
+  SDL_RenderSetClipRect(target_.renderer, &clip);
+  last_draw_ = sprite_renderer_.draw(stream_, camera_, area, world);
+  SDL_RenderSetClipRect(target_.renderer, nullptr);
 
+  ImGui::GetIO().FontGlobalScale = layout_.layout.ui_scale;
   ImGui_ImplSDLRenderer_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
@@ -164,7 +185,8 @@ OverlayRequests App::render() {
                               .frame = frame_,
                               .heap_counted = options_.heap_counter != nullptr,
                               .renderer_name = target_.renderer_name,
-                              .window_width = target_.width});
+                              .layout = layout_.layout});
+    if (overlay_.drawn_panel().overlaps(layout_.layout.world)) ++layout_.frames_overlapping;
   }
   ImGui::Render();
   ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
@@ -277,8 +299,9 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
       .stream = stream_.stats(),
       .draw_calls = last_draw_.draw_calls,
       .renderer = target_.renderer_name,
-      .window_width = target_.width,
-      .window_height = target_.height,
+      .layout = layout_.layout,
+      .layout_refits = layout_.refits,
+      .layout_frames_overlapping = layout_.frames_overlapping,
       .vsync = options_.vsync,
       .heap_counter = options_.heap_counter != nullptr,
       .cpu_ms_per_frame = cpu_ms_per_frame,

@@ -16,6 +16,7 @@
 #include "game/demo/frame_stats.hpp"
 #include "game/demo/input.hpp"
 #include "game/demo/key_map.hpp"
+#include "game/demo/layout.hpp"
 #include "game/demo/overlay.hpp"
 #include "game/demo/selection.hpp"
 #include "game/demo/sim_runner.hpp"
@@ -46,10 +47,16 @@ class App {
     SDL_Window* window;
     SDL_Renderer* renderer;
     std::string renderer_name;
-    int width = 0, height = 0;  // renderer pixels
+  };
+  // The layout, and what the summary reports about it.
+  struct LayoutWatch {
+    Layout layout;
+    std::uint64_t refits = 0;              // camera fits after a resize or the panel toggling
+    std::uint64_t frames_overlapping = 0;  // frames the drawn panel shared pixels with the world
   };
 
   void handle_events();
+  void update_layout();
   void apply(Action action);
   void apply(const OverlayRequests& requests);
   void reset(std::size_t sprites, std::uint64_t seed);
@@ -60,6 +67,7 @@ class App {
   void print_summary(bool screenshot_written, double cpu_ms_per_frame) const;
 
   Target target_;
+  LayoutWatch layout_;
   DemoOptions options_;
   Input input_;
   SimRunner runner_;

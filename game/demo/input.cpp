@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -23,16 +24,21 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
         colon == std::string::npos ? 0 : std::strtoull(entry.c_str(), &parsed_to, 10);
     const bool frame_ok = colon != std::string::npos && colon > 0 &&
                           parsed_to == entry.c_str() + colon && entry[0] != '-';
-    const SDL_Keycode key =
-        frame_ok ? SDL_GetKeyFromName(entry.substr(colon + 1).c_str()) : SDLK_UNKNOWN;
-    if (!frame_ok || key == SDLK_UNKNOWN) {
+    const std::string name = frame_ok ? entry.substr(colon + 1) : std::string();
+    const SDL_Keycode key = frame_ok ? SDL_GetKeyFromName(name.c_str()) : SDLK_UNKNOWN;
+    int width = 0, height = 0, used = 0;
+    const bool resize = frame_ok && key == SDLK_UNKNOWN &&
+                        std::sscanf(name.c_str(), "%dx%d%n", &width, &height, &used) == 2 &&
+                        used == static_cast<int>(name.size()) && width >= 64 && height >= 64 &&
+                        width <= 16384 && height <= 16384;
+    if (!frame_ok || (key == SDLK_UNKNOWN && !resize)) {
       error = fmt::format(
           "QUADPOOL_DEMO_KEYS: '{}' is not FRAME:KEY (a frame number from 0, an "
-          "SDL key name such as A, Space or .)",
+          "SDL key name such as A, Space or ., or a window size WxH from 64x64 to 16384x16384)",
           entry);
       return {};
     }
-    keys.push_back({frame, key});
+    keys.push_back({frame, resize ? 0 : key, width, height});
     start = end + 1;
   }
   std::stable_sort(keys.begin(), keys.end(),
@@ -40,13 +46,19 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
   return keys;
 }
 
-void Input::inject_script(std::uint64_t frame, std::uint32_t window_id) {
+void Input::inject_script(std::uint64_t frame, SDL_Window* window) {
   // Scripted keys enter SDL's queue like real ones, and are handled like real ones.
   while (next_script_key_ < script_.size() && script_[next_script_key_].frame <= frame) {
+    const ScriptedKey& scripted = script_[next_script_key_];
+    if (scripted.width > 0) {
+      SDL_SetWindowSize(window, scripted.width, scripted.height);
+      ++next_script_key_;
+      continue;
+    }
     SDL_Event press{};
     press.type = SDL_KEYDOWN;
     press.key.state = SDL_PRESSED;
-    press.key.windowID = window_id;
+    press.key.windowID = SDL_GetWindowID(window);
     press.key.keysym.sym = script_[next_script_key_].keycode;
     press.key.keysym.scancode = SDL_GetScancodeFromKey(press.key.keysym.sym);
     SDL_Event release = press;

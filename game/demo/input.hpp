@@ -12,27 +12,32 @@
 #include "game/demo/selection.hpp"
 
 union SDL_Event;
+struct SDL_Window;
 
 namespace quadpool::game::demo {
 
 /// A key press to inject at the start of a frame, through SDL_PushEvent: the same path a real
-/// key press takes. Scripts come from $QUADPOOL_DEMO_KEYS (see parse_key_script).
+/// key press takes; or a window resize (SDL_SetWindowSize), as a user dragging its border.
+/// Scripts come from $QUADPOOL_DEMO_KEYS (see parse_key_script).
 struct ScriptedKey {
   std::uint64_t frame;
-  int keycode;  // SDL_Keycode
+  int keycode;    // SDL_Keycode; 0 for a resize
+  int width = 0;  // > 0: resize the window to width x height
+  int height = 0;
 };
 
-/// Parses "FRAME:KEY[,FRAME:KEY...]", KEY being an SDL key name ("A", "Space", "."), e.g.
-/// "100:A,200:A". Returns the keys sorted by frame, or an error naming the bad entry.
+/// Parses "FRAME:KEY[,FRAME:KEY...]", KEY being an SDL key name ("A", "Space", ".") or a window
+/// size WxH (e.g. "100:A,150:1024x600"). Returns the keys sorted by frame, or an error naming
+/// the bad entry.
 std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& error);
 
 class Input {
  public:
   explicit Input(std::vector<ScriptedKey> script) : script_(std::move(script)) {}
 
-  /// Pushes the scripted presses (and releases) due by `frame` into SDL's event queue for the
-  /// window `window_id`.
-  void inject_script(std::uint64_t frame, std::uint32_t window_id);
+  /// Pushes the scripted presses (and releases) due by `frame` into SDL's event queue for
+  /// `window`, and applies the resizes due.
+  void inject_script(std::uint64_t frame, SDL_Window* window);
 
   /// Handles one SDL event, after ImGui has seen it (`ui_wants_mouse` / `ui_wants_keyboard`:
   /// ImGui's WantCapture flags). Mouse gestures move `camera` and drag `selection`. Returns

@@ -1,7 +1,7 @@
-// The ImGui overlay: frame times by phase, the allocator switch, pool and vertex-stream
-// occupancy, tree statistics, controls, the A/B result and the help panel.
+// The ImGui overlay, a panel docked on the left: frame times by phase, the allocator switch,
+// tree statistics, the key map, the A/B run, controls, pool and vertex-stream occupancy.
 //
-// Sections: drawing helpers, the main window, memory, controls, help.
+// Sections: drawing helpers, the main window, memory, controls, keys.
 #include "game/demo/overlay.hpp"
 
 #include <imgui.h>
@@ -19,8 +19,6 @@ namespace quadpool::game::demo {
 namespace {
 
 // --- drawing helpers ---------------------------------------------------------------------------
-
-constexpr float kPanelWidth = Overlay::kWidth - 30.0f;
 
 // Phase colours, shared by the graph and its legend.
 constexpr ImU32 kPhaseColours[5] = {
@@ -65,7 +63,8 @@ void text(const std::string& s) {
 // A graph of the last FrameStats::kHistory frames, one column per frame, stacked by the first
 // `phases` phases (5: the whole frame, 4: the tick alone), oldest on the left. The whole-frame
 // graph has a 60 FPS line; the tick graph has a strip under it coloured by allocator.
-void draw_phase_graph(const FrameStats& stats, int phases, float height, bool whole_frame) {
+void draw_phase_graph(const FrameStats& stats, int phases, float width, float height,
+                      bool whole_frame) {
   const std::size_t n = stats.history_size();
   auto value = [](const FrameSample& s, int p) {
     const float parts[5] = {s.integrate, s.rebuild, s.pairs, s.resolve, s.render};
@@ -82,10 +81,10 @@ void draw_phase_graph(const FrameStats& stats, int phases, float height, bool wh
                            : highest <= 33.3f ? 33.3f
                                               : highest * 1.1f;
   const float strip = whole_frame ? 0.0f : 3.0f;
-  const ImVec2 at = reserve_bar(kPanelWidth, height + strip);
+  const ImVec2 at = reserve_bar(width, height + strip);
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  draw->AddRectFilled(at, ImVec2(at.x + kPanelWidth, at.y + height), IM_COL32(25, 25, 32, 230));
-  const float column = kPanelWidth / static_cast<float>(FrameStats::kHistory);
+  draw->AddRectFilled(at, ImVec2(at.x + width, at.y + height), IM_COL32(25, 25, 32, 230));
+  const float column = width / static_cast<float>(FrameStats::kHistory);
   // The top of the graph is the label's band; the bars stay below it, so the label is readable.
   const float label_band = ImGui::GetTextLineHeight() + 2.0f;
   const float bars = height - label_band;
@@ -107,7 +106,7 @@ void draw_phase_graph(const FrameStats& stats, int phases, float height, bool wh
   }
   if (whole_frame) {
     const float line_60 = at.y + height - 16.7f / full_scale * bars;
-    draw->AddLine(ImVec2(at.x, line_60), ImVec2(at.x + kPanelWidth, line_60),
+    draw->AddLine(ImVec2(at.x, line_60), ImVec2(at.x + width, line_60),
                   IM_COL32(255, 255, 255, 90));
   }
   const std::string label =
@@ -122,17 +121,28 @@ void draw_phase_graph(const FrameStats& stats, int phases, float height, bool wh
 
 OverlayRequests Overlay::draw(const OverlayView& view) {
   OverlayRequests requests;
-  ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(kPanelWidth + 16, 0), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowBgAlpha(0.82f);
-  if (ImGui::Begin("quadpool", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+  const ScreenRect& panel = view.layout.panel;
+  scale_ = view.layout.ui_scale;
+  // Docked: the layout decides where the panel is and how big, every frame; the world is drawn
+  // beside it, never under it. Sections that do not fit scroll.
+  ImGui::SetNextWindowPos(ImVec2(panel.x, panel.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(panel.w, panel.h), ImGuiCond_Always);
+  constexpr ImGuiWindowFlags kDocked =
+      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  if (ImGui::Begin("quadpool", nullptr, kDocked)) {
+    const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    drawn_ = {at.x, at.y, size.x, size.y};
+    content_w_ = ImGui::GetContentRegionAvail().x;
     draw_stats_panel(view, requests);
+    if (view.controls.show_help) draw_keys_panel(view.controls.show_help);
+    draw_ab_panel(view, requests);
+    draw_controls_panel(view, requests);
     draw_pool_panel(view);
     draw_stream_panel(view);
-    draw_controls_panel(view, requests);
+    ImGui::TextDisabled("F1: keys   H: hide panel   renderer: %s", view.renderer_name.c_str());
   }
   ImGui::End();
-  if (view.controls.show_help) draw_help_panel(view.controls.show_help, view.window_width);
   return requests;
 }
 
@@ -146,8 +156,8 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
 
   // The whole frame, then the simulation's tick alone at its own scale: rendering dwarfs the
   // tick, and the tick is where the allocator shows.
-  draw_phase_graph(stats, 5, 70.0f, true);
-  draw_phase_graph(stats, 4, 50.0f, false);
+  draw_phase_graph(stats, 5, content_w_, 70.0f * scale_, true);
+  draw_phase_graph(stats, 4, content_w_, 50.0f * scale_, false);
   const float phase_ms[5] = {last.integrate, last.rebuild, last.pairs, last.resolve, last.render};
   for (int p = 0; p < 5; ++p) {
     if (p != 0 && p != 3) ImGui::SameLine();
@@ -197,7 +207,7 @@ void Overlay::draw_pool_panel(const OverlayView& view) {
                                                static_cast<float>(pool.capacity)
                                          : 0.0f;
     const std::string label = fmt::format("{} / {} blocks", pool.blocks_in_use, pool.capacity);
-    ImGui::ProgressBar(used, ImVec2(kPanelWidth, 0), label.c_str());
+    ImGui::ProgressBar(used, ImVec2(content_w_, 0), label.c_str());
     text(fmt::format("chunks {}   high-water {}   {} each", pool.chunks, pool.high_water,
                      bytes_text(pool.block_size)));
     text(fmt::format("creates {}   destroys {}", pool.total_allocations, pool.total_deallocations));
@@ -213,12 +223,12 @@ void Overlay::draw_pool_panel(const OverlayView& view) {
       }
     }
     constexpr std::size_t kMaxRows = 12;
-    const float row_h = 6.0f;
+    const float row_h = 6.0f * scale_;
     const std::size_t rows = std::min(pool.chunks, kMaxRows);
-    const ImVec2 at = reserve_bar(kPanelWidth, static_cast<float>(rows) * (row_h + 1));
+    const ImVec2 at = reserve_bar(content_w_, static_cast<float>(rows) * (row_h + 1));
     const std::size_t columns =
-        std::min<std::size_t>(per_chunk, static_cast<std::size_t>(kPanelWidth));
-    const float column_w = kPanelWidth / static_cast<float>(columns);
+        std::min<std::size_t>(per_chunk, static_cast<std::size_t>(content_w_));
+    const float column_w = content_w_ / static_cast<float>(columns);
     for (std::size_t c = 0; c < rows; ++c) {
       const float y = at.y + static_cast<float>(c) * (row_h + 1);
       for (std::size_t col = 0; col < columns; ++col) {
@@ -255,13 +265,14 @@ void Overlay::draw_pool_panel(const OverlayView& view) {
 
 void Overlay::draw_stream_panel(const OverlayView& view) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  if (ImGui::CollapsingHeader("Vertex stream", ImGuiTreeNodeFlags_DefaultOpen)) {
+  // Closed at first, so that the panel fits in 720 pixels with an A/B result.
+  if (ImGui::CollapsingHeader("Vertex stream")) {
     const VertexStreamStats s = view.stream.stats();
-    const float bar_h = 14.0f;
-    const ImVec2 at = reserve_bar(kPanelWidth, bar_h);
+    const float bar_h = 14.0f * scale_;
+    const ImVec2 at = reserve_bar(content_w_, bar_h);
     const float per_byte =
-        kPanelWidth / static_cast<float>(std::max<std::uint64_t>(s.capacity_bytes, 1));
-    draw->AddRectFilled(at, ImVec2(at.x + kPanelWidth, at.y + bar_h), IM_COL32(40, 40, 48, 255));
+        content_w_ / static_cast<float>(std::max<std::uint64_t>(s.capacity_bytes, 1));
+    draw->AddRectFilled(at, ImVec2(at.x + content_w_, at.y + bar_h), IM_COL32(40, 40, 48, 255));
     view.stream.for_each_range([&](const StreamRange& r) {
       const float x0 = at.x + static_cast<float>(r.offset) * per_byte;
       const float x1 = std::max(x0 + 1.0f, at.x + static_cast<float>(r.offset + r.size) * per_byte);
@@ -289,7 +300,7 @@ void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requ
   if (!ImGui::CollapsingHeader("Controls", ImGuiTreeNodeFlags_DefaultOpen)) return;
   Controls& controls = view.controls;
   ImGui::BeginDisabled(view.ab.running());  // an A/B run owns the scene until it is done
-  ImGui::PushItemWidth(200);
+  ImGui::PushItemWidth(0.55f * content_w_);
   // The scene is rebuilt when the slider is let go, not on every value it passes through.
   // AlwaysClamp: ctrl+click turns a slider into a text field, which ImGui does not clamp.
   ImGui::SliderInt("sprites", &sprites_slider_, 100, static_cast<int>(kMaxSprites), "%d",
@@ -315,17 +326,14 @@ void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requ
   ImGui::Checkbox("draw tree (T)", &controls.draw_tree);
   ImGui::SameLine();
   ImGui::Checkbox("highlight contacts (C)", &controls.highlight_contacts);
-
-  ImGui::Separator();
-  draw_ab_panel(view, requests);
-  ImGui::TextDisabled("F1: help   H: hide UI   renderer: %s", view.renderer_name.c_str());
 }
 
 void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) {
+  if (!ImGui::CollapsingHeader("A/B: pool vs new/delete", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const AbExperiment& ab = view.ab;
   if (ab.running()) {
-    ImGui::ProgressBar(ab.progress(), ImVec2(kPanelWidth, 0), "A/B running");
-  } else if (ImGui::Button("Run A/B: pool vs new/delete (B)")) {
+    ImGui::ProgressBar(ab.progress(), ImVec2(content_w_, 0), "A/B running");
+  } else if (ImGui::Button("Run A/B (B)")) {
     requests.start_ab = true;
   }
   ImGui::SameLine();
@@ -357,25 +365,22 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
   }
 }
 
-// --- help --------------------------------------------------------------------------------------
+// --- keys --------------------------------------------------------------------------------------
 
-void draw_help_panel(bool& open, int window_width) {
-  ImGui::SetNextWindowPos(ImVec2(static_cast<float>(window_width) - 8.0f, 8), ImGuiCond_Appearing,
-                          ImVec2(1.0f, 0.0f));  // pivot: top-right corner
-  ImGui::SetNextWindowBgAlpha(0.85f);
-  if (ImGui::Begin("Help", &open, ImGuiWindowFlags_AlwaysAutoResize)) {
-    if (ImGui::BeginTable("keys", 2)) {
-      for (const KeyBinding& binding : key_bindings()) {
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextColored(colour(IM_COL32(255, 220, 120, 255)), "%s", binding.input);
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(binding.description);
-      }
-      ImGui::EndTable();
+void Overlay::draw_keys_panel(bool& open) {
+  if (!ImGui::CollapsingHeader("Keys (F1)", &open, ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
+    ImGui::TableSetupColumn("input", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
+    for (const KeyBinding& binding : key_bindings()) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextColored(colour(IM_COL32(255, 220, 120, 255)), "%s", binding.input);
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s", binding.description);
     }
+    ImGui::EndTable();
   }
-  ImGui::End();
 }
 
 }  // namespace quadpool::game::demo

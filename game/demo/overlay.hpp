@@ -1,6 +1,7 @@
 #pragma once
-/// The ImGui overlay: frame times by phase, the allocator switch, pool and vertex-stream
-/// occupancy, tree statistics, controls, the A/B result and the help panel. The panels draw
+/// The ImGui overlay, a panel docked beside the world (layout.hpp): frame times by phase, the
+/// allocator switch, tree statistics, the key map, the A/B run, controls, pool and vertex-stream
+/// occupancy. The panels draw
 /// what an OverlayView hands them and return what the user asked for as OverlayRequests; they
 /// never reach into the App.
 
@@ -14,6 +15,7 @@
 #include "game/demo/ab_experiment.hpp"
 #include "game/demo/controls.hpp"
 #include "game/demo/frame_stats.hpp"
+#include "game/demo/layout.hpp"
 #include "game/demo/sprite_renderer.hpp"
 #include "game/demo/vertex_stream.hpp"
 #include "game/simulation.hpp"
@@ -31,7 +33,7 @@ struct OverlayView {
   std::uint64_t frame = 0;
   bool heap_counted = false;
   const std::string& renderer_name;
-  int window_width = 0;
+  const Layout& layout;
 };
 
 /// What the user asked for through the overlay's widgets this frame; the App applies it.
@@ -44,13 +46,13 @@ struct OverlayRequests {
 
 class Overlay {
  public:
-  /// Width of the overlay's main window, pixels: the camera fits the world beside it.
-  static constexpr float kWidth = 390.0f;
-
   explicit Overlay(std::uint64_t seed) : seed_input_(seed) {}
 
-  /// Draws the main window (and the help panel when controls.show_help).
+  /// Draws the panel docked at view.layout.panel (with the key map when controls.show_help).
   OverlayRequests draw(const OverlayView& view);
+  /// Where ImGui really put the panel in the last draw(), window pixels (read back, so a test
+  /// can check it against the world's rectangle).
+  const ScreenRect& drawn_panel() const noexcept { return drawn_; }
   /// The seed field's value: what R resets with.
   std::uint64_t seed_field() const noexcept { return seed_input_; }
   /// Moves the sprite slider to a new scene's size.
@@ -64,14 +66,14 @@ class Overlay {
   void draw_stream_panel(const OverlayView& view);
   void draw_controls_panel(const OverlayView& view, OverlayRequests& requests);
   void draw_ab_panel(const OverlayView& view, OverlayRequests& requests);
+  void draw_keys_panel(bool& open);
 
   std::vector<memory::BlockState> chunk_states_;  // the per-chunk strip, refreshed now and then
   int sprites_slider_ = 0;
   std::uint64_t seed_input_;
+  float scale_ = 1.0f;      // the layout's UI scale
+  float content_w_ = 0.0f;  // the panel's inner width this frame
+  ScreenRect drawn_{};
 };
-
-/// The help panel: the key map (key_map.hpp), at the window's top-right corner. `open` is
-/// cleared when its close button is pressed.
-void draw_help_panel(bool& open, int window_width);
 
 }  // namespace quadpool::game::demo

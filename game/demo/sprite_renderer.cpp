@@ -82,10 +82,10 @@ SpriteRenderer::SpriteRenderer(SDL_Renderer* renderer, const Atlas& atlas)
   }
 }
 
-DrawCounts SpriteRenderer::draw(VertexStream& stream, const Camera& camera, int width, int height,
+DrawCounts SpriteRenderer::draw(VertexStream& stream, const Camera& camera, const ScreenRect& area,
                                 const WorldView& view) {
   DrawCounts counts;
-  const spatial::Aabb visible = camera.visible_world(width, height);
+  const spatial::Aabb visible = camera.visible_world(area);
   const float scale = camera.scale();
   auto line = [&](Batch& batch, float x0, float y0, float x1, float y1, Rgba c) {
     // World-space segment, axis-aligned, drawn one pixel wide.

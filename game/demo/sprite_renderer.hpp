@@ -47,8 +47,8 @@ class SpriteRenderer {
 
   SpriteRenderer(SDL_Renderer* renderer, const Atlas& atlas);
 
-  /// Draws `view` through `camera` into a `width` x `height` target.
-  DrawCounts draw(VertexStream& stream, const Camera& camera, int width, int height,
+  /// Draws `view` through `camera`, culled to `area` (window pixels; the caller clips to it).
+  DrawCounts draw(VertexStream& stream, const Camera& camera, const ScreenRect& area,
                   const WorldView& view);
 
  private:

@@ -52,6 +52,25 @@ void write_stream(JsonWriter& json, const VertexStreamStats& stream) {
   json.end();
 }
 
+void write_rect(JsonWriter& json, const char* key, const ScreenRect& r) {
+  json.begin(key);
+  json.real("x", r.x);
+  json.real("y", r.y);
+  json.real("w", r.w);
+  json.real("h", r.h);
+  json.end();
+}
+
+void write_layout(JsonWriter& json, const SummaryInputs& in) {
+  json.begin("layout");
+  write_rect(json, "panel", in.layout.panel);
+  write_rect(json, "world", in.layout.world);
+  json.real("ui_scale", in.layout.ui_scale);
+  json.integer("refits", in.layout_refits);
+  json.integer("frames_overlapping", in.layout_frames_overlapping);
+  json.end();
+}
+
 }  // namespace
 
 std::string summary_json(const SummaryInputs& in) {
@@ -63,8 +82,9 @@ std::string summary_json(const SummaryInputs& in) {
   json.integer("sprites", in.sim.sprites().size());
   json.integer("seed", in.seed);
   json.string("renderer", in.renderer);
-  json.integer("window_width", static_cast<std::uint64_t>(in.window_width));
-  json.integer("window_height", static_cast<std::uint64_t>(in.window_height));
+  json.integer("window_width", static_cast<std::uint64_t>(in.layout.window.w));
+  json.integer("window_height", static_cast<std::uint64_t>(in.layout.window.h));
+  write_layout(json, in);
   json.boolean("vsync", in.vsync);
   json.boolean("heap_counter", in.heap_counter);
   json.integer("allocator_switches", in.allocator_switches);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "game/demo/frame_stats.hpp"
+#include "game/demo/layout.hpp"
 #include "game/demo/vertex_stream.hpp"
 #include "game/simulation.hpp"
 
@@ -22,7 +23,9 @@ struct SummaryInputs {
   VertexStreamStats stream{};
   std::size_t draw_calls = 0;
   std::string renderer;
-  int window_width = 0, window_height = 0;
+  Layout layout{};  // the last frame's
+  std::uint64_t layout_refits = 0;
+  std::uint64_t layout_frames_overlapping = 0;  // frames the drawn panel overlapped the world
   bool vsync = false;
   bool heap_counter = false;
   double cpu_ms_per_frame = 0;              // this process's CPU time per frame, start-up included

@@ -117,6 +117,33 @@ TEST_F(DemoSmoke, AScriptedRunSwitchesTheAllocatorBothWaysAndPoolTicksAllocateNo
   EXPECT_GT(image.distinct_colours, 100u);
 }
 
+double real(const std::map<std::string, std::string>& json, const std::string& key) {
+  const auto it = json.find(key);
+  EXPECT_NE(it, json.end()) << "missing " << key;
+  return it == json.end() ? -1.0 : std::stod(it->second);
+}
+
+TEST_F(DemoSmoke, ThePanelNeverCoversTheWorldAcrossHideFitShowAndAResize) {
+  // H hides the panel, F fits, H shows it again, then the window shrinks: each change of the
+  // layout refits the camera, and in no frame does the panel ImGui really drew (read back from
+  // ImGui) share a pixel with the world's rectangle.
+  ::setenv("QUADPOOL_DEMO_KEYS", "20:H,30:F,40:H,50:1024x600", 1);
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 1000 --frames 80 --window 1280x720 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(number(json, "layout.frames_overlapping"), 0u);
+  EXPECT_EQ(number(json, "layout.refits"), 4u);  // start, H, H, resize
+  EXPECT_EQ(number(json, "window_width"), 1024u);
+  EXPECT_EQ(number(json, "window_height"), 600u);
+  // The last layout: panel on the left, the world the rest of the window.
+  EXPECT_GT(real(json, "layout.panel.w"), 0.0);
+  EXPECT_EQ(real(json, "layout.world.x"),
+            real(json, "layout.panel.x") + real(json, "layout.panel.w"));
+  EXPECT_EQ(real(json, "layout.world.x") + real(json, "layout.world.w"), 1024.0);
+  EXPECT_EQ(real(json, "layout.world.h"), 600.0);
+}
+
 TEST_F(DemoSmoke, ABmpScreenshotIsWrittenWhenTheNameEndsInBmp) {
   const std::filesystem::path shot = dir_ / "smoke.bmp";
   const test::ProcessResult r = test::run_quadpool(

@@ -17,6 +17,7 @@
 #include "game/demo/frame_stats.hpp"
 #include "game/demo/input.hpp"
 #include "game/demo/key_map.hpp"
+#include "game/demo/layout.hpp"
 #include "game/demo/vertex_stream.hpp"
 
 namespace quadpool::game::demo {
@@ -74,30 +75,43 @@ TEST(VertexStream, AnEmptyBatchTakesNoRange) {
   stream.end_frame();
 }
 
-TEST(Camera, FitShowsTheWholeWorldInsideTheWindow) {
+TEST(Camera, FitShowsTheWholeWorldCentredInItsArea) {
   Camera camera;
-  camera.fit(1000.0f, 1280, 800);
-  const ScreenPoint lo = camera.to_screen(0, 0), hi = camera.to_screen(1000, 1000);
-  EXPECT_GE(lo.x, 0.0f);
-  EXPECT_GE(lo.y, 0.0f);
-  EXPECT_LE(hi.x, 1280.0f);
-  EXPECT_LE(hi.y, 800.0f);
-  EXPECT_NEAR(lo.x + hi.x, 1280.0f, 1.0f);  // centred
-  EXPECT_GT(hi.y - lo.y, 700.0f);           // and not tiny
+  const ScreenRect area{390, 0, 890, 800};
+  camera.fit(1000.0f, area);
+  const ScreenRect world = camera.world_on_screen(1000.0f);
+  EXPECT_TRUE(area.contains(world));
+  EXPECT_NEAR(world.x + world.w / 2, area.x + area.w / 2, 1.0f);  // centred
+  EXPECT_NEAR(world.y + world.h / 2, area.y + area.h / 2, 1.0f);
+  EXPECT_GT(world.h, 700.0f);  // and not tiny
 }
 
-TEST(Camera, FitLeavesTheOverlaySideFreeWhenTheWindowIsWideEnough) {
-  Camera camera;
-  camera.fit(1000.0f, 1280, 800, 390.0f);
-  EXPECT_GE(camera.to_screen(0, 0).x, 390.0f);
-  EXPECT_LE(camera.to_screen(1000, 1000).x, 1280.0f);
-  camera.fit(1000.0f, 500, 800, 390.0f);  // too narrow: centred as without an inset
-  EXPECT_NEAR(camera.to_screen(0, 0).x + camera.to_screen(1000, 0).x, 500.0f, 1.0f);
+TEST(Layout, ThePanelAndTheWorldNeverOverlapAndCoverTheWindow) {
+  for (const auto& [w, h] : std::vector<std::pair<int, int>>{
+           {1280, 720}, {1280, 800}, {640, 400}, {320, 240}, {3840, 2160}, {1, 1}, {0, 0}}) {
+    for (const bool shown : {true, false}) {
+      const Layout layout = layout_for(w, h, shown);
+      SCOPED_TRACE(testing::Message() << w << "x" << h << (shown ? " panel" : " no panel"));
+      EXPECT_FALSE(layout.panel.overlaps(layout.world));
+      EXPECT_TRUE(layout.window.contains(layout.panel));
+      EXPECT_TRUE(layout.window.contains(layout.world));
+      EXPECT_FLOAT_EQ(layout.panel.w + layout.world.w, layout.window.w);
+      EXPECT_GT(layout.world.w, 0.0f);
+      EXPECT_EQ(layout.panel.w > 0, shown);
+      if (w < 64) continue;  // too small for the fit's margin; the clip still holds the line
+      Camera camera;
+      camera.fit(500.0f, layout.world);
+      EXPECT_FALSE(camera.world_on_screen(500.0f).overlaps(layout.panel));
+    }
+  }
+  EXPECT_FLOAT_EQ(layout_for(1280, 720, true).ui_scale, 1.0f);
+  EXPECT_FLOAT_EQ(layout_for(3840, 2160, true).ui_scale, 3.0f);
+  EXPECT_FLOAT_EQ(layout_for(1280, 720, true).panel.w, kPanelWidth);
 }
 
 TEST(Camera, ZoomKeepsThePointUnderTheCursorInPlace) {
   Camera camera;
-  camera.fit(1000.0f, 800, 800);
+  camera.fit(1000.0f, {0, 0, 800, 800});
   const ScreenPoint before = camera.to_world(300, 200);
   camera.zoom_at(300, 200, 2.5f);
   const ScreenPoint after = camera.to_world(300, 200);
@@ -109,7 +123,7 @@ TEST(Camera, ZoomKeepsThePointUnderTheCursorInPlace) {
 
 TEST(Camera, PanMovesTheWorldWithTheMouse) {
   Camera camera;
-  camera.fit(1000.0f, 800, 800);
+  camera.fit(1000.0f, {0, 0, 800, 800});
   const ScreenPoint before = camera.to_screen(10, 20);
   camera.pan(15, -5);
   const ScreenPoint after = camera.to_screen(10, 20);
@@ -237,10 +251,15 @@ TEST(KeyScript, EntriesAreParsedAndSortedByFrame) {
   EXPECT_EQ(keys[0].keycode, ' ');
   EXPECT_EQ(keys[1].keycode, '.');
   EXPECT_EQ(keys[2].keycode, 'a');
+  const std::vector<ScriptedKey> resize = parse_key_script("9:1024x600", error);
+  ASSERT_EQ(resize.size(), 1u) << error;
+  EXPECT_EQ(resize[0].width, 1024);
+  EXPECT_EQ(resize[0].height, 600);
 }
 
 TEST(KeyScript, MalformedEntriesAreNamedInTheError) {
-  for (const char* bad : {"A", "80", ":A", "-1:A", "80:NoSuchKey", "8x:A", "80:A,,90:A"}) {
+  for (const char* bad : {"A", "80", ":A", "-1:A", "80:NoSuchKey", "8x:A", "80:A,,90:A", "5:10x10",
+                          "5:640x400x", "5:640x"}) {
     std::string error;
     EXPECT_TRUE(parse_key_script(bad, error).empty()) << bad;
     EXPECT_NE(error.find("QUADPOOL_DEMO_KEYS"), std::string::npos) << bad << ": " << error;
