@@ -196,13 +196,36 @@ OverlayRequests App::render() {
 
 // --- actions -----------------------------------------------------------------------------------
 
+namespace {
+
+// Actions that would change what an A/B run measures: they wait until it is done.
+bool changes_the_measurement(Action action) noexcept {
+  switch (action) {
+    case Action::TogglePause:
+    case Action::Step:
+    case Action::SwitchAllocator:
+    case Action::ToggleTree:
+    case Action::ToggleContacts:
+    case Action::Reset:
+    case Action::DoubleSprites:
+    case Action::HalveSprites:
+    case Action::StartAb:
+    case Action::ToggleUi:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 void App::apply(Action action) {
-  // While an A/B run is going, the scene belongs to it: keys that would replace the scene or
-  // switch the allocator wait until it is done.
-  const bool scene_action = action == Action::Reset || action == Action::DoubleSprites ||
-                            action == Action::HalveSprites || action == Action::SwitchAllocator;
-  if (ab_.running() && scene_action) {
-    logger().info("A/B run in progress: key ignored");
+  if (ab_.running() && action == Action::Quit) {
+    cancel_ab();  // Esc during an A/B run stops the run, not the demo
+    return;
+  }
+  if (ab_.running() && changes_the_measurement(action)) {
+    logger().info("A/B run in progress: key ignored (Esc cancels the run)");
     return;
   }
   const SceneConfig& scene = runner_.scene();
@@ -250,6 +273,7 @@ void App::apply(Action action) {
       controls_.show_help = !controls_.show_help;
       break;
     case Action::Quit:
+    case Action::CloseWindow:
       quit_ = true;
       break;
   }
@@ -260,6 +284,7 @@ void App::apply(const OverlayRequests& requests) {
   if (requests.sprites) reset(*requests.sprites, runner_.scene().seed);
   if (requests.reset_seed) reset(runner_.scene().sprites, *requests.reset_seed);
   if (requests.start_ab) start_ab();
+  if (requests.cancel_ab) cancel_ab();
 }
 
 // --- A/B comparison ----------------------------------------------------------------------------
@@ -271,6 +296,13 @@ void App::start_ab() {
   controls_.speed = 1.0f;
   runner_.set_allocator(ab_.leg_allocator());
   reset(runner_.scene().sprites, runner_.scene().seed);
+}
+
+void App::cancel_ab() {
+  if (!ab_.running()) return;
+  ab_.cancel();
+  controls_ = ab_.saved_controls();
+  runner_.set_allocator(ab_.saved_allocator());
 }
 
 void App::advance_ab(const FrameSample& sample) {
@@ -306,6 +338,7 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
       .heap_counter = options_.heap_counter != nullptr,
       .cpu_ms_per_frame = cpu_ms_per_frame,
       .screenshot = screenshot_written ? &options_.screenshot : nullptr,
+      .ab = ab_,
   };
   std::puts(summary_json(in).c_str());
   std::fflush(stdout);

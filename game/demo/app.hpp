@@ -62,6 +62,7 @@ class App {
   void reset(std::size_t sprites, std::uint64_t seed);
   void fit_camera();
   void start_ab();
+  void cancel_ab();
   void advance_ab(const FrameSample& sample);
   OverlayRequests render();
   void print_summary(bool screenshot_written, double cpu_ms_per_frame) const;

@@ -74,7 +74,7 @@ Action Input::handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_
                      Camera& camera, Selection& selection) {
   switch (event.type) {
     case SDL_QUIT:
-      return Action::Quit;
+      return Action::CloseWindow;
     case SDL_KEYDOWN:
       if (ui_wants_keyboard || event.key.repeat != 0) return Action::None;
       return action_for_key(event.key.keysym.sym, (event.key.keysym.mod & KMOD_SHIFT) != 0);

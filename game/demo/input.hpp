@@ -41,7 +41,7 @@ class Input {
 
   /// Handles one SDL event, after ImGui has seen it (`ui_wants_mouse` / `ui_wants_keyboard`:
   /// ImGui's WantCapture flags). Mouse gestures move `camera` and drag `selection`. Returns
-  /// the action of a key press, Action::Quit when the window is closed, else Action::None.
+  /// the action of a key press, Action::CloseWindow when the window is closed, else Action::None.
   Action handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_keyboard, Camera& camera,
                 Selection& selection);
 

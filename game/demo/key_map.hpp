@@ -22,7 +22,8 @@ enum class Action {
   FitCamera,
   ToggleUi,
   ToggleHelp,
-  Quit,
+  Quit,         // Esc: cancels a running A/B run instead
+  CloseWindow,  // the window's close button (not a key): always quits
 };
 
 /// One row of the key map.

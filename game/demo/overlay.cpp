@@ -299,7 +299,8 @@ void Overlay::draw_stream_panel(const OverlayView& view) {
 void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requests) {
   if (!ImGui::CollapsingHeader("Controls", ImGuiTreeNodeFlags_DefaultOpen)) return;
   Controls& controls = view.controls;
-  ImGui::BeginDisabled(view.ab.running());  // an A/B run owns the scene until it is done
+  // An A/B run owns the scene, the speed and the drawing until it is done or cancelled.
+  ImGui::BeginDisabled(view.ab.running());
   ImGui::PushItemWidth(0.55f * content_w_);
   // The scene is rebuilt when the slider is let go, not on every value it passes through.
   // AlwaysClamp: ctrl+click turns a slider into a text field, which ImGui does not clamp.
@@ -313,7 +314,6 @@ void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requ
   ImGui::InputScalar("seed", ImGuiDataType_U64, &seed_input_);
   ImGui::PopItemWidth();
   if (ImGui::Button("Reset with seed (R)")) requests.reset_seed = seed_input_;
-  ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button(controls.paused ? "Resume (Space)" : "Pause (Space)")) {
     controls.paused = !controls.paused;
@@ -326,19 +326,24 @@ void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requ
   ImGui::Checkbox("draw tree (T)", &controls.draw_tree);
   ImGui::SameLine();
   ImGui::Checkbox("highlight contacts (C)", &controls.highlight_contacts);
+  ImGui::EndDisabled();
 }
 
 void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) {
   if (!ImGui::CollapsingHeader("A/B: pool vs new/delete", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const AbExperiment& ab = view.ab;
   if (ab.running()) {
-    ImGui::ProgressBar(ab.progress(), ImVec2(content_w_, 0), "A/B running");
-  } else if (ImGui::Button("Run A/B (B)")) {
-    requests.start_ab = true;
+    if (ImGui::Button("Cancel (Esc)")) requests.cancel_ab = true;
+    ImGui::SameLine();
+    const std::string left = fmt::format("{:.0f} s left", ab.seconds_left());
+    ImGui::ProgressBar(ab.progress(), ImVec2(-1, 0), left.c_str());
+  } else {
+    if (ImGui::Button("Run A/B (B)")) requests.start_ab = true;
+    ImGui::SameLine();
+    ImGui::TextDisabled("%d legs x %d frames%s", AbExperiment::kLegs,
+                        static_cast<int>(AbExperiment::kLegFrames),
+                        ab.cancelled() ? ", last run cancelled" : "");
   }
-  ImGui::SameLine();
-  ImGui::TextDisabled("(%d x %d frames)", AbExperiment::kLegs,
-                      static_cast<int>(AbExperiment::kLegFrames));
   const std::optional<AbResult>& result = ab.result();
   if (result && ImGui::BeginTable("ab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
     ImGui::TableSetupColumn(
@@ -362,6 +367,12 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
     row("frame median", result->frame_ms[0].median, result->frame_ms[1].median);
     row("frame p99", result->frame_ms[0].p99, result->frame_ms[1].p99);
     ImGui::EndTable();
+    if (result->heap_allocations_per_tick[0] && result->heap_allocations_per_tick[1]) {
+      text(fmt::format("heap allocations per tick: {:.1f} pool, {:.1f} new/delete",
+                       *result->heap_allocations_per_tick[0],
+                       *result->heap_allocations_per_tick[1]));
+    }
+    text(fmt::format("tick median: new/delete takes {:.2f}x pool's", result->tick_median_ratio()));
   }
 }
 

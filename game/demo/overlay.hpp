@@ -42,6 +42,7 @@ struct OverlayRequests {
   std::optional<std::size_t> sprites;       // the slider was let go: a new scene of this size
   std::optional<std::uint64_t> reset_seed;  // Reset was pressed, with the seed field's value
   bool start_ab = false;
+  bool cancel_ab = false;
 };
 
 class Overlay {

@@ -71,6 +71,50 @@ void write_layout(JsonWriter& json, const SummaryInputs& in) {
   json.end();
 }
 
+void write_ab_mode(JsonWriter& json, const char* key, const AbResult& result, int mode) {
+  json.begin(key);
+  json.begin("tick_ms");
+  json.number("median", result.tick_ms[mode].median);
+  json.number("p99", result.tick_ms[mode].p99);
+  json.end();
+  json.begin("frame_ms");
+  json.number("median", result.frame_ms[mode].median);
+  json.number("p99", result.frame_ms[mode].p99);
+  json.end();
+  if (result.heap_allocations_per_tick[mode]) {
+    json.number("heap_allocations_per_tick", *result.heap_allocations_per_tick[mode]);
+  } else {
+    json.null("heap_allocations_per_tick");
+  }
+  json.end();
+}
+
+// "ab": {"state": "none" | "running" | "cancelled" | "done", and with "done" the result}.
+void write_ab(JsonWriter& json, const AbExperiment& ab) {
+  json.begin("ab");
+  const std::optional<AbResult>& result = ab.result();
+  json.string("state", ab.running()     ? "running"
+                       : ab.cancelled() ? "cancelled"
+                       : result         ? "done"
+                                        : "none");
+  if (result && !ab.running()) {
+    json.integer("sprites", result->sprites);
+    json.integer("seed", result->seed);
+    json.integer("legs", AbExperiment::kLegs);
+    json.integer("leg_frames", AbExperiment::kLegFrames);
+    json.begin("settings");
+    json.real("speed", 1.0);
+    json.boolean("draw_tree", result->settings.draw_tree);
+    json.boolean("highlight_contacts", result->settings.highlight_contacts);
+    json.boolean("panel_shown", result->settings.show_ui);
+    json.end();
+    write_ab_mode(json, "pool", *result, 0);
+    write_ab_mode(json, "new_delete", *result, 1);
+    json.number("tick_median_ratio", result->tick_median_ratio());  // new-delete / pool
+  }
+  json.end();
+}
+
 }  // namespace
 
 std::string summary_json(const SummaryInputs& in) {
@@ -105,6 +149,7 @@ std::string summary_json(const SummaryInputs& in) {
   write_pool_and_tree(json, in.sim);
   write_stream(json, in.stream);
   json.integer("draw_calls", in.draw_calls);
+  write_ab(json, in.ab);
   if (in.screenshot != nullptr) {
     json.string("screenshot", *in.screenshot);
   } else {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "game/demo/ab_experiment.hpp"
 #include "game/demo/frame_stats.hpp"
 #include "game/demo/layout.hpp"
 #include "game/demo/vertex_stream.hpp"
@@ -30,6 +31,7 @@ struct SummaryInputs {
   bool heap_counter = false;
   double cpu_ms_per_frame = 0;              // this process's CPU time per frame, start-up included
   const std::string* screenshot = nullptr;  // the file written; nullptr: none
+  const AbExperiment& ab;
 };
 
 /// The summary as one line of JSON.

@@ -144,6 +144,56 @@ TEST_F(DemoSmoke, ThePanelNeverCoversTheWorldAcrossHideFitShowAndAResize) {
   EXPECT_EQ(real(json, "layout.world.h"), 600.0);
 }
 
+TEST_F(DemoSmoke, AnABRunStartedByBPutsItsResultInTheSummary) {
+  ::setenv("QUADPOOL_DEMO_KEYS", "1:B", 1);
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 1000 --seed 7 --frames 620 --window 640x400 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  ASSERT_EQ(json.at("ab.state"), "done") << r.output;
+  EXPECT_EQ(number(json, "ab.sprites"), 1000u);
+  EXPECT_EQ(number(json, "ab.seed"), 7u);
+  EXPECT_EQ(number(json, "ab.legs") * number(json, "ab.leg_frames"), 600u);
+  for (const char* mode : {"pool", "new_delete"}) {
+    const std::string m = std::string("ab.") + mode;
+    EXPECT_GT(real(json, m + ".tick_ms.median"), 0.0) << mode;
+    EXPECT_GE(real(json, m + ".tick_ms.p99"), real(json, m + ".tick_ms.median")) << mode;
+    EXPECT_GT(real(json, m + ".frame_ms.median"), 0.0) << mode;
+  }
+  // The pool makes no allocation past warm-up, new/delete one per tree node every tick.
+  EXPECT_LT(real(json, "ab.pool.heap_allocations_per_tick"), 5.0);
+  EXPECT_GT(real(json, "ab.new_delete.heap_allocations_per_tick"), 100.0);
+  EXPECT_GT(real(json, "ab.tick_median_ratio"), 0.0);
+  EXPECT_EQ(json.at("ab.settings.draw_tree"), "true");
+  // Four legs: pool -> new/delete -> pool -> new/delete -> back to pool.
+  EXPECT_EQ(number(json, "allocator_switches"), 4u);
+}
+
+TEST_F(DemoSmoke, DuringAnABRunTheMeasurementIsLockedAndEscCancelsItInsteadOfQuitting) {
+  // B starts a run; Space, T, C, H, A and '.' during it must do nothing; Esc at 20 cancels the
+  // run and the demo goes on; Space at 40 then pauses as usual.
+  ::setenv("QUADPOOL_DEMO_KEYS", "1:B,10:Space,11:T,12:C,13:H,14:A,15:.,20:Escape,40:Space", 1);
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 1000 --frames 60 --window 640x400 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(number(json, "frames"), 60u);  // Esc did not quit
+  EXPECT_EQ(json.at("ab.state"), "cancelled");
+  // Frames 0-39 ticked (neither Space nor '.' paused the run), 40-59 paused.
+  EXPECT_EQ(number(json, "modes.pool.frames") + number(json, "modes.new_delete.frames"), 40u);
+  EXPECT_EQ(number(json, "modes.new_delete.frames"), 0u);  // A did not switch
+  EXPECT_EQ(number(json, "allocator_switches"), 0u);
+  EXPECT_EQ(number(json, "layout.refits"), 1u);  // H did not hide the panel
+}
+
+TEST_F(DemoSmoke, EscQuitsWhenNoABRunIsGoing) {
+  ::setenv("QUADPOOL_DEMO_KEYS", "5:Escape", 1);
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 500 --frames 100 --window 320x240 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(number(parse_summary(r), "frames"), 6u);
+}
+
 TEST_F(DemoSmoke, ABmpScreenshotIsWrittenWhenTheNameEndsInBmp) {
   const std::filesystem::path shot = dir_ / "smoke.bmp";
   const test::ProcessResult r = test::run_quadpool(
