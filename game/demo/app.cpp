@@ -41,7 +41,7 @@ std::string renderer_name(SDL_Renderer* renderer) {
 
 App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const DemoOptions& options,
          std::vector<ScriptedKey> script)
-    : target_{window, renderer, renderer_name(renderer)},
+    : target_{window, renderer, renderer_name(renderer), {}},
       options_(options),
       input_(std::move(script)),
       runner_(options.sprites, options.seed, options.allocator, options.heap_counter),
@@ -105,20 +105,10 @@ int App::run() {
     const Clock::time_point render_start = Clock::now();
     const OverlayRequests requests = render();
     const bool last_frame = options_.frames && frame_ + 1 >= *options_.frames;
-    if (last_frame) {
-      quit_ = true;
-      if (!options_.screenshot.empty()) {
-        // SDL_RenderReadPixels reads the back buffer: before SDL_RenderPresent.
-        const std::string error = save_screenshot(target_.renderer, options_.screenshot);
-        if (!error.empty()) {
-          std::fprintf(stderr, "quadpool: --screenshot %s: %s\n", options_.screenshot.c_str(),
-                       error.c_str());
-          return 1;
-        }
-        screenshot_written = true;
-        logger().info("wrote {}", options_.screenshot);
-      }
-    }
+    if (last_frame) quit_ = true;
+    // SDL_RenderReadPixels reads the back buffer: before SDL_RenderPresent.
+    if (!save_frame(last_frame)) return 1;
+    screenshot_written = screenshot_written || (last_frame && !options_.screenshot.empty());
     SDL_RenderPresent(target_.renderer);
     sample.render = static_cast<float>(ms_since(render_start));
     sample.total = static_cast<float>(ms_since(frame_start));
@@ -192,6 +182,32 @@ OverlayRequests App::render() {
   ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
   stream_.end_frame();
   return requests;
+}
+
+// Saves the back buffer for F12 (any frame) and for --screenshot (the last frame). Returns
+// false when --screenshot cannot be written, which ends the demo with exit code 1; an F12
+// failure is only logged.
+bool App::save_frame(bool last_frame) {
+  if (controls_.screenshot) {
+    controls_.screenshot = false;
+    const std::string path = fmt::format("quadpool-{:06}.png", frame_);
+    const std::string error = save_screenshot(target_.renderer, path);
+    if (error.empty()) {
+      target_.last_f12_screenshot = path;
+      logger().info("F12: wrote {}", path);
+    } else {
+      logger().error("F12: {}: {}", path, error);
+    }
+  }
+  if (!last_frame || options_.screenshot.empty()) return true;
+  const std::string error = save_screenshot(target_.renderer, options_.screenshot);
+  if (!error.empty()) {
+    std::fprintf(stderr, "quadpool: --screenshot %s: %s\n", options_.screenshot.c_str(),
+                 error.c_str());
+    return false;
+  }
+  logger().info("wrote {}", options_.screenshot);
+  return true;
 }
 
 // --- actions -----------------------------------------------------------------------------------
@@ -272,6 +288,9 @@ void App::apply(Action action) {
     case Action::ToggleHelp:
       controls_.show_help = !controls_.show_help;
       break;
+    case Action::Screenshot:
+      controls_.screenshot = true;
+      break;
     case Action::Quit:
     case Action::CloseWindow:
       quit_ = true;
@@ -339,6 +358,7 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
       .cpu_ms_per_frame = cpu_ms_per_frame,
       .screenshot = screenshot_written ? &options_.screenshot : nullptr,
       .ab = ab_,
+      .f12_screenshot = target_.last_f12_screenshot,
   };
   std::puts(summary_json(in).c_str());
   std::fflush(stdout);

@@ -47,6 +47,7 @@ class App {
     SDL_Window* window;
     SDL_Renderer* renderer;
     std::string renderer_name;
+    std::string last_f12_screenshot;  // empty: none saved
   };
   // The layout, and what the summary reports about it.
   struct LayoutWatch {
@@ -65,6 +66,7 @@ class App {
   void cancel_ab();
   void advance_ab(const FrameSample& sample);
   OverlayRequests render();
+  bool save_frame(bool last_frame);
   void print_summary(bool screenshot_written, double cpu_ms_per_frame) const;
 
   Target target_;

@@ -10,7 +10,8 @@ struct Controls {
   bool highlight_contacts = true;
   bool show_ui = true;
   bool show_help = false;
-  float speed = 1.0f;  // ticks per frame
+  bool screenshot = false;  // save this frame (F12), then clear
+  float speed = 1.0f;       // ticks per frame
 };
 
 }  // namespace quadpool::game::demo

@@ -155,6 +155,11 @@ std::string summary_json(const SummaryInputs& in) {
   } else {
     json.null("screenshot");
   }
+  if (in.f12_screenshot.empty()) {
+    json.null("f12_screenshot");
+  } else {
+    json.string("f12_screenshot", in.f12_screenshot);
+  }
   json.end();
   return json.text();
 }

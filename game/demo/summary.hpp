@@ -32,6 +32,7 @@ struct SummaryInputs {
   double cpu_ms_per_frame = 0;              // this process's CPU time per frame, start-up included
   const std::string* screenshot = nullptr;  // the file written; nullptr: none
   const AbExperiment& ab;
+  const std::string& f12_screenshot;  // the last one F12 saved; empty: none
 };
 
 /// The summary as one line of JSON.

@@ -194,6 +194,21 @@ TEST_F(DemoSmoke, EscQuitsWhenNoABRunIsGoing) {
   EXPECT_EQ(number(parse_summary(r), "frames"), 6u);
 }
 
+TEST_F(DemoSmoke, F12SavesAScreenshotInTheWorkingDirectoryAtAnyFrame) {
+  ::setenv("QUADPOOL_DEMO_KEYS", "3:F12", 1);
+  const std::filesystem::path was = std::filesystem::current_path();
+  std::filesystem::current_path(dir_);
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 500 --frames 10 --window 320x240 --vsync off", test::Capture::Stdout);
+  std::filesystem::current_path(was);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(parse_summary(r).at("f12_screenshot"), "quadpool-000003.png");
+  const Image image = read_image(dir_ / "quadpool-000003.png");
+  EXPECT_EQ(image.width, 320);
+  EXPECT_EQ(image.height, 240);
+  EXPECT_GT(image.distinct_colours, 20u);
+}
+
 TEST_F(DemoSmoke, ABmpScreenshotIsWrittenWhenTheNameEndsInBmp) {
   const std::filesystem::path shot = dir_ / "smoke.bmp";
   const test::ProcessResult r = test::run_quadpool(
@@ -221,10 +236,10 @@ TEST_F(DemoSmoke, WithoutADisplayTheDemoSuggestsHeadlessOrXvfbAndExitsWith2) {
 
 TEST_F(DemoSmoke, WithoutADisplayTheDemoDoesNotFallBackToAnInvisibleWindow) {
   // No driver asked for and no display: SDL 2.26 would quietly pick its offscreen driver, and
-  // the demo would run forever in a window nobody sees.
+  // the demo would run forever in a window nobody sees. Without XDG_RUNTIME_DIR, as over ssh.
   ::unsetenv("SDL_VIDEODRIVER");
   std::map<std::string, std::string> saved;
-  for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY"}) {
+  for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR"}) {
     if (const char* value = std::getenv(name)) saved[name] = value;
     ::unsetenv(name);
   }
@@ -233,6 +248,9 @@ TEST_F(DemoSmoke, WithoutADisplayTheDemoDoesNotFallBackToAnInvisibleWindow) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("no X11 or Wayland display"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("xvfb-run"), std::string::npos) << r.output;
+  // SDL's own noise (its Wayland backend's complaint) does not come before the message.
+  EXPECT_EQ(r.output.find("XDG_RUNTIME_DIR"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.rfind("quadpool: cannot open a window", 0), 0u) << r.output;
 }
 
 TEST_F(DemoSmoke, AMalformedKeyScriptIsRejectedWithExitCode2) {
