@@ -29,6 +29,9 @@ double ms_since(Clock::time_point start) {
 // Sprites added per frame while the left button is held.
 constexpr std::size_t kSpawnPerFrame = 8;
 
+// The vertex stream's first size, in quads per frame in flight.
+constexpr std::size_t kInitialStreamQuads = 32768;
+
 std::string renderer_name(SDL_Renderer* renderer) {
   SDL_RendererInfo info{};
   if (SDL_GetRendererInfo(renderer, &info) == 0 && info.name != nullptr) return info.name;
@@ -45,8 +48,9 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const D
       options_(options),
       input_(std::move(script)),
       runner_(options.sprites, options.seed, options.allocator, options.heap_counter),
-      // Room for the sprites, a ring each and the tree's lines, for every frame in flight.
-      stream_(std::max<std::size_t>(options.sprites, 1000) * 4 * 3 * VertexStream::kFramesInFlight),
+      // A start: the stream grows to what is drawn, which the density map bounds by the
+      // screen's area however many sprites there are.
+      stream_(kInitialStreamQuads * 4 * VertexStream::kFramesInFlight),
       sprite_renderer_(renderer, atlas),
       overlay_(options.seed) {
   overlay_.show_scene_size(runner_.scene().sprites);
@@ -152,6 +156,7 @@ OverlayRequests App::render() {
   if (controls_.draw_tree && sim.ticks() > 0) world.tree = &sim.tree();
   world.selected = selection_.ids();
   world.selection = selection_.region();
+  world.typical_radius = 0.5f * (runner_.scene().min_radius + runner_.scene().max_radius);
   const ScreenRect& area = layout_.layout.world;
   // The world stays in its own rectangle: zoomed in, it must not spill under the panel.
   const SDL_Rect clip{static_cast<int>(area.x), static_cast<int>(area.y), static_cast<int>(area.w),
@@ -349,6 +354,7 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
       .allocator_switches = runner_.allocator_switches(),
       .stream = stream_.stats(),
       .draw_calls = last_draw_.draw_calls,
+      .density_map = last_draw_.density_map,
       .renderer = target_.renderer_name,
       .layout = layout_.layout,
       .layout_refits = layout_.refits,

@@ -149,6 +149,7 @@ std::string summary_json(const SummaryInputs& in) {
   write_pool_and_tree(json, in.sim);
   write_stream(json, in.stream);
   json.integer("draw_calls", in.draw_calls);
+  json.boolean("density_map", in.density_map);
   write_ab(json, in.ab);
   if (in.screenshot != nullptr) {
     json.string("screenshot", *in.screenshot);

@@ -23,6 +23,7 @@ struct SummaryInputs {
   std::uint64_t allocator_switches = 0;
   VertexStreamStats stream{};
   std::size_t draw_calls = 0;
+  bool density_map = false;  // the last frame drew the sprites as a density map
   std::string renderer;
   Layout layout{};  // the last frame's
   std::uint64_t layout_refits = 0;

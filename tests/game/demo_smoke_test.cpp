@@ -209,6 +209,24 @@ TEST_F(DemoSmoke, F12SavesAScreenshotInTheWorkingDirectoryAtAnyFrame) {
   EXPECT_GT(image.distinct_colours, 20u);
 }
 
+TEST_F(DemoSmoke, AZoomedOutCrowdIsADensityMapAndTheVertexStreamFollowsWhatIsDrawn) {
+  // 300,000 sprites fitted into 1280x720 are well under 2 px across: a density map, whose
+  // vertices follow the screen's area. One quad per sprite for three frames in flight would
+  // take 300000 * 4 * 3 * 20 bytes = 69 MiB before rings and tree lines.
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 300000 --frames 3 --window 1280x720 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(json.at("density_map"), "true");
+  EXPECT_LT(number(json, "vertex_stream.capacity_bytes"), 40u << 20);
+
+  // 3,000 sprites are drawn as sprites.
+  const test::ProcessResult small = test::run_quadpool(
+      "--sprites 3000 --frames 3 --window 1280x720 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(small.exit_code, 0) << small.output;
+  EXPECT_EQ(parse_summary(small).at("density_map"), "false");
+}
+
 TEST_F(DemoSmoke, ABmpScreenshotIsWrittenWhenTheNameEndsInBmp) {
   const std::filesystem::path shot = dir_ / "smoke.bmp";
   const test::ProcessResult r = test::run_quadpool(
