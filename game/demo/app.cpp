@@ -156,6 +156,7 @@ OverlayRequests App::render() {
   if (controls_.draw_tree && sim.ticks() > 0) world.tree = &sim.tree();
   world.selected = selection_.ids();
   world.selection = selection_.region();
+  world.picked_leaf = selection_.picked_leaf();
   world.typical_radius = 0.5f * (runner_.scene().min_radius + runner_.scene().max_radius);
   const ScreenRect& area = layout_.layout.world;
   // The world stays in its own rectangle: zoomed in, it must not spill under the panel.
@@ -175,6 +176,7 @@ OverlayRequests App::render() {
                               .sim = sim,
                               .stream = stream_,
                               .ab = ab_,
+                              .selection = selection_,
                               .controls = controls_,
                               .last_draw = last_draw_,
                               .frame = frame_,
@@ -292,6 +294,9 @@ void App::apply(Action action) {
       break;
     case Action::ToggleHelp:
       controls_.show_help = !controls_.show_help;
+      break;
+    case Action::ClearSelection:
+      selection_.clear();
       break;
     case Action::Screenshot:
       controls_.screenshot = true;

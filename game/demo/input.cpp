@@ -95,7 +95,7 @@ Action Input::handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_
       if (event.button.button == SDL_BUTTON_RIGHT) panning_ = false;
       if (event.button.button == SDL_BUTTON_LEFT) {
         spawning_ = false;
-        selection.end_drag();
+        selection.end_drag(1.0f / camera.scale());
       }
       break;
     case SDL_MOUSEMOTION:

@@ -22,6 +22,7 @@ enum class Action {
   FitCamera,
   ToggleUi,
   ToggleHelp,
+  ClearSelection,
   Screenshot,
   Quit,         // Esc: cancels a running A/B run instead
   CloseWindow,  // the window's close button (not a key): always quits

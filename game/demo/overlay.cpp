@@ -36,6 +36,7 @@ constexpr ImU32 kNeverUsed = IM_COL32(55, 55, 62, 255);
 constexpr ImU32 kStale = IM_COL32(240, 150, 50, 255);
 constexpr ImU32 kGood = IM_COL32(110, 230, 120, 255);
 constexpr ImU32 kBad = IM_COL32(255, 90, 80, 255);
+constexpr ImU32 kPickedLeafText = IM_COL32(255, 150, 40, 255);
 constexpr ImU32 kPoolMode = IM_COL32(90, 210, 110, 255);
 constexpr ImU32 kNewDeleteMode = IM_COL32(255, 90, 80, 255);
 
@@ -136,6 +137,7 @@ OverlayRequests Overlay::draw(const OverlayView& view) {
     content_w_ = ImGui::GetContentRegionAvail().x;
     draw_stats_panel(view, requests);
     if (view.controls.show_help) draw_keys_panel(view.controls.show_help);
+    draw_query_panel(view);
     draw_ab_panel(view, requests);
     draw_controls_panel(view, requests);
     draw_pool_panel(view);
@@ -377,6 +379,31 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
 }
 
 // --- keys --------------------------------------------------------------------------------------
+
+void Overlay::draw_query_panel(const OverlayView& view) {
+  const Selection& selection = view.selection;
+  if (!selection.stats() && !selection.picking()) return;
+  if (!ImGui::CollapsingHeader("Query (X clears)", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (const std::optional<QueryStats>& q = selection.stats()) {
+    text(fmt::format("box: {} hits", q->hits));
+    text(fmt::format("QuadTree::query {:.1f} us, brute force {:.1f} us ({:.0f}x)", q->tree_us,
+                     q->brute_us, q->tree_us > 0 ? q->brute_us / q->tree_us : 0.0));
+    if (q->brute_hits != q->hits) {
+      ImGui::TextColored(colour(kBad), "brute force found %zu: the tree missed some",
+                         q->brute_hits);
+    }
+  }
+  const std::optional<std::uint32_t> id = selection.picked();
+  if (!id || *id >= view.sim.sprites().size()) return;
+  const Sprite& s = view.sim.sprites()[*id];
+  text(fmt::format("sprite {} at ({:.1f}, {:.1f}), radius {:.1f}", *id, s.x, s.y, s.radius));
+  if (const std::optional<spatial::Aabb>& leaf = selection.picked_leaf()) {
+    ImGui::TextColored(colour(kPickedLeafText), "its leaf (orange): %.0f x %.0f at (%.0f, %.0f)",
+                       static_cast<double>(leaf->max_x - leaf->min_x),
+                       static_cast<double>(leaf->max_y - leaf->min_y),
+                       static_cast<double>(leaf->min_x), static_cast<double>(leaf->min_y));
+  }
+}
 
 void Overlay::draw_keys_panel(bool& open) {
   if (!ImGui::CollapsingHeader("Keys (F1)", &open, ImGuiTreeNodeFlags_DefaultOpen)) return;

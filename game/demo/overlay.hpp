@@ -16,6 +16,7 @@
 #include "game/demo/controls.hpp"
 #include "game/demo/frame_stats.hpp"
 #include "game/demo/layout.hpp"
+#include "game/demo/selection.hpp"
 #include "game/demo/sprite_renderer.hpp"
 #include "game/demo/vertex_stream.hpp"
 #include "game/simulation.hpp"
@@ -28,6 +29,7 @@ struct OverlayView {
   const Simulation& sim;
   const VertexStream& stream;
   const AbExperiment& ab;
+  const Selection& selection;
   Controls& controls;
   DrawCounts last_draw{};
   std::uint64_t frame = 0;
@@ -68,6 +70,7 @@ class Overlay {
   void draw_controls_panel(const OverlayView& view, OverlayRequests& requests);
   void draw_ab_panel(const OverlayView& view, OverlayRequests& requests);
   void draw_keys_panel(bool& open);
+  void draw_query_panel(const OverlayView& view);
 
   std::vector<memory::BlockState> chunk_states_;  // the per-chunk strip, refreshed now and then
   int sprites_slider_ = 0;

@@ -19,6 +19,7 @@ constexpr Rgba kWhite{255, 255, 255, 255};
 constexpr Rgba kContact{255, 70, 40, 255};
 constexpr Rgba kSelected{255, 255, 120, 255};
 constexpr Rgba kSelectionBox{255, 255, 120, 200};
+constexpr Rgba kPickedLeaf{255, 150, 40, 255};
 constexpr Rgba kWorldBorder{200, 200, 220, 160};
 constexpr Rgba kTreeLine{90, 200, 255, 70};
 constexpr Rgba kTreeLineOnMap{10, 12, 30, 170};  // dark: the density map is light
@@ -184,10 +185,11 @@ DrawCounts SpriteRenderer::draw(VertexStream& stream, const Camera& camera, cons
   batch.expect(view.selected.size() + 4);
   for (std::uint32_t id : view.selected) {
     if (id < view.sprites.size()) {
-      ring(batch, view.sprites[id], 1.5f, atlas_.selection_ring, kSelected);
+      ring(batch, view.sprites[id], 1.0f, atlas_.selection_ring, kSelected);
     }
   }
   if (view.selection) outline(batch, *view.selection, kSelectionBox);
+  if (view.picked_leaf) outline(batch, *view.picked_leaf, kPickedLeaf);
   return counts;
 }
 

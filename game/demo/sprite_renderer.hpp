@@ -38,6 +38,7 @@ struct WorldView {
   const spatial::QuadTree* tree = nullptr;   // nullptr: no tree lines
   std::span<const std::uint32_t> selected;   // sprites to ring (QuadTree::query's answer)
   std::optional<spatial::Aabb> selection;    // the selection rectangle being dragged
+  std::optional<spatial::Aabb> picked_leaf;  // the quadrant of the picked sprite's leaf
   float typical_radius = 4.0f;               // world units; picks the level of detail
 };
 

@@ -2,9 +2,11 @@
 // ranges, the camera, the key map and the README's key table, the key-script parser, the A/B
 // experiment's legs and the frame statistics.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <string>
@@ -18,6 +20,7 @@
 #include "game/demo/input.hpp"
 #include "game/demo/key_map.hpp"
 #include "game/demo/layout.hpp"
+#include "game/demo/selection.hpp"
 #include "game/demo/vertex_stream.hpp"
 
 namespace quadpool::game::demo {
@@ -238,6 +241,70 @@ TEST(AbExperiment, LegsAlternateAllocatorsAndTheResultRestoresWhatWasSaved) {
   EXPECT_TRUE(ab.saved_controls().paused);
   EXPECT_FLOAT_EQ(ab.saved_controls().speed, 2.5f);
   EXPECT_EQ(ab.saved_allocator(), AllocatorKind::NewDelete);
+}
+
+std::unique_ptr<Simulation> ticked_scene(std::size_t sprites) {
+  SimulationConfig config;
+  config.scene.sprites = sprites;
+  config.scene.seed = 5;
+  auto sim = std::make_unique<Simulation>(config);
+  for (int i = 0; i < 3; ++i) sim->step();
+  return sim;
+}
+
+TEST(Selection, ABoxQueryFindsWhatABruteForceScanFindsAndTimesBoth) {
+  const std::unique_ptr<Simulation> owner = ticked_scene(5000);
+  const Simulation& sim = *owner;
+  Selection selection;
+  const float side = sim.world_side();
+  selection.begin_drag({0.2f * side, 0.3f * side});
+  selection.drag_to({0.6f * side, 0.5f * side});
+  selection.end_drag(1.0f);
+  selection.update(sim);
+  ASSERT_TRUE(selection.stats().has_value());
+  const QueryStats& q = *selection.stats();
+  std::set<std::uint32_t> expected;
+  const std::span<const spatial::Aabb> boxes = sim.last_boxes();
+  for (std::uint32_t i = 0; i < boxes.size(); ++i) {
+    if (spatial::overlaps(boxes[i], *selection.region())) expected.insert(i);
+  }
+  EXPECT_GT(expected.size(), 100u);
+  EXPECT_EQ(q.hits, expected.size());
+  EXPECT_EQ(q.brute_hits, expected.size());
+  EXPECT_EQ(std::set<std::uint32_t>(selection.ids().begin(), selection.ids().end()), expected);
+  EXPECT_GE(q.tree_us, 0.0);
+  EXPECT_GE(q.brute_us, 0.0);
+  EXPECT_FALSE(selection.picking());
+}
+
+TEST(Selection, AClickPicksTheSpriteUnderItAndItsLeafAndAClickOnEmptySpaceClears) {
+  const std::unique_ptr<Simulation> owner = ticked_scene(2000);
+  const Simulation& sim = *owner;
+  const Sprite& target = sim.sprites()[123];
+  Selection selection;
+  selection.begin_drag({target.x, target.y});
+  selection.end_drag(1.0f);  // no motion: a click
+  EXPECT_FALSE(selection.region().has_value());
+  selection.update(sim);
+  ASSERT_TRUE(selection.picked().has_value());
+  const Sprite& picked = sim.sprites()[*selection.picked()];
+  EXPECT_LE(std::hypot(picked.x - target.x, picked.y - target.y), picked.radius);
+  ASSERT_EQ(selection.ids().size(), 1u);
+  // The leaf holds the centre of the picked sprite's box, and no deeper node does.
+  ASSERT_TRUE(selection.picked_leaf().has_value());
+  const spatial::Aabb leaf = *selection.picked_leaf();
+  const spatial::Aabb& box = sim.last_boxes()[*selection.picked()];
+  const float cx = 0.5f * (box.min_x + box.max_x), cy = 0.5f * (box.min_y + box.max_y);
+  EXPECT_TRUE(cx >= leaf.min_x && cx <= leaf.max_x && cy >= leaf.min_y && cy <= leaf.max_y);
+  EXPECT_LT(leaf.max_x - leaf.min_x, sim.world_side());
+
+  // Outside the world there is no sprite: the pick and everything else are cleared.
+  selection.begin_drag({-50.0f, -50.0f});
+  selection.end_drag(1.0f);
+  selection.update(sim);
+  EXPECT_FALSE(selection.picking());
+  EXPECT_TRUE(selection.ids().empty());
+  EXPECT_FALSE(selection.picked_leaf().has_value());
 }
 
 TEST(KeyScript, EntriesAreParsedAndSortedByFrame) {
