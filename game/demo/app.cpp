@@ -370,6 +370,7 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
       .screenshot = screenshot_written ? &options_.screenshot : nullptr,
       .ab = ab_,
       .f12_screenshot = target_.last_f12_screenshot,
+      .selection = selection_,
   };
   std::puts(summary_json(in).c_str());
   std::fflush(stdout);

@@ -11,6 +11,57 @@
 
 namespace quadpool::game::demo {
 
+namespace {
+
+// Reads the part of a script entry after "FRAME:" into `out`; false when it is none of the forms.
+bool parse_script_input(const std::string& what, ScriptedKey& out) {
+  out.keycode = SDL_GetKeyFromName(what.c_str());
+  if (out.keycode != SDLK_UNKNOWN) return true;
+  int used = 0;
+  // `used` is read after sscanf has set it: the lambda takes it by reference.
+  const auto whole = [&](int fields, int expected) {
+    return fields == expected && used == static_cast<int>(what.size());
+  };
+  if (whole(std::sscanf(what.c_str(), "%dx%d%n", &out.width, &out.height, &used), 2)) {
+    out.kind = ScriptedKey::Kind::Resize;
+    return out.width >= 64 && out.height >= 64 && out.width <= 16384 && out.height <= 16384;
+  }
+  used = 0;
+  if (whole(std::sscanf(what.c_str(), "query=%d/%d/%d/%d%n", &out.x0, &out.y0, &out.x1, &out.y1,
+                        &used),
+            4)) {
+    out.kind = ScriptedKey::Kind::Query;
+    return true;
+  }
+  used = 0;
+  if (whole(std::sscanf(what.c_str(), "pick=%d/%d%n", &out.x0, &out.y0, &used), 2)) {
+    out.kind = ScriptedKey::Kind::Pick;
+    return true;
+  }
+  return false;
+}
+
+void push_mouse(Uint32 type, int x, int y, Uint32 window_id) {
+  SDL_Event event{};
+  event.type = type;
+  if (type == SDL_MOUSEMOTION) {
+    event.motion.windowID = window_id;
+    event.motion.x = x;
+    event.motion.y = y;
+    event.motion.state = SDL_BUTTON_LMASK;
+  } else {
+    event.button.windowID = window_id;
+    event.button.button = SDL_BUTTON_LEFT;
+    event.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
+    event.button.clicks = 1;
+    event.button.x = x;
+    event.button.y = y;
+  }
+  SDL_PushEvent(&event);
+}
+
+}  // namespace
+
 std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& error) {
   std::vector<ScriptedKey> keys;
   std::size_t start = 0;
@@ -24,21 +75,16 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
         colon == std::string::npos ? 0 : std::strtoull(entry.c_str(), &parsed_to, 10);
     const bool frame_ok = colon != std::string::npos && colon > 0 &&
                           parsed_to == entry.c_str() + colon && entry[0] != '-';
-    const std::string name = frame_ok ? entry.substr(colon + 1) : std::string();
-    const SDL_Keycode key = frame_ok ? SDL_GetKeyFromName(name.c_str()) : SDLK_UNKNOWN;
-    int width = 0, height = 0, used = 0;
-    const bool resize = frame_ok && key == SDLK_UNKNOWN &&
-                        std::sscanf(name.c_str(), "%dx%d%n", &width, &height, &used) == 2 &&
-                        used == static_cast<int>(name.size()) && width >= 64 && height >= 64 &&
-                        width <= 16384 && height <= 16384;
-    if (!frame_ok || (key == SDLK_UNKNOWN && !resize)) {
+    ScriptedKey key{frame, SDLK_UNKNOWN};
+    if (!frame_ok || !parse_script_input(entry.substr(colon + 1), key)) {
       error = fmt::format(
-          "QUADPOOL_DEMO_KEYS: '{}' is not FRAME:KEY (a frame number from 0, an "
-          "SDL key name such as A, Space or ., or a window size WxH from 64x64 to 16384x16384)",
+          "QUADPOOL_DEMO_KEYS: '{}' is not FRAME:KEY (a frame number from 0, then an SDL key "
+          "name such as A, Space or ., a window size WxH from 64x64 to 16384x16384, "
+          "query=X0/Y0/X1/Y1 or pick=X/Y)",
           entry);
       return {};
     }
-    keys.push_back({frame, resize ? 0 : key, width, height});
+    keys.push_back(key);
     start = end + 1;
   }
   std::stable_sort(keys.begin(), keys.end(),
@@ -47,26 +93,46 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
 }
 
 void Input::inject_script(std::uint64_t frame, SDL_Window* window) {
-  // Scripted keys enter SDL's queue like real ones, and are handled like real ones.
-  while (next_script_key_ < script_.size() && script_[next_script_key_].frame <= frame) {
+  if (script_holds_shift_) {
+    SDL_SetModState(KMOD_NONE);
+    script_holds_shift_ = false;
+  }
+  const Uint32 window_id = SDL_GetWindowID(window);
+  // Scripted input enters SDL's queue like real input, and is handled like it.
+  for (; next_script_key_ < script_.size() && script_[next_script_key_].frame <= frame;
+       ++next_script_key_) {
     const ScriptedKey& scripted = script_[next_script_key_];
-    if (scripted.width > 0) {
-      SDL_SetWindowSize(window, scripted.width, scripted.height);
-      ++next_script_key_;
-      continue;
+    switch (scripted.kind) {
+      case ScriptedKey::Kind::Resize:
+        SDL_SetWindowSize(window, scripted.width, scripted.height);
+        break;
+      case ScriptedKey::Kind::Query:
+      case ScriptedKey::Kind::Pick: {
+        // The query tool reads shift from SDL's modifier state when the button goes down.
+        SDL_SetModState(KMOD_LSHIFT);
+        script_holds_shift_ = true;
+        const bool drag = scripted.kind == ScriptedKey::Kind::Query;
+        push_mouse(SDL_MOUSEBUTTONDOWN, scripted.x0, scripted.y0, window_id);
+        if (drag) push_mouse(SDL_MOUSEMOTION, scripted.x1, scripted.y1, window_id);
+        push_mouse(SDL_MOUSEBUTTONUP, drag ? scripted.x1 : scripted.x0,
+                   drag ? scripted.y1 : scripted.y0, window_id);
+        break;
+      }
+      case ScriptedKey::Kind::Key: {
+        SDL_Event press{};
+        press.type = SDL_KEYDOWN;
+        press.key.state = SDL_PRESSED;
+        press.key.windowID = window_id;
+        press.key.keysym.sym = scripted.keycode;
+        press.key.keysym.scancode = SDL_GetScancodeFromKey(press.key.keysym.sym);
+        SDL_Event release = press;
+        release.type = SDL_KEYUP;
+        release.key.state = SDL_RELEASED;
+        SDL_PushEvent(&press);
+        SDL_PushEvent(&release);
+        break;
+      }
     }
-    SDL_Event press{};
-    press.type = SDL_KEYDOWN;
-    press.key.state = SDL_PRESSED;
-    press.key.windowID = SDL_GetWindowID(window);
-    press.key.keysym.sym = script_[next_script_key_].keycode;
-    press.key.keysym.scancode = SDL_GetScancodeFromKey(press.key.keysym.sym);
-    SDL_Event release = press;
-    release.type = SDL_KEYUP;
-    release.key.state = SDL_RELEASED;
-    SDL_PushEvent(&press);
-    SDL_PushEvent(&release);
-    ++next_script_key_;
   }
 }
 

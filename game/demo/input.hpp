@@ -16,19 +16,24 @@ struct SDL_Window;
 
 namespace quadpool::game::demo {
 
-/// A key press to inject at the start of a frame, through SDL_PushEvent: the same path a real
-/// key press takes; or a window resize (SDL_SetWindowSize), as a user dragging its border.
-/// Scripts come from $QUADPOOL_DEMO_KEYS (see parse_key_script).
+/// Input to inject at the start of a frame: a key press through SDL_PushEvent (the path a real
+/// key press takes), a window resize (SDL_SetWindowSize, as a user dragging its border), or a
+/// shift + left drag or click of the query tool (mouse events through SDL_PushEvent, with
+/// shift held). Scripts come from $QUADPOOL_DEMO_KEYS (see parse_key_script).
 struct ScriptedKey {
+  enum class Kind { Key, Resize, Query, Pick };
   std::uint64_t frame;
-  int keycode;    // SDL_Keycode; 0 for a resize
-  int width = 0;  // > 0: resize the window to width x height
-  int height = 0;
+  int keycode;  // SDL_Keycode of a Key
+  Kind kind = Kind::Key;
+  int width = 0, height = 0;  // a Resize's window size
+  int x0 = 0, y0 = 0;         // window pixels: a Query's first corner, a Pick's point
+  int x1 = 0, y1 = 0;         // a Query's second corner
 };
 
-/// Parses "FRAME:KEY[,FRAME:KEY...]", KEY being an SDL key name ("A", "Space", ".") or a window
-/// size WxH (e.g. "100:A,150:1024x600"). Returns the keys sorted by frame, or an error naming
-/// the bad entry.
+/// Parses "FRAME:WHAT[,FRAME:WHAT...]", WHAT being an SDL key name ("A", "Space", "."), a window
+/// size WxH, "query=X0/Y0/X1/Y1" (a shift-drag between two window points) or "pick=X/Y" (a
+/// shift-click), e.g. "100:A,150:1024x600,160:pick=700/300". Returns the entries sorted by
+/// frame, or an error naming the bad entry.
 std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& error);
 
 class Input {
@@ -53,6 +58,7 @@ class Input {
  private:
   std::vector<ScriptedKey> script_;
   std::size_t next_script_key_ = 0;
+  bool script_holds_shift_ = false;  // a scripted drag or click holds shift until the next frame
   bool spawning_ = false;
   bool panning_ = false;
   ScreenPoint mouse_{0, 0};

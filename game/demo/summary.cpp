@@ -115,6 +115,34 @@ void write_ab(JsonWriter& json, const AbExperiment& ab) {
   json.end();
 }
 
+// "query": the last box query's numbers, "picked": the picked sprite and its leaf (or null).
+void write_query(JsonWriter& json, const Selection& selection) {
+  if (const std::optional<QueryStats>& q = selection.stats()) {
+    json.begin("query");
+    json.integer("hits", q->hits);
+    json.integer("brute_hits", q->brute_hits);
+    json.number("tree_us", q->tree_us);
+    json.number("brute_us", q->brute_us);
+    json.end();
+  } else {
+    json.null("query");
+  }
+  if (selection.picked() && selection.picked_leaf()) {
+    json.begin("picked");
+    json.integer("sprite", *selection.picked());
+    const spatial::Aabb& leaf = *selection.picked_leaf();
+    json.begin("leaf");
+    json.real("min_x", leaf.min_x);
+    json.real("min_y", leaf.min_y);
+    json.real("max_x", leaf.max_x);
+    json.real("max_y", leaf.max_y);
+    json.end();
+    json.end();
+  } else {
+    json.null("picked");
+  }
+}
+
 }  // namespace
 
 std::string summary_json(const SummaryInputs& in) {
@@ -151,6 +179,7 @@ std::string summary_json(const SummaryInputs& in) {
   json.integer("draw_calls", in.draw_calls);
   json.boolean("density_map", in.density_map);
   write_ab(json, in.ab);
+  write_query(json, in.selection);
   if (in.screenshot != nullptr) {
     json.string("screenshot", *in.screenshot);
   } else {

@@ -10,6 +10,7 @@
 #include "game/demo/ab_experiment.hpp"
 #include "game/demo/frame_stats.hpp"
 #include "game/demo/layout.hpp"
+#include "game/demo/selection.hpp"
 #include "game/demo/vertex_stream.hpp"
 #include "game/simulation.hpp"
 
@@ -34,6 +35,7 @@ struct SummaryInputs {
   const std::string* screenshot = nullptr;  // the file written; nullptr: none
   const AbExperiment& ab;
   const std::string& f12_screenshot;  // the last one F12 saved; empty: none
+  const Selection& selection;
 };
 
 /// The summary as one line of JSON.

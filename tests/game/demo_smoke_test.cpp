@@ -227,6 +227,27 @@ TEST_F(DemoSmoke, AZoomedOutCrowdIsADensityMapAndTheVertexStreamFollowsWhatIsDra
   EXPECT_EQ(parse_summary(small).at("density_map"), "false");
 }
 
+TEST_F(DemoSmoke, AScriptedShiftDragQueriesTheTreeAndAShiftClickOnEmptySpaceClears) {
+  // The world's rectangle starts at x = 390 in a 1280x720 window; the drag covers a part of it.
+  ::setenv("QUADPOOL_DEMO_KEYS", "5:query=600/200/800/400", 1);
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 5000 --frames 10 --window 1280x720 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_GT(number(json, "query.hits"), 50u);
+  EXPECT_EQ(number(json, "query.hits"), number(json, "query.brute_hits"));
+  EXPECT_GE(real(json, "query.brute_us"), 0.0);
+
+  // A shift-click in the world's rectangle but outside the world (its margin): nothing there.
+  ::setenv("QUADPOOL_DEMO_KEYS", "5:query=600/200/800/400,8:pick=395/3", 1);
+  const test::ProcessResult cleared = test::run_quadpool(
+      "--sprites 5000 --frames 10 --window 1280x720 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(cleared.exit_code, 0) << cleared.output;
+  const auto after = parse_summary(cleared);
+  EXPECT_EQ(after.at("query"), "null");
+  EXPECT_EQ(after.at("picked"), "null");
+}
+
 TEST_F(DemoSmoke, ABmpScreenshotIsWrittenWhenTheNameEndsInBmp) {
   const std::filesystem::path shot = dir_ / "smoke.bmp";
   const test::ProcessResult r = test::run_quadpool(

@@ -318,15 +318,23 @@ TEST(KeyScript, EntriesAreParsedAndSortedByFrame) {
   EXPECT_EQ(keys[0].keycode, ' ');
   EXPECT_EQ(keys[1].keycode, '.');
   EXPECT_EQ(keys[2].keycode, 'a');
-  const std::vector<ScriptedKey> resize = parse_key_script("9:1024x600", error);
-  ASSERT_EQ(resize.size(), 1u) << error;
-  EXPECT_EQ(resize[0].width, 1024);
-  EXPECT_EQ(resize[0].height, 600);
+  const std::vector<ScriptedKey> mouse =
+      parse_key_script("9:1024x600,10:query=1/2/30/40,11:pick=5/6", error);
+  ASSERT_EQ(mouse.size(), 3u) << error;
+  EXPECT_EQ(mouse[0].kind, ScriptedKey::Kind::Resize);
+  EXPECT_EQ(mouse[0].width, 1024);
+  EXPECT_EQ(mouse[0].height, 600);
+  EXPECT_EQ(mouse[1].kind, ScriptedKey::Kind::Query);
+  EXPECT_EQ(mouse[1].x1, 30);
+  EXPECT_EQ(mouse[1].y1, 40);
+  EXPECT_EQ(mouse[2].kind, ScriptedKey::Kind::Pick);
+  EXPECT_EQ(mouse[2].x0, 5);
+  EXPECT_EQ(mouse[2].y0, 6);
 }
 
 TEST(KeyScript, MalformedEntriesAreNamedInTheError) {
   for (const char* bad : {"A", "80", ":A", "-1:A", "80:NoSuchKey", "8x:A", "80:A,,90:A", "5:10x10",
-                          "5:640x400x", "5:640x"}) {
+                          "5:640x400x", "5:640x", "5:query=1/2/3", "5:pick=1/2/3", "5:pick=a/b"}) {
     std::string error;
     EXPECT_TRUE(parse_key_script(bad, error).empty()) << bad;
     EXPECT_NE(error.find("QUADPOOL_DEMO_KEYS"), std::string::npos) << bad << ": " << error;
