@@ -166,7 +166,6 @@ OverlayRequests App::render() {
   last_draw_ = sprite_renderer_.draw(stream_, camera_, area, world);
   SDL_RenderSetClipRect(target_.renderer, nullptr);
 
-  ImGui::GetIO().FontGlobalScale = layout_.layout.ui_scale;
   ImGui_ImplSDLRenderer_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();

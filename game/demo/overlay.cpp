@@ -120,10 +120,25 @@ void draw_phase_graph(const FrameStats& stats, int phases, float width, float he
 
 // --- the main window ---------------------------------------------------------------------------
 
+Overlay::Overlay(std::uint64_t seed) : seed_input_(seed) {}
+
+Overlay::~Overlay() = default;
+
+// Text, paddings and spacings grow together; text alone would crowd at 4K.
+void Overlay::apply_scale(float scale) {
+  if (scale == scale_) return;
+  if (!base_style_) base_style_ = std::make_unique<ImGuiStyle>(ImGui::GetStyle());
+  ImGuiStyle& style = ImGui::GetStyle();
+  style = *base_style_;
+  style.ScaleAllSizes(scale);
+  ImGui::GetIO().FontGlobalScale = scale;
+  scale_ = scale;
+}
+
 OverlayRequests Overlay::draw(const OverlayView& view) {
   OverlayRequests requests;
   const ScreenRect& panel = view.layout.panel;
-  scale_ = view.layout.ui_scale;
+  apply_scale(view.layout.ui_scale);
   // Docked: the layout decides where the panel is and how big, every frame; the world is drawn
   // beside it, never under it. Sections that do not fit scroll.
   ImGui::SetNextWindowPos(ImVec2(panel.x, panel.y), ImGuiCond_Always);

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,8 @@
 #include "game/demo/sprite_renderer.hpp"
 #include "game/demo/vertex_stream.hpp"
 #include "game/simulation.hpp"
+
+struct ImGuiStyle;
 
 namespace quadpool::game::demo {
 
@@ -49,7 +52,10 @@ struct OverlayRequests {
 
 class Overlay {
  public:
-  explicit Overlay(std::uint64_t seed) : seed_input_(seed) {}
+  explicit Overlay(std::uint64_t seed);
+  ~Overlay();
+  Overlay(const Overlay&) = delete;
+  Overlay& operator=(const Overlay&) = delete;
 
   /// Draws the panel docked at view.layout.panel (with the key map when controls.show_help).
   OverlayRequests draw(const OverlayView& view);
@@ -71,12 +77,14 @@ class Overlay {
   void draw_ab_panel(const OverlayView& view, OverlayRequests& requests);
   void draw_keys_panel(bool& open);
   void draw_query_panel(const OverlayView& view);
+  void apply_scale(float scale);
 
   std::vector<memory::BlockState> chunk_states_;  // the per-chunk strip, refreshed now and then
   int sprites_slider_ = 0;
   std::uint64_t seed_input_;
-  float scale_ = 1.0f;      // the layout's UI scale
-  float content_w_ = 0.0f;  // the panel's inner width this frame
+  float scale_ = 0.0f;  // the layout's UI scale, as last applied to ImGui's style
+  std::unique_ptr<ImGuiStyle> base_style_;  // the style at scale 1, taken at the first draw
+  float content_w_ = 0.0f;                  // the panel's inner width this frame
   ScreenRect drawn_{};
 };
 
