@@ -146,7 +146,8 @@ OverlayRequests Overlay::draw(const OverlayView& view) {
   constexpr ImGuiWindowFlags kDocked =
       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
-  if (ImGui::Begin("quadpool", nullptr, kDocked)) {
+  // The title carries the two keys a newcomer needs first; "###" keeps the window's id fixed.
+  if (ImGui::Begin("quadpool      F1: keys   H: hide this panel###quadpool", nullptr, kDocked)) {
     const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     drawn_ = {at.x, at.y, size.x, size.y};
     content_w_ = ImGui::GetContentRegionAvail().x;
@@ -157,7 +158,6 @@ OverlayRequests Overlay::draw(const OverlayView& view) {
     draw_controls_panel(view, requests);
     draw_pool_panel(view);
     draw_stream_panel(view);
-    ImGui::TextDisabled("F1: keys   H: hide panel   renderer: %s", view.renderer_name.c_str());
   }
   ImGui::End();
   return requests;
@@ -173,8 +173,8 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
 
   // The whole frame, then the simulation's tick alone at its own scale: rendering dwarfs the
   // tick, and the tick is where the allocator shows.
-  draw_phase_graph(stats, 5, content_w_, 70.0f * scale_, true);
-  draw_phase_graph(stats, 4, content_w_, 50.0f * scale_, false);
+  draw_phase_graph(stats, 5, content_w_, 56.0f * scale_, true);
+  draw_phase_graph(stats, 4, content_w_, 42.0f * scale_, false);
   const float phase_ms[5] = {last.integrate, last.rebuild, last.pairs, last.resolve, last.render};
   for (int p = 0; p < 5; ++p) {
     if (p != 0 && p != 3) ImGui::SameLine();
@@ -305,6 +305,7 @@ void Overlay::draw_stream_panel(const OverlayView& view) {
                      view.last_draw.draw_calls, s.free_blocks));
     text(
         fmt::format("fragmentation {:.1f}%  (1 - largest free / free)", 100.0 * s.fragmentation()));
+    ImGui::TextDisabled("drawn by SDL's %s renderer", view.renderer_name.c_str());
     text(fmt::format("capacity {}, {} frames in flight{}", bytes_text(s.capacity_bytes),
                      VertexStream::kFramesInFlight,
                      s.grows > 0 ? fmt::format(", grew {}x", s.grows) : std::string()));
@@ -363,33 +364,33 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
   }
   const std::optional<AbResult>& result = ab.result();
   if (result && ImGui::BeginTable("ab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
-    ImGui::TableSetupColumn(
-        fmt::format("{} sprites, seed {}", result->sprites, result->seed).c_str());
+    ImGui::TableSetupColumn(fmt::format("{} sprites", result->sprites).c_str());
     ImGui::TableSetupColumn("pool");
     ImGui::TableSetupColumn("new/delete");
     ImGui::TableHeadersRow();
-    auto row = [](const char* name, double pool, double new_delete) {
+    // The smaller figure is green.
+    auto row = [](const char* name, double pool, double new_delete, const char* format) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(name);
       ImGui::TableNextColumn();
-      ImGui::TextColored(colour(pool <= new_delete ? kGood : IM_COL32(230, 230, 230, 255)),
-                         "%.3f ms", pool);
+      ImGui::TextColored(colour(pool <= new_delete ? kGood : IM_COL32(230, 230, 230, 255)), format,
+                         pool);
       ImGui::TableNextColumn();
-      ImGui::TextColored(colour(new_delete < pool ? kGood : IM_COL32(230, 230, 230, 255)),
-                         "%.3f ms", new_delete);
+      ImGui::TextColored(colour(new_delete < pool ? kGood : IM_COL32(230, 230, 230, 255)), format,
+                         new_delete);
     };
-    row("tick median", result->tick_ms[0].median, result->tick_ms[1].median);
-    row("tick p99", result->tick_ms[0].p99, result->tick_ms[1].p99);
-    row("frame median", result->frame_ms[0].median, result->frame_ms[1].median);
-    row("frame p99", result->frame_ms[0].p99, result->frame_ms[1].p99);
-    ImGui::EndTable();
+    row("tick median", result->tick_ms[0].median, result->tick_ms[1].median, "%.3f ms");
+    row("tick p99", result->tick_ms[0].p99, result->tick_ms[1].p99, "%.3f ms");
+    row("frame median", result->frame_ms[0].median, result->frame_ms[1].median, "%.3f ms");
+    row("frame p99", result->frame_ms[0].p99, result->frame_ms[1].p99, "%.3f ms");
     if (result->heap_allocations_per_tick[0] && result->heap_allocations_per_tick[1]) {
-      text(fmt::format("heap allocations per tick: {:.1f} pool, {:.1f} new/delete",
-                       *result->heap_allocations_per_tick[0],
-                       *result->heap_allocations_per_tick[1]));
+      row("heap allocs/tick", *result->heap_allocations_per_tick[0],
+          *result->heap_allocations_per_tick[1], "%.1f");
     }
-    text(fmt::format("tick median: new/delete takes {:.2f}x pool's", result->tick_median_ratio()));
+    ImGui::EndTable();
+    text(fmt::format("seed {}: new/delete's tick median is {:.2f}x pool's", result->seed,
+                     result->tick_median_ratio()));
   }
 }
 
