@@ -108,8 +108,10 @@ int App::run() {
 
     const Clock::time_point render_start = Clock::now();
     const OverlayRequests requests = render();
-    const bool last_frame = options_.frames && frame_ + 1 >= *options_.frames;
-    if (last_frame) quit_ = true;
+    // Esc or the window's close button (handled above) end the demo after this frame too, so
+    // --screenshot saves it however the demo ends.
+    if (options_.frames && frame_ + 1 >= *options_.frames) quit_ = true;
+    const bool last_frame = quit_;
     // SDL_RenderReadPixels reads the back buffer: before SDL_RenderPresent.
     if (!save_frame(last_frame)) return 1;
     screenshot_written = screenshot_written || (last_frame && !options_.screenshot.empty());

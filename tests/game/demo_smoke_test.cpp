@@ -248,6 +248,23 @@ TEST_F(DemoSmoke, AScriptedShiftDragQueriesTheTreeAndAShiftClickOnEmptySpaceClea
   EXPECT_EQ(after.at("picked"), "null");
 }
 
+TEST_F(DemoSmoke, ScreenshotSavesTheLastFrameWhenEscEndsTheDemo) {
+  ::setenv("QUADPOOL_DEMO_KEYS", "4:Escape", 1);
+  const std::filesystem::path shot = dir_ / "esc.png";
+  const test::ProcessResult r =
+      test::run_quadpool("--sprites 500 --frames 100 --window 320x240 --vsync off --screenshot '" +
+                             shot.string() + "'",
+                         test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(number(json, "frames"), 5u);
+  EXPECT_EQ(json.at("screenshot"), shot.string());
+  const Image image = read_image(shot);
+  EXPECT_EQ(image.width, 320);
+  EXPECT_EQ(image.height, 240);
+  EXPECT_GT(image.distinct_colours, 20u);
+}
+
 TEST_F(DemoSmoke, ABmpScreenshotIsWrittenWhenTheNameEndsInBmp) {
   const std::filesystem::path shot = dir_ / "smoke.bmp";
   const test::ProcessResult r = test::run_quadpool(
