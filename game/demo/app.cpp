@@ -165,7 +165,7 @@ OverlayRequests App::render() {
   const SDL_Rect clip{static_cast<int>(area.x), static_cast<int>(area.y), static_cast<int>(area.w),
                       static_cast<int>(area.h)};
   SDL_RenderSetClipRect(target_.renderer, &clip);
-  last_draw_ = sprite_renderer_.draw(stream_, camera_, area, world);
+  sprite_renderer_.draw(stream_, camera_, area, world);
   SDL_RenderSetClipRect(target_.renderer, nullptr);
 
   ImGui_ImplSDLRenderer_NewFrame();
@@ -179,7 +179,7 @@ OverlayRequests App::render() {
                               .ab = ab_,
                               .selection = selection_,
                               .controls = controls_,
-                              .last_draw = last_draw_,
+                              .last_draw = sprite_renderer_.last_counts(),
                               .frame = frame_,
                               .heap_counted = options_.heap_counter != nullptr,
                               .renderer_name = target_.renderer_name,
@@ -359,8 +359,8 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
       .seed = runner_.scene().seed,
       .allocator_switches = runner_.allocator_switches(),
       .stream = stream_.stats(),
-      .draw_calls = last_draw_.draw_calls,
-      .density_map = last_draw_.density_map,
+      .draw_calls = sprite_renderer_.last_counts().draw_calls,
+      .density_map = sprite_renderer_.last_counts().density_map,
       .renderer = target_.renderer_name,
       .layout = layout_.layout,
       .layout_refits = layout_.refits,

@@ -78,7 +78,6 @@ class App {
   Selection selection_;
   VertexStream stream_;
   SpriteRenderer sprite_renderer_;
-  DrawCounts last_draw_{};
   FrameStats stats_;
   Controls controls_;
   Overlay overlay_;

@@ -108,56 +108,74 @@ SpriteRenderer::SpriteRenderer(SDL_Renderer* renderer, const Atlas& atlas)
   }
 }
 
+void SpriteRenderer::line(Batch& batch, const Camera& camera, float x0, float y0, float x1,
+                          float y1, Rgba c) const {
+  // World-space segment, axis-aligned, drawn one pixel wide.
+  const ScreenPoint a = camera.to_screen(x0, y0), b = camera.to_screen(x1, y1);
+  batch.quad(a.x, a.y, std::max(b.x, a.x + 1.0f), std::max(b.y, a.y + 1.0f), atlas_.white, c);
+}
+
+void SpriteRenderer::outline(Batch& batch, const Camera& camera, const spatial::Aabb& box,
+                             Rgba c) const {
+  line(batch, camera, box.min_x, box.min_y, box.max_x, box.min_y, c);
+  line(batch, camera, box.min_x, box.max_y, box.max_x, box.max_y, c);
+  line(batch, camera, box.min_x, box.min_y, box.min_x, box.max_y, c);
+  line(batch, camera, box.max_x, box.min_y, box.max_x, box.max_y, c);
+}
+
+void SpriteRenderer::ring(Batch& batch, const Camera& camera, const Sprite& s,
+                          const AtlasRegion& region, Rgba c) const {
+  // Just outside the sprite as drawn, so the ring fits it.
+  const ScreenPoint p = camera.to_screen(s.x, s.y);
+  const float r = std::max(s.radius * camera.scale(), kMinPixelRadius) + 1.0f;
+  batch.quad(p.x - r, p.y - r, p.x + r, p.y + r, region, c);
+}
+
 DrawCounts SpriteRenderer::draw(VertexStream& stream, const Camera& camera, const ScreenRect& area,
                                 const WorldView& view) {
   DrawCounts counts;
   const spatial::Aabb visible = camera.visible_world(area);
-  const float scale = camera.scale();
-  auto line = [&](Batch& batch, float x0, float y0, float x1, float y1, Rgba c) {
-    // World-space segment, axis-aligned, drawn one pixel wide.
-    const ScreenPoint a = camera.to_screen(x0, y0), b = camera.to_screen(x1, y1);
-    batch.quad(a.x, a.y, std::max(b.x, a.x + 1.0f), std::max(b.y, a.y + 1.0f), atlas_.white, c);
-  };
-  auto outline = [&](Batch& batch, const spatial::Aabb& box, Rgba c) {
-    line(batch, box.min_x, box.min_y, box.max_x, box.min_y, c);
-    line(batch, box.min_x, box.max_y, box.max_x, box.max_y, c);
-    line(batch, box.min_x, box.min_y, box.min_x, box.max_y, c);
-    line(batch, box.max_x, box.min_y, box.max_x, box.max_y, c);
-  };
-  auto ring = [&](Batch& batch, const Sprite& s, float grow, const AtlasRegion& region, Rgba c) {
-    const ScreenPoint p = camera.to_screen(s.x, s.y);
-    const float r = std::max(s.radius * scale, kMinPixelRadius) * grow + 1.0f;
-    batch.quad(p.x - r, p.y - r, p.x + r, p.y + r, region, c);
-  };
-
   Batch batch(*this, stream, counts);
-  outline(batch, {0, 0, view.world_side, view.world_side}, kWorldBorder);
+  outline(batch, camera, {0, 0, view.world_side, view.world_side}, kWorldBorder);
+  const float sprite_pixels = 2.0f * view.typical_radius * camera.scale();
+  if (sprite_pixels < kDensityBelowPixels) {
+    draw_density(batch, camera, area, view, counts);
+    draw_tree(batch, camera, visible, view, kTreeLineOnMap);  // over the map, which would hide it
+  } else {
+    draw_tree(batch, camera, visible, view, kTreeLine);
+    draw_sprites(batch, camera, visible, view, counts);
+  }
+  batch.expect(view.selected.size() + 8);
+  for (std::uint32_t id : view.selected) {
+    if (id < view.sprites.size())
+      ring(batch, camera, view.sprites[id], atlas_.selection_ring, kSelected);
+  }
+  if (view.selection) outline(batch, camera, *view.selection, kSelectionBox);
+  if (view.picked_leaf) outline(batch, camera, *view.picked_leaf, kPickedLeaf);
+  last_ = counts;
+  return counts;
+}
 
+void SpriteRenderer::draw_tree(Batch& batch, const Camera& camera, const spatial::Aabb& visible,
+                               const WorldView& view, Rgba colour) const {
+  if (view.tree == nullptr) return;
+  batch.expect(2 * view.tree->stats().nodes);
   // Each node draws its top and left edges: together the nodes draw every split line once.
   // Cells under 6 px are not drawn and fade in up to 24 px, so deep levels do not turn a
   // zoomed-out view into a solid grid while the coarse levels still show the tree's shape.
-  auto draw_tree = [&](Rgba colour) {
-    if (view.tree == nullptr) return;
-    batch.expect(2 * view.tree->stats().nodes);
-    view.tree->for_each_node([&](const spatial::Aabb& q, int /*depth*/) {
-      if (!spatial::overlaps(q, visible)) return;
-      const float amount = fade((q.max_x - q.min_x) * scale, 6.0f, 24.0f);
-      if (amount <= 0.0f) return;
-      const Rgba c = faded(colour, amount);
-      line(batch, q.min_x, q.min_y, q.max_x, q.min_y, c);
-      line(batch, q.min_x, q.min_y, q.min_x, q.max_y, c);
-    });
-  };
+  view.tree->for_each_node([&](const spatial::Aabb& q, int /*depth*/) {
+    if (!spatial::overlaps(q, visible)) return;
+    const float amount = fade((q.max_x - q.min_x) * camera.scale(), 6.0f, 24.0f);
+    if (amount <= 0.0f) return;
+    const Rgba c = faded(colour, amount);
+    line(batch, camera, q.min_x, q.min_y, q.max_x, q.min_y, c);
+    line(batch, camera, q.min_x, q.min_y, q.min_x, q.max_y, c);
+  });
+}
 
-  const float sprite_pixels = 2.0f * view.typical_radius * scale;
-  if (sprite_pixels < kDensityBelowPixels) {
-    draw_density(batch, camera, area, view, counts);
-    draw_tree(kTreeLineOnMap);  // over the map, which would hide it
-    if (view.selection) outline(batch, *view.selection, kSelectionBox);
-    return counts;
-  }
-  draw_tree(kTreeLine);
-
+void SpriteRenderer::draw_sprites(Batch& batch, const Camera& camera, const spatial::Aabb& visible,
+                                  const WorldView& view, DrawCounts& counts) const {
+  const float scale = camera.scale();
   batch.expect(view.sprites.size());
   for (const Sprite& s : view.sprites) {
     if (!spatial::overlaps(bounds_of(s), visible)) continue;
@@ -168,29 +186,18 @@ DrawCounts SpriteRenderer::draw(VertexStream& stream, const Camera& camera, cons
   }
 
   // Rings fade out as sprites shrink (gone at 2 px across): small, they hide the sprites.
-  const float ring_amount = fade(sprite_pixels, 2.0f, 6.0f);
-  if (!view.in_contact.empty() && ring_amount > 0.0f) {
-    const Rgba ring_colour = faded(kContact, ring_amount);
-    std::size_t highlighted = 0;
-    for (std::uint8_t flag : view.in_contact) highlighted += flag;
-    batch.expect(highlighted);
-    const std::size_t n = std::min(view.in_contact.size(), view.sprites.size());
-    for (std::size_t i = 0; i < n; ++i) {
-      if (view.in_contact[i] != 0 && spatial::overlaps(bounds_of(view.sprites[i]), visible)) {
-        ring(batch, view.sprites[i], 1.0f, atlas_.contact_ring, ring_colour);
-      }
+  const float ring_amount = fade(2.0f * view.typical_radius * scale, 2.0f, 6.0f);
+  if (view.in_contact.empty() || ring_amount <= 0.0f) return;
+  const Rgba ring_colour = faded(kContact, ring_amount);
+  std::size_t highlighted = 0;
+  for (std::uint8_t flag : view.in_contact) highlighted += flag;
+  batch.expect(highlighted);
+  const std::size_t n = std::min(view.in_contact.size(), view.sprites.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (view.in_contact[i] != 0 && spatial::overlaps(bounds_of(view.sprites[i]), visible)) {
+      ring(batch, camera, view.sprites[i], atlas_.contact_ring, ring_colour);
     }
   }
-
-  batch.expect(view.selected.size() + 4);
-  for (std::uint32_t id : view.selected) {
-    if (id < view.sprites.size()) {
-      ring(batch, view.sprites[id], 1.0f, atlas_.selection_ring, kSelected);
-    }
-  }
-  if (view.selection) outline(batch, *view.selection, kSelectionBox);
-  if (view.picked_leaf) outline(batch, *view.picked_leaf, kPickedLeaf);
-  return counts;
 }
 
 void SpriteRenderer::draw_density(Batch& batch, const Camera& camera, const ScreenRect& area,

@@ -64,8 +64,20 @@ class SpriteRenderer {
   DrawCounts draw(VertexStream& stream, const Camera& camera, const ScreenRect& area,
                   const WorldView& view);
 
+  /// What the last draw() drew.
+  const DrawCounts& last_counts() const noexcept { return last_; }
+
  private:
   class Batch;
+  void line(Batch& batch, const Camera& camera, float x0, float y0, float x1, float y1,
+            Rgba c) const;
+  void outline(Batch& batch, const Camera& camera, const spatial::Aabb& box, Rgba c) const;
+  void ring(Batch& batch, const Camera& camera, const Sprite& s, const AtlasRegion& region,
+            Rgba c) const;
+  void draw_tree(Batch& batch, const Camera& camera, const spatial::Aabb& visible,
+                 const WorldView& view, Rgba colour) const;
+  void draw_sprites(Batch& batch, const Camera& camera, const spatial::Aabb& visible,
+                    const WorldView& view, DrawCounts& counts) const;
   void draw_density(Batch& batch, const Camera& camera, const ScreenRect& area,
                     const WorldView& view, DrawCounts& counts);
 
@@ -73,6 +85,7 @@ class SpriteRenderer {
   Atlas atlas_;
   std::vector<int> indices_;            // 0 1 2 2 3 0, then the same for every following quad
   std::vector<std::uint32_t> density_;  // sprites per density-map cell, reused
+  DrawCounts last_{};
 };
 
 }  // namespace quadpool::game::demo
