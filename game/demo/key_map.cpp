@@ -22,7 +22,7 @@ constexpr KeyBinding kBindings[] = {
     {"F", "fit the world in the window", Action::FitCamera, {SDLK_f}},
     {"H", "hide / show the overlay", Action::ToggleUi, {SDLK_h}},
     {"F1 or /",
-     "the help panel, which lists all of this",
+     "show / hide this list of keys in the panel",
      Action::ToggleHelp,
      {SDLK_F1, SDLK_SLASH}},
     {"X",
