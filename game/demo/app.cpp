@@ -104,6 +104,8 @@ int App::run() {
       runner_.spawn(at.x, at.y, kSpawnPerFrame, 20.0f / camera_.scale());
     }
     runner_.tick_frame(controls_, sample);
+    // The query tool's timed scans would land in an A/B run's frame times: off while it runs.
+    if (ab_.running()) selection_.clear();
     selection_.update(runner_.sim());
 
     const Clock::time_point render_start = Clock::now();

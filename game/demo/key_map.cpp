@@ -16,7 +16,8 @@ constexpr KeyBinding kBindings[] = {
     {"+", "double the sprites (a new scene)", Action::DoubleSprites, {SDLK_PLUS, SDLK_KP_PLUS}},
     {"-", "halve the sprites (a new scene)", Action::HalveSprites, {SDLK_MINUS, SDLK_KP_MINUS}},
     {"B",
-     "run the A/B comparison (pause, speed, scene and draw toggles are locked while it runs)",
+     "run the A/B comparison (pause, speed, scene, draw toggles and queries are locked while it "
+     "runs)",
      Action::StartAb,
      {SDLK_b}},
     {"F", "fit the world in the window", Action::FitCamera, {SDLK_f}},

@@ -170,9 +170,10 @@ TEST_F(DemoSmoke, AnABRunStartedByBPutsItsResultInTheSummary) {
 }
 
 TEST_F(DemoSmoke, DuringAnABRunTheMeasurementIsLockedAndEscCancelsItInsteadOfQuitting) {
-  // B starts a run; Space, T, C, H, A and '.' during it must do nothing; Esc at 20 cancels the
-  // run and the demo goes on; Space at 40 then pauses as usual.
-  ::setenv("QUADPOOL_DEMO_KEYS", "1:B,10:Space,11:T,12:C,13:H,14:A,15:.,20:Escape,40:Space", 1);
+  // B starts a run; Space, T, C, H, A, '.' and a query during it must do nothing; Esc at 20
+  // cancels the run and the demo goes on; Space at 40 then pauses as usual.
+  ::setenv("QUADPOOL_DEMO_KEYS",
+           "1:B,10:Space,11:T,12:C,13:H,14:A,15:.,16:query=600/200/800/400,20:Escape,40:Space", 1);
   const test::ProcessResult r = test::run_quadpool(
       "--sprites 1000 --frames 60 --window 640x400 --vsync off", test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -184,6 +185,7 @@ TEST_F(DemoSmoke, DuringAnABRunTheMeasurementIsLockedAndEscCancelsItInsteadOfQui
   EXPECT_EQ(number(json, "modes.new_delete.frames"), 0u);  // A did not switch
   EXPECT_EQ(number(json, "allocator_switches"), 0u);
   EXPECT_EQ(number(json, "layout.refits"), 1u);  // H did not hide the panel
+  EXPECT_EQ(json.at("query"), "null");           // nor did a shift-drag query
 }
 
 TEST_F(DemoSmoke, EscQuitsWhenNoABRunIsGoing) {
