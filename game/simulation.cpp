@@ -26,11 +26,11 @@ double ms_between(Clock::time_point from, Clock::time_point to) noexcept {
 // Returns false (and changes nothing) when the circles do not really overlap: the broad phase
 // reports box overlaps, and touching circles are not a contact.
 bool resolve_contact(Sprite& a, Sprite& b) noexcept {
+  if (!circles_overlap(a.x, a.y, a.radius, b.x, b.y, b.radius)) return false;
   const float dx = b.x - a.x;
   const float dy = b.y - a.y;
   const float reach = a.radius + b.radius;
   const float distance_sq = dx * dx + dy * dy;
-  if (distance_sq >= reach * reach) return false;
 
   const float distance = std::sqrt(distance_sq);
   // Concentric circles have no normal; any fixed one keeps the result deterministic.

@@ -82,6 +82,16 @@ struct SimulationConfig {
   HeapCounter heap_counter = nullptr;  // nullptr: TickStats::heap_allocations stays empty
 };
 
+/// True when the circles at (ax, ay) and (bx, by) with radii ar and br overlap: centres closer
+/// than the sum of the radii (touching circles are not a contact). The narrow phase's test,
+/// shared by the tick and by the demo's contact highlight, so both agree on every pair.
+inline bool circles_overlap(float ax, float ay, float ar, float bx, float by, float br) noexcept {
+  const float dx = bx - ax;
+  const float dy = by - ay;
+  const float reach = ar + br;
+  return dx * dx + dy * dy < reach * reach;
+}
+
 /// An overlapping pair of sprite indices from the broad phase, a < b.
 struct Pair {
   std::uint32_t a, b;

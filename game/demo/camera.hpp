@@ -9,12 +9,25 @@ struct ScreenPoint {
   float x, y;
 };
 
+/// An axis-aligned rectangle in window pixels: left, top, width, height.
+struct ScreenRect {
+  float x = 0, y = 0, w = 0, h = 0;
+
+  /// True when the two rectangles share pixels (touching edges do not).
+  bool overlaps(const ScreenRect& o) const noexcept {
+    return x < o.x + o.w && o.x < x + w && y < o.y + o.h && o.y < y + h;
+  }
+  /// True when `o` lies wholly inside this rectangle.
+  bool contains(const ScreenRect& o) const noexcept {
+    return o.x >= x && o.y >= y && o.x + o.w <= x + w && o.y + o.h <= y + h;
+  }
+};
+
 class Camera {
  public:
-  /// Shows the square world [0, world_side]^2 whole and centred in a viewport of
-  /// `width` x `height` pixels, with a small margin, leaving the `left_inset` pixels on the
-  /// left free (for the overlay) when the window is wide enough for that to help.
-  void fit(float world_side, int width, int height, float left_inset = 0) noexcept;
+  /// Shows the square world [0, world_side]^2 whole and centred in `area` (window pixels),
+  /// with a small margin.
+  void fit(float world_side, const ScreenRect& area) noexcept;
 
   /// Zooms by `factor` (> 1 zooms in) keeping the world point under (screen_x, screen_y) in
   /// place, within [kMinScale, kMaxScale] pixels per world unit.
@@ -29,8 +42,12 @@ class Camera {
   ScreenPoint to_world(float screen_x, float screen_y) const noexcept {
     return {(screen_x - offset_x_) / scale_, (screen_y - offset_y_) / scale_};
   }
-  /// The world rectangle a `width` x `height` viewport shows.
-  spatial::Aabb visible_world(int width, int height) const noexcept;
+  /// The world rectangle `area` (window pixels) shows.
+  spatial::Aabb visible_world(const ScreenRect& area) const noexcept;
+  /// Where the world square [0, world_side]^2 lands on screen.
+  ScreenRect world_on_screen(float world_side) const noexcept {
+    return {offset_x_, offset_y_, world_side * scale_, world_side * scale_};
+  }
 
   float scale() const noexcept { return scale_; }
 

@@ -68,7 +68,14 @@ int no_display(const char* what, const char* detail) {
   return 2;
 }
 
-int no_display(const char* what) { return no_display(what, SDL_GetError()); }
+int no_display(const char* what) {
+  return no_display(what, SDL_GetError());
+}
+
+bool set_in_environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && value[0] != '\0';
+}
 
 // True when SDL fell back to a driver that shows nothing (no X or Wayland display) without
 // being asked for it by name: the window would be invisible and the demo would run forever.
@@ -100,6 +107,12 @@ int run_demo(const DemoOptions& options) {
   // and present the software renderer's frames through it too instead of through XShm.
   SDL_SetHintWithPriority(SDL_HINT_RENDER_DRIVER, "software", SDL_HINT_DEFAULT);
   SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT);
+  // Nothing to connect to and no driver asked for: say so before SDL_Init, whose Wayland
+  // backend would otherwise print "XDG_RUNTIME_DIR is invalid or not set" on stderr first.
+  if (!set_in_environment("SDL_VIDEODRIVER") && !set_in_environment("DISPLAY") &&
+      !set_in_environment("WAYLAND_DISPLAY")) {
+    return no_display("no X11 or Wayland display", "DISPLAY and WAYLAND_DISPLAY are not set");
+  }
   if (SDL_Init(SDL_INIT_VIDEO) != 0) return no_display("no video driver could start");
   SdlVideo video;
   if (fell_back_to_invisible_driver()) {

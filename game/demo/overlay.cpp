@@ -1,8 +1,9 @@
-// The ImGui overlay: frame times by phase, the allocator switch, pool and vertex-stream
-// occupancy, tree statistics, controls, the A/B result and the help panel.
+// The ImGui overlay, a panel docked on the left: frame times by phase, the allocator switch,
+// tree statistics, the key map, the A/B run, controls, pool and vertex-stream occupancy.
 //
-// Sections: drawing helpers, the main window, memory, controls, help.
-#include <SDL.h>
+// Sections: drawing helpers, the main window, memory, controls, keys.
+#include "game/demo/overlay.hpp"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -11,16 +12,13 @@
 
 #include <fmt/format.h>
 
-#include "game/simulation.hpp"
-#include "game/demo/app.hpp"
+#include "game/demo/key_map.hpp"
 
 namespace quadpool::game::demo {
 
 namespace {
 
 // --- drawing helpers ---------------------------------------------------------------------------
-
-constexpr float kPanelWidth = App::kOverlayWidth - 30.0f;
 
 // Phase colours, shared by the graph and its legend.
 constexpr ImU32 kPhaseColours[5] = {
@@ -38,6 +36,7 @@ constexpr ImU32 kNeverUsed = IM_COL32(55, 55, 62, 255);
 constexpr ImU32 kStale = IM_COL32(240, 150, 50, 255);
 constexpr ImU32 kGood = IM_COL32(110, 230, 120, 255);
 constexpr ImU32 kBad = IM_COL32(255, 90, 80, 255);
+constexpr ImU32 kPickedLeafText = IM_COL32(255, 150, 40, 255);
 constexpr ImU32 kPoolMode = IM_COL32(90, 210, 110, 255);
 constexpr ImU32 kNewDeleteMode = IM_COL32(255, 90, 80, 255);
 
@@ -65,7 +64,8 @@ void text(const std::string& s) {
 // A graph of the last FrameStats::kHistory frames, one column per frame, stacked by the first
 // `phases` phases (5: the whole frame, 4: the tick alone), oldest on the left. The whole-frame
 // graph has a 60 FPS line; the tick graph has a strip under it coloured by allocator.
-void draw_phase_graph(const FrameStats& stats, int phases, float height, bool whole_frame) {
+void draw_phase_graph(const FrameStats& stats, int phases, float width, float height,
+                      bool whole_frame) {
   const std::size_t n = stats.history_size();
   auto value = [](const FrameSample& s, int p) {
     const float parts[5] = {s.integrate, s.rebuild, s.pairs, s.resolve, s.render};
@@ -82,10 +82,10 @@ void draw_phase_graph(const FrameStats& stats, int phases, float height, bool wh
                            : highest <= 33.3f ? 33.3f
                                               : highest * 1.1f;
   const float strip = whole_frame ? 0.0f : 3.0f;
-  const ImVec2 at = reserve_bar(kPanelWidth, height + strip);
+  const ImVec2 at = reserve_bar(width, height + strip);
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  draw->AddRectFilled(at, ImVec2(at.x + kPanelWidth, at.y + height), IM_COL32(25, 25, 32, 230));
-  const float column = kPanelWidth / static_cast<float>(FrameStats::kHistory);
+  draw->AddRectFilled(at, ImVec2(at.x + width, at.y + height), IM_COL32(25, 25, 32, 230));
+  const float column = width / static_cast<float>(FrameStats::kHistory);
   // The top of the graph is the label's band; the bars stay below it, so the label is readable.
   const float label_band = ImGui::GetTextLineHeight() + 2.0f;
   const float bars = height - label_band;
@@ -107,7 +107,7 @@ void draw_phase_graph(const FrameStats& stats, int phases, float height, bool wh
   }
   if (whole_frame) {
     const float line_60 = at.y + height - 16.7f / full_scale * bars;
-    draw->AddLine(ImVec2(at.x, line_60), ImVec2(at.x + kPanelWidth, line_60),
+    draw->AddLine(ImVec2(at.x, line_60), ImVec2(at.x + width, line_60),
                   IM_COL32(255, 255, 255, 90));
   }
   const std::string label =
@@ -120,30 +120,61 @@ void draw_phase_graph(const FrameStats& stats, int phases, float height, bool wh
 
 // --- the main window ---------------------------------------------------------------------------
 
-void App::draw_overlay() {
-  ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(kPanelWidth + 16, 0), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowBgAlpha(0.82f);
-  if (ImGui::Begin("quadpool", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    draw_stats_panel();
-    draw_memory_panel();
-    draw_controls_panel();
-  }
-  ImGui::End();
-  if (controls_.show_help) draw_help_panel();
+Overlay::Overlay(std::uint64_t seed) : seed_input_(seed) {}
+
+Overlay::~Overlay() = default;
+
+// Text, paddings and spacings grow together; text alone would crowd at 4K.
+void Overlay::apply_scale(float scale) {
+  if (scale == scale_) return;
+  if (!base_style_) base_style_ = std::make_unique<ImGuiStyle>(ImGui::GetStyle());
+  ImGuiStyle& style = ImGui::GetStyle();
+  style = *base_style_;
+  style.ScaleAllSizes(scale);
+  ImGui::GetIO().FontGlobalScale = scale;
+  scale_ = scale;
 }
 
-void App::draw_stats_panel() {
-  const std::size_t n = stats_.history_size();
-  const FrameSample& last = n > 0 ? stats_.history(n - 1) : FrameSample{};
-  const double fps = stats_.recent_fps();
+OverlayRequests Overlay::draw(const OverlayView& view) {
+  OverlayRequests requests;
+  const ScreenRect& panel = view.layout.panel;
+  apply_scale(view.layout.ui_scale);
+  // Docked: the layout decides where the panel is and how big, every frame; the world is drawn
+  // beside it, never under it. Sections that do not fit scroll.
+  ImGui::SetNextWindowPos(ImVec2(panel.x, panel.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(panel.w, panel.h), ImGuiCond_Always);
+  constexpr ImGuiWindowFlags kDocked =
+      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  // The title carries the two keys a newcomer needs first; "###" keeps the window's id fixed.
+  if (ImGui::Begin("quadpool      F1: keys   H: hide this panel###quadpool", nullptr, kDocked)) {
+    const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    drawn_ = {at.x, at.y, size.x, size.y};
+    content_w_ = ImGui::GetContentRegionAvail().x;
+    draw_stats_panel(view, requests);
+    if (view.controls.show_help) draw_keys_panel(view.controls.show_help);
+    draw_query_panel(view);
+    draw_ab_panel(view, requests);
+    draw_controls_panel(view, requests);
+    draw_pool_panel(view);
+    draw_stream_panel(view);
+  }
+  ImGui::End();
+  return requests;
+}
+
+void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& requests) {
+  const FrameStats& stats = view.stats;
+  const std::size_t n = stats.history_size();
+  const FrameSample& last = n > 0 ? stats.history(n - 1) : FrameSample{};
+  const double fps = stats.recent_fps();
   text(fmt::format("{:.0f} FPS  {:.2f} ms/frame  {} sprites", fps, fps > 0 ? 1000.0 / fps : 0.0,
-                   sim_->sprites().size()));
+                   view.sim.sprites().size()));
 
   // The whole frame, then the simulation's tick alone at its own scale: rendering dwarfs the
   // tick, and the tick is where the allocator shows.
-  draw_phase_graph(stats_, 5, 70.0f, true);
-  draw_phase_graph(stats_, 4, 50.0f, false);
+  draw_phase_graph(stats, 5, content_w_, 56.0f * scale_, true);
+  draw_phase_graph(stats, 4, content_w_, 42.0f * scale_, false);
   const float phase_ms[5] = {last.integrate, last.rebuild, last.pairs, last.resolve, last.render};
   for (int p = 0; p < 5; ++p) {
     if (p != 0 && p != 3) ImGui::SameLine();
@@ -153,19 +184,19 @@ void App::draw_stats_panel() {
 
   // The allocator switch, and what this frame's tick allocated.
   ImGui::Separator();
-  int kind = sim_->allocator() == AllocatorKind::Pool ? 0 : 1;
-  ImGui::BeginDisabled(ab_.has_value());  // an A/B run switches by itself
+  int kind = view.sim.allocator() == AllocatorKind::Pool ? 0 : 1;
+  ImGui::BeginDisabled(view.ab.running());  // an A/B run switches by itself
   ImGui::TextUnformatted("Tree nodes from");
   ImGui::SameLine();
   const bool changed = ImGui::RadioButton("Pool", &kind, 0);
   ImGui::SameLine();
   if (ImGui::RadioButton("new/delete", &kind, 1) || changed) {
-    set_allocator(kind == 0 ? AllocatorKind::Pool : AllocatorKind::NewDelete);
+    requests.allocator = kind == 0 ? AllocatorKind::Pool : AllocatorKind::NewDelete;
   }
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::TextDisabled("(A)");
-  if (!options_.heap_counter) {
+  if (!view.heap_counted) {
     ImGui::TextDisabled("heap allocations: not counted (no heap hook linked)");
   } else if (last.tick_heap_allocations) {
     const std::uint64_t made = *last.tick_heap_allocations;
@@ -177,7 +208,7 @@ void App::draw_stats_panel() {
     ImGui::TextDisabled("heap allocations this tick: (paused)");
   }
 
-  const TickStats& tick = sim_->last_tick();
+  const TickStats& tick = view.sim.last_tick();
   text(fmt::format("tree: {} nodes, {} leaves, depth {}", tick.tree.nodes, tick.tree.leaves,
                    tick.tree.max_depth_reached));
   text(fmt::format("pairs tested {}   contacts {}", tick.pairs_tested, tick.contacts));
@@ -185,36 +216,36 @@ void App::draw_stats_panel() {
 
 // --- memory ------------------------------------------------------------------------------------
 
-void App::draw_memory_panel() {
+void Overlay::draw_pool_panel(const OverlayView& view) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   if (ImGui::CollapsingHeader("Node pool", ImGuiTreeNodeFlags_DefaultOpen)) {
-    const memory::PoolStats pool = sim_->tree().pool_stats();
+    const memory::PoolStats pool = view.sim.tree().pool_stats();
     const float used = pool.capacity > 0 ? static_cast<float>(pool.blocks_in_use) /
                                                static_cast<float>(pool.capacity)
                                          : 0.0f;
     const std::string label = fmt::format("{} / {} blocks", pool.blocks_in_use, pool.capacity);
-    ImGui::ProgressBar(used, ImVec2(kPanelWidth, 0), label.c_str());
+    ImGui::ProgressBar(used, ImVec2(content_w_, 0), label.c_str());
     text(fmt::format("chunks {}   high-water {}   {} each", pool.chunks, pool.high_water,
                      bytes_text(pool.block_size)));
     text(fmt::format("creates {}   destroys {}", pool.total_allocations, pool.total_deallocations));
 
     // Per-chunk strip, refreshed a few times a second: reading every block's state is a tool's
     // job, not a hot path.
-    const memory::PoolAllocator& allocator = sim_->tree().pool_allocator();
+    const memory::PoolAllocator& allocator = view.sim.tree().pool_allocator();
     const std::size_t per_chunk = allocator.blocks_per_chunk();
-    if (frame_ % 15 == 0 || chunk_states_.size() != pool.chunks * per_chunk) {
+    if (view.frame % 15 == 0 || chunk_states_.size() != pool.chunks * per_chunk) {
       chunk_states_.resize(pool.chunks * per_chunk);
       for (std::size_t c = 0; c < pool.chunks; ++c) {
         allocator.chunk_block_states(c, std::span(chunk_states_).subspan(c * per_chunk, per_chunk));
       }
     }
     constexpr std::size_t kMaxRows = 12;
-    const float row_h = 6.0f;
+    const float row_h = 6.0f * scale_;
     const std::size_t rows = std::min(pool.chunks, kMaxRows);
-    const ImVec2 at = reserve_bar(kPanelWidth, static_cast<float>(rows) * (row_h + 1));
+    const ImVec2 at = reserve_bar(content_w_, static_cast<float>(rows) * (row_h + 1));
     const std::size_t columns =
-        std::min<std::size_t>(per_chunk, static_cast<std::size_t>(kPanelWidth));
-    const float column_w = kPanelWidth / static_cast<float>(columns);
+        std::min<std::size_t>(per_chunk, static_cast<std::size_t>(content_w_));
+    const float column_w = content_w_ / static_cast<float>(columns);
     for (std::size_t c = 0; c < rows; ++c) {
       const float y = at.y + static_cast<float>(c) * (row_h + 1);
       for (std::size_t col = 0; col < columns; ++col) {
@@ -247,19 +278,23 @@ void App::draw_memory_panel() {
       text(fmt::format("(first {} of {} chunks)", kMaxRows, pool.chunks));
     }
   }
+}
 
-  if (ImGui::CollapsingHeader("Vertex stream", ImGuiTreeNodeFlags_DefaultOpen)) {
-    const VertexStreamStats s = stream_.stats();
-    const float bar_h = 14.0f;
-    const ImVec2 at = reserve_bar(kPanelWidth, bar_h);
+void Overlay::draw_stream_panel(const OverlayView& view) {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  // Closed at first, so that the panel fits in 720 pixels with an A/B result.
+  if (ImGui::CollapsingHeader("Vertex stream")) {
+    const VertexStreamStats s = view.stream.stats();
+    const float bar_h = 14.0f * scale_;
+    const ImVec2 at = reserve_bar(content_w_, bar_h);
     const float per_byte =
-        kPanelWidth / static_cast<float>(std::max<std::uint64_t>(s.capacity_bytes, 1));
-    draw->AddRectFilled(at, ImVec2(at.x + kPanelWidth, at.y + bar_h), IM_COL32(40, 40, 48, 255));
-    stream_.for_each_range([&](const StreamRange& r) {
+        content_w_ / static_cast<float>(std::max<std::uint64_t>(s.capacity_bytes, 1));
+    draw->AddRectFilled(at, ImVec2(at.x + content_w_, at.y + bar_h), IM_COL32(40, 40, 48, 255));
+    view.stream.for_each_range([&](const StreamRange& r) {
       const float x0 = at.x + static_cast<float>(r.offset) * per_byte;
       const float x1 = std::max(x0 + 1.0f, at.x + static_cast<float>(r.offset + r.size) * per_byte);
       draw->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1, at.y + bar_h),
-                          r.frame == frame_ ? kLive : kStale);
+                          r.frame == view.frame ? kLive : kStale);
     });
     ImGui::TextColored(colour(kLive), "this frame %s", bytes_text(s.frame_bytes).c_str());
     ImGui::SameLine();
@@ -267,9 +302,10 @@ void App::draw_memory_panel() {
     ImGui::SameLine();
     text(fmt::format("free {}", bytes_text(s.free_bytes)));
     text(fmt::format("{} batches in {} draw calls, {} free blocks", s.batches,
-                     last_draw_.draw_calls, s.free_blocks));
+                     view.last_draw.draw_calls, s.free_blocks));
     text(
         fmt::format("fragmentation {:.1f}%  (1 - largest free / free)", 100.0 * s.fragmentation()));
+    ImGui::TextDisabled("drawn by SDL's %s renderer", view.renderer_name.c_str());
     text(fmt::format("capacity {}, {} frames in flight{}", bytes_text(s.capacity_bytes),
                      VertexStream::kFramesInFlight,
                      s.grows > 0 ? fmt::format(", grew {}x", s.grows) : std::string()));
@@ -278,109 +314,127 @@ void App::draw_memory_panel() {
 
 // --- controls ----------------------------------------------------------------------------------
 
-void App::draw_controls_panel() {
+void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requests) {
   if (!ImGui::CollapsingHeader("Controls", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  ImGui::BeginDisabled(ab_.has_value());  // an A/B run owns the scene until it is done
-  ImGui::PushItemWidth(200);
+  Controls& controls = view.controls;
+  // An A/B run owns the scene, the speed and the drawing until it is done or cancelled.
+  ImGui::BeginDisabled(view.ab.running());
+  ImGui::PushItemWidth(0.55f * content_w_);
   // The scene is rebuilt when the slider is let go, not on every value it passes through.
   // AlwaysClamp: ctrl+click turns a slider into a text field, which ImGui does not clamp.
   ImGui::SliderInt("sprites", &sprites_slider_, 100, static_cast<int>(kMaxSprites), "%d",
                    ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   if (ImGui::IsItemDeactivatedAfterEdit()) {
-    reset(static_cast<std::size_t>(sprites_slider_), scene_.seed);
+    requests.sprites = static_cast<std::size_t>(sprites_slider_);
   }
-  ImGui::SliderFloat("speed (ticks/frame)", &controls_.speed, 0.1f, 4.0f, "%.2f",
+  ImGui::SliderFloat("speed (ticks/frame)", &controls.speed, 0.1f, 4.0f, "%.2f",
                      ImGuiSliderFlags_AlwaysClamp);
   ImGui::InputScalar("seed", ImGuiDataType_U64, &seed_input_);
   ImGui::PopItemWidth();
-  if (ImGui::Button("Reset with seed (R)")) reset(scene_.sprites, seed_input_);
-  ImGui::EndDisabled();
+  if (ImGui::Button("Reset with seed (R)")) requests.reset_seed = seed_input_;
   ImGui::SameLine();
-  if (ImGui::Button(controls_.paused ? "Resume (Space)" : "Pause (Space)")) {
-    controls_.paused = !controls_.paused;
+  if (ImGui::Button(controls.paused ? "Resume (Space)" : "Pause (Space)")) {
+    controls.paused = !controls.paused;
   }
   ImGui::SameLine();
   if (ImGui::Button("Step (.)")) {
-    controls_.paused = true;
-    controls_.step_once = true;
+    controls.paused = true;
+    controls.step_once = true;
   }
-  ImGui::Checkbox("draw tree (T)", &controls_.draw_tree);
+  ImGui::Checkbox("draw tree (T)", &controls.draw_tree);
   ImGui::SameLine();
-  ImGui::Checkbox("highlight contacts (C)", &controls_.highlight_contacts);
+  ImGui::Checkbox("highlight contacts (C)", &controls.highlight_contacts);
+  ImGui::EndDisabled();
+}
 
-  ImGui::Separator();
-  if (ab_) {
-    const float done = static_cast<float>(ab_->leg * AbRun::kLegFrames + ab_->frames_in_leg) /
-                       static_cast<float>(AbRun::kLegs * AbRun::kLegFrames);
-    ImGui::ProgressBar(done, ImVec2(kPanelWidth, 0), "A/B running");
-  } else if (ImGui::Button("Run A/B: pool vs new/delete (B)")) {
-    start_ab();
+void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) {
+  if (!ImGui::CollapsingHeader("A/B: pool vs new/delete", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const AbExperiment& ab = view.ab;
+  if (ab.running()) {
+    if (ImGui::Button("Cancel (Esc)")) requests.cancel_ab = true;
+    ImGui::SameLine();
+    const std::string left = fmt::format("{:.0f} s left", ab.seconds_left());
+    ImGui::ProgressBar(ab.progress(), ImVec2(-1, 0), left.c_str());
+  } else {
+    if (ImGui::Button("Run A/B (B)")) requests.start_ab = true;
+    ImGui::SameLine();
+    ImGui::TextDisabled("%d legs x %d frames%s", AbExperiment::kLegs,
+                        static_cast<int>(AbExperiment::kLegFrames),
+                        ab.cancelled() ? ", last run cancelled" : "");
   }
-  ImGui::SameLine();
-  ImGui::TextDisabled("(%d x %d frames)", AbRun::kLegs, static_cast<int>(AbRun::kLegFrames));
-  if (ab_result_ && ImGui::BeginTable("ab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
-    ImGui::TableSetupColumn(
-        fmt::format("{} sprites, seed {}", ab_result_->sprites, ab_result_->seed).c_str());
+  const std::optional<AbResult>& result = ab.result();
+  if (result && ImGui::BeginTable("ab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
+    ImGui::TableSetupColumn(fmt::format("{} sprites", result->sprites).c_str());
     ImGui::TableSetupColumn("pool");
     ImGui::TableSetupColumn("new/delete");
     ImGui::TableHeadersRow();
-    auto row = [](const char* name, double pool, double new_delete) {
+    // The smaller figure is green.
+    auto row = [](const char* name, double pool, double new_delete, const char* format) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(name);
       ImGui::TableNextColumn();
-      ImGui::TextColored(colour(pool <= new_delete ? kGood : IM_COL32(230, 230, 230, 255)),
-                         "%.3f ms", pool);
+      ImGui::TextColored(colour(pool <= new_delete ? kGood : IM_COL32(230, 230, 230, 255)), format,
+                         pool);
       ImGui::TableNextColumn();
-      ImGui::TextColored(colour(new_delete < pool ? kGood : IM_COL32(230, 230, 230, 255)),
-                         "%.3f ms", new_delete);
+      ImGui::TextColored(colour(new_delete < pool ? kGood : IM_COL32(230, 230, 230, 255)), format,
+                         new_delete);
     };
-    row("tick median", ab_result_->tick_ms[0].median, ab_result_->tick_ms[1].median);
-    row("tick p99", ab_result_->tick_ms[0].p99, ab_result_->tick_ms[1].p99);
-    row("frame median", ab_result_->frame_ms[0].median, ab_result_->frame_ms[1].median);
-    row("frame p99", ab_result_->frame_ms[0].p99, ab_result_->frame_ms[1].p99);
+    row("tick median", result->tick_ms[0].median, result->tick_ms[1].median, "%.3f ms");
+    row("tick p99", result->tick_ms[0].p99, result->tick_ms[1].p99, "%.3f ms");
+    row("frame median", result->frame_ms[0].median, result->frame_ms[1].median, "%.3f ms");
+    row("frame p99", result->frame_ms[0].p99, result->frame_ms[1].p99, "%.3f ms");
+    if (result->heap_allocations_per_tick[0] && result->heap_allocations_per_tick[1]) {
+      row("heap allocs/tick", *result->heap_allocations_per_tick[0],
+          *result->heap_allocations_per_tick[1], "%.1f");
+    }
     ImGui::EndTable();
+    text(fmt::format("seed {}: new/delete's tick median is {:.2f}x pool's", result->seed,
+                     result->tick_median_ratio()));
   }
-  ImGui::TextDisabled("F1: help   H: hide UI   renderer: %s", renderer_name_.c_str());
 }
 
-// --- help --------------------------------------------------------------------------------------
+// --- keys --------------------------------------------------------------------------------------
 
-void App::draw_help_panel() {
-  ImGui::SetNextWindowPos(ImVec2(static_cast<float>(width_) - 8.0f, 8), ImGuiCond_Appearing,
-                          ImVec2(1.0f, 0.0f));  // pivot: top-right corner
-  ImGui::SetNextWindowBgAlpha(0.85f);
-  if (ImGui::Begin("Help", &controls_.show_help, ImGuiWindowFlags_AlwaysAutoResize)) {
-    static constexpr const char* kKeys[][2] = {
-        {"Space", "pause / resume"},
-        {".", "single step (pauses)"},
-        {"A", "switch the tree's allocator: pool <-> new/delete"},
-        {"T", "draw the quad-tree"},
-        {"C", "highlight contacts"},
-        {"R", "reset the scene with the seed field's seed"},
-        {"+ / -", "double / halve the sprites"},
-        {"B", "run the A/B comparison"},
-        {"F", "fit the world in the window"},
-        {"H", "hide / show the UI"},
-        {"F1 or /", "this help"},
-        {"Esc", "quit"},
-        {"left drag", "spawn sprites"},
-        {"shift + left drag", "select a region: QuadTree::query's answer is ringed"},
-        {"right drag", "pan"},
-        {"wheel", "zoom at the cursor"},
-    };
-    if (ImGui::BeginTable("keys", 2)) {
-      for (const auto& key : kKeys) {
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextColored(colour(IM_COL32(255, 220, 120, 255)), "%s", key[0]);
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(key[1]);
-      }
-      ImGui::EndTable();
+void Overlay::draw_query_panel(const OverlayView& view) {
+  const Selection& selection = view.selection;
+  if (!selection.stats() && !selection.picking()) return;
+  if (!ImGui::CollapsingHeader("Query (X clears)", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (const std::optional<QueryStats>& q = selection.stats()) {
+    text(fmt::format("box: {} hits", q->hits));
+    text(fmt::format("QuadTree::query {:.1f} us, brute force {:.1f} us ({:.0f}x)", q->tree_us,
+                     q->brute_us, q->tree_us > 0 ? q->brute_us / q->tree_us : 0.0));
+    if (q->brute_hits != q->hits) {
+      ImGui::TextColored(colour(kBad), "brute force found %zu: the tree missed some",
+                         q->brute_hits);
     }
   }
-  ImGui::End();
+  const std::optional<std::uint32_t> id = selection.picked();
+  if (!id || *id >= view.sim.sprites().size()) return;
+  const Sprite& s = view.sim.sprites()[*id];
+  text(fmt::format("sprite {} at ({:.1f}, {:.1f}), radius {:.1f}", *id, s.x, s.y, s.radius));
+  if (const std::optional<spatial::Aabb>& leaf = selection.picked_leaf()) {
+    ImGui::TextColored(colour(kPickedLeafText), "its leaf (orange): %.0f x %.0f at (%.0f, %.0f)",
+                       static_cast<double>(leaf->max_x - leaf->min_x),
+                       static_cast<double>(leaf->max_y - leaf->min_y),
+                       static_cast<double>(leaf->min_x), static_cast<double>(leaf->min_y));
+  }
+}
+
+void Overlay::draw_keys_panel(bool& open) {
+  if (!ImGui::CollapsingHeader("Keys (F1)", &open, ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
+    ImGui::TableSetupColumn("input", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
+    for (const KeyBinding& binding : key_bindings()) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextColored(colour(IM_COL32(255, 220, 120, 255)), "%s", binding.input);
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s", binding.description);
+    }
+    ImGui::EndTable();
+  }
 }
 
 }  // namespace quadpool::game::demo

@@ -3,6 +3,7 @@
 #include <SDL.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 
 namespace quadpool::game::demo {
@@ -18,10 +19,35 @@ constexpr Rgba kWhite{255, 255, 255, 255};
 constexpr Rgba kContact{255, 70, 40, 255};
 constexpr Rgba kSelected{255, 255, 120, 255};
 constexpr Rgba kSelectionBox{255, 255, 120, 200};
+constexpr Rgba kPickedLeaf{255, 150, 40, 255};
 constexpr Rgba kWorldBorder{200, 200, 220, 160};
 constexpr Rgba kTreeLine{90, 200, 255, 70};
+constexpr Rgba kTreeLineOnMap{10, 12, 30, 170};  // dark: the density map is light
 // Sprites never shrink below this on screen, so that a fitted 100k-sprite world stays visible.
 constexpr float kMinPixelRadius = 1.0f;
+
+// 0 at or below `from` pixels, 1 at or above `to`: how much of a fading detail to draw.
+float fade(float pixels, float from, float to) noexcept {
+  return std::clamp((pixels - from) / (to - from), 0.0f, 1.0f);
+}
+
+Rgba faded(Rgba c, float amount) noexcept {
+  return {c.r, c.g, c.b, static_cast<std::uint8_t>(static_cast<float>(c.a) * amount)};
+}
+
+// The density map's colours: dark blue for a lone sprite, through cyan, to pale yellow for a
+// cell at four times the scene's mean density or more. `t` in [0, 1].
+Rgba density_colour(float t) noexcept {
+  const auto mix = [](float a, float b, float u) {
+    return static_cast<std::uint8_t>(a + (b - a) * u);
+  };
+  if (t < 0.5f) {
+    const float u = t * 2.0f;
+    return {mix(30, 60, u), mix(50, 190, u), mix(140, 255, u), 255};
+  }
+  const float u = (t - 0.5f) * 2.0f;
+  return {mix(60, 255, u), mix(190, 240, u), mix(255, 150, u), 255};
+}
 }  // namespace
 
 /// Fills one stream range with quads and draws it with one call when full or done.
@@ -82,42 +108,74 @@ SpriteRenderer::SpriteRenderer(SDL_Renderer* renderer, const Atlas& atlas)
   }
 }
 
-DrawCounts SpriteRenderer::draw(VertexStream& stream, const Camera& camera, int width, int height,
+void SpriteRenderer::line(Batch& batch, const Camera& camera, float x0, float y0, float x1,
+                          float y1, Rgba c) const {
+  // World-space segment, axis-aligned, drawn one pixel wide.
+  const ScreenPoint a = camera.to_screen(x0, y0), b = camera.to_screen(x1, y1);
+  batch.quad(a.x, a.y, std::max(b.x, a.x + 1.0f), std::max(b.y, a.y + 1.0f), atlas_.white, c);
+}
+
+void SpriteRenderer::outline(Batch& batch, const Camera& camera, const spatial::Aabb& box,
+                             Rgba c) const {
+  line(batch, camera, box.min_x, box.min_y, box.max_x, box.min_y, c);
+  line(batch, camera, box.min_x, box.max_y, box.max_x, box.max_y, c);
+  line(batch, camera, box.min_x, box.min_y, box.min_x, box.max_y, c);
+  line(batch, camera, box.max_x, box.min_y, box.max_x, box.max_y, c);
+}
+
+void SpriteRenderer::ring(Batch& batch, const Camera& camera, const Sprite& s,
+                          const AtlasRegion& region, Rgba c) const {
+  // Just outside the sprite as drawn, so the ring fits it.
+  const ScreenPoint p = camera.to_screen(s.x, s.y);
+  const float r = std::max(s.radius * camera.scale(), kMinPixelRadius) + 1.0f;
+  batch.quad(p.x - r, p.y - r, p.x + r, p.y + r, region, c);
+}
+
+DrawCounts SpriteRenderer::draw(VertexStream& stream, const Camera& camera, const ScreenRect& area,
                                 const WorldView& view) {
   DrawCounts counts;
-  const spatial::Aabb visible = camera.visible_world(width, height);
-  const float scale = camera.scale();
-  auto line = [&](Batch& batch, float x0, float y0, float x1, float y1, Rgba c) {
-    // World-space segment, axis-aligned, drawn one pixel wide.
-    const ScreenPoint a = camera.to_screen(x0, y0), b = camera.to_screen(x1, y1);
-    batch.quad(a.x, a.y, std::max(b.x, a.x + 1.0f), std::max(b.y, a.y + 1.0f), atlas_.white, c);
-  };
-  auto outline = [&](Batch& batch, const spatial::Aabb& box, Rgba c) {
-    line(batch, box.min_x, box.min_y, box.max_x, box.min_y, c);
-    line(batch, box.min_x, box.max_y, box.max_x, box.max_y, c);
-    line(batch, box.min_x, box.min_y, box.min_x, box.max_y, c);
-    line(batch, box.max_x, box.min_y, box.max_x, box.max_y, c);
-  };
-  auto ring = [&](Batch& batch, const Sprite& s, float grow, const AtlasRegion& region, Rgba c) {
-    const ScreenPoint p = camera.to_screen(s.x, s.y);
-    const float r = std::max(s.radius * scale, kMinPixelRadius) * grow + 1.0f;
-    batch.quad(p.x - r, p.y - r, p.x + r, p.y + r, region, c);
-  };
-
+  const spatial::Aabb visible = camera.visible_world(area);
   Batch batch(*this, stream, counts);
-  outline(batch, {0, 0, view.world_side, view.world_side}, kWorldBorder);
-
-  if (view.tree != nullptr) {
-    const spatial::QuadTreeStats tree_stats = view.tree->stats();
-    batch.expect(2 * tree_stats.nodes);
-    // Each node draws its top and left edges: together the nodes draw every split line once.
-    view.tree->for_each_node([&](const spatial::Aabb& q, int /*depth*/) {
-      if (!spatial::overlaps(q, visible)) return;
-      line(batch, q.min_x, q.min_y, q.max_x, q.min_y, kTreeLine);
-      line(batch, q.min_x, q.min_y, q.min_x, q.max_y, kTreeLine);
-    });
+  outline(batch, camera, {0, 0, view.world_side, view.world_side}, kWorldBorder);
+  const float sprite_pixels = 2.0f * view.typical_radius * camera.scale();
+  if (sprite_pixels < kDensityBelowPixels) {
+    draw_density(batch, camera, area, view, counts);
+    draw_tree(batch, camera, visible, view, kTreeLineOnMap);  // over the map, which would hide it
+  } else {
+    draw_tree(batch, camera, visible, view, kTreeLine);
+    draw_sprites(batch, camera, visible, view, counts);
   }
+  batch.expect(view.selected.size() + 8);
+  for (std::uint32_t id : view.selected) {
+    if (id < view.sprites.size())
+      ring(batch, camera, view.sprites[id], atlas_.selection_ring, kSelected);
+  }
+  if (view.selection) outline(batch, camera, *view.selection, kSelectionBox);
+  if (view.picked_leaf) outline(batch, camera, *view.picked_leaf, kPickedLeaf);
+  last_ = counts;
+  return counts;
+}
 
+void SpriteRenderer::draw_tree(Batch& batch, const Camera& camera, const spatial::Aabb& visible,
+                               const WorldView& view, Rgba colour) const {
+  if (view.tree == nullptr) return;
+  batch.expect(2 * view.tree->stats().nodes);
+  // Each node draws its top and left edges: together the nodes draw every split line once.
+  // Cells under 6 px are not drawn and fade in up to 24 px, so deep levels do not turn a
+  // zoomed-out view into a solid grid while the coarse levels still show the tree's shape.
+  view.tree->for_each_node([&](const spatial::Aabb& q, int /*depth*/) {
+    if (!spatial::overlaps(q, visible)) return;
+    const float amount = fade((q.max_x - q.min_x) * camera.scale(), 6.0f, 24.0f);
+    if (amount <= 0.0f) return;
+    const Rgba c = faded(colour, amount);
+    line(batch, camera, q.min_x, q.min_y, q.max_x, q.min_y, c);
+    line(batch, camera, q.min_x, q.min_y, q.min_x, q.max_y, c);
+  });
+}
+
+void SpriteRenderer::draw_sprites(Batch& batch, const Camera& camera, const spatial::Aabb& visible,
+                                  const WorldView& view, DrawCounts& counts) const {
+  const float scale = camera.scale();
   batch.expect(view.sprites.size());
   for (const Sprite& s : view.sprites) {
     if (!spatial::overlaps(bounds_of(s), visible)) continue;
@@ -127,26 +185,62 @@ DrawCounts SpriteRenderer::draw(VertexStream& stream, const Camera& camera, int 
     ++counts.sprites;
   }
 
-  if (!view.in_contact.empty()) {
-    std::size_t highlighted = 0;
-    for (std::uint8_t flag : view.in_contact) highlighted += flag;
-    batch.expect(highlighted);
-    const std::size_t n = std::min(view.in_contact.size(), view.sprites.size());
-    for (std::size_t i = 0; i < n; ++i) {
-      if (view.in_contact[i] != 0 && spatial::overlaps(bounds_of(view.sprites[i]), visible)) {
-        ring(batch, view.sprites[i], 1.0f, atlas_.contact_ring, kContact);
-      }
+  // Rings fade out as sprites shrink (gone at 2 px across): small, they hide the sprites.
+  const float ring_amount = fade(2.0f * view.typical_radius * scale, 2.0f, 6.0f);
+  if (view.in_contact.empty() || ring_amount <= 0.0f) return;
+  const Rgba ring_colour = faded(kContact, ring_amount);
+  std::size_t highlighted = 0;
+  for (std::uint8_t flag : view.in_contact) highlighted += flag;
+  batch.expect(highlighted);
+  const std::size_t n = std::min(view.in_contact.size(), view.sprites.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (view.in_contact[i] != 0 && spatial::overlaps(bounds_of(view.sprites[i]), visible)) {
+      ring(batch, camera, view.sprites[i], atlas_.contact_ring, ring_colour);
     }
   }
+}
 
-  batch.expect(view.selected.size() + 4);
-  for (std::uint32_t id : view.selected) {
-    if (id < view.sprites.size()) {
-      ring(batch, view.sprites[id], 1.5f, atlas_.selection_ring, kSelected);
+void SpriteRenderer::draw_density(Batch& batch, const Camera& camera, const ScreenRect& area,
+                                  const WorldView& view, DrawCounts& counts) {
+  counts.density_map = true;
+  const int cell = kDensityCellPixels;
+  const int columns = std::max(1, static_cast<int>(area.w) / cell + 1);
+  const int rows = std::max(1, static_cast<int>(area.h) / cell + 1);
+  density_.assign(static_cast<std::size_t>(columns) * static_cast<std::size_t>(rows), 0);
+  for (const Sprite& s : view.sprites) {
+    const ScreenPoint p = camera.to_screen(s.x, s.y);
+    const float cx = (p.x - area.x) / static_cast<float>(cell);
+    const float cy = (p.y - area.y) / static_cast<float>(cell);
+    if (cx < 0 || cy < 0 || cx >= static_cast<float>(columns) || cy >= static_cast<float>(rows)) {
+      continue;
+    }
+    ++density_[static_cast<std::size_t>(cy) * static_cast<std::size_t>(columns) +
+               static_cast<std::size_t>(cx)];
+    ++counts.sprites;
+  }
+  // The scale is the scene's mean density, not this frame's busiest cell, so colours do not
+  // flicker as sprites move: a cell at four times the mean is full scale.
+  const float side = std::max(view.world_side, 1e-3f);
+  const float cell_world = static_cast<float>(cell) / camera.scale();
+  const float mean =
+      static_cast<float>(view.sprites.size()) * cell_world * cell_world / (side * side);
+  const float full = std::log2(1.0f + std::max(4.0f * mean, 1.0f));
+  std::size_t filled = 0;
+  for (const std::uint32_t n : density_) filled += n > 0 ? 1 : 0;
+  batch.expect(filled);
+  for (int y = 0; y < rows; ++y) {
+    for (int x = 0; x < columns; ++x) {
+      const std::uint32_t n =
+          density_[static_cast<std::size_t>(y) * static_cast<std::size_t>(columns) +
+                   static_cast<std::size_t>(x)];
+      if (n == 0) continue;
+      const float t = std::min(1.0f, std::log2(1.0f + static_cast<float>(n)) / full);
+      const float x0 = area.x + static_cast<float>(x * cell);
+      const float y0 = area.y + static_cast<float>(y * cell);
+      batch.quad(x0, y0, x0 + static_cast<float>(cell), y0 + static_cast<float>(cell), atlas_.white,
+                 density_colour(t));
     }
   }
-  if (view.selection) outline(batch, *view.selection, kSelectionBox);
-  return counts;
 }
 
 }  // namespace quadpool::game::demo

@@ -117,6 +117,156 @@ TEST_F(DemoSmoke, AScriptedRunSwitchesTheAllocatorBothWaysAndPoolTicksAllocateNo
   EXPECT_GT(image.distinct_colours, 100u);
 }
 
+double real(const std::map<std::string, std::string>& json, const std::string& key) {
+  const auto it = json.find(key);
+  EXPECT_NE(it, json.end()) << "missing " << key;
+  return it == json.end() ? -1.0 : std::stod(it->second);
+}
+
+TEST_F(DemoSmoke, ThePanelNeverCoversTheWorldAcrossHideFitShowAndAResize) {
+  // H hides the panel, F fits, H shows it again, then the window shrinks: each change of the
+  // layout refits the camera, and in no frame does the panel ImGui really drew (read back from
+  // ImGui) share a pixel with the world's rectangle.
+  ::setenv("QUADPOOL_DEMO_KEYS", "20:H,30:F,40:H,50:1024x600", 1);
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 1000 --frames 80 --window 1280x720 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(number(json, "layout.frames_overlapping"), 0u);
+  EXPECT_EQ(number(json, "layout.refits"), 4u);  // start, H, H, resize
+  EXPECT_EQ(number(json, "window_width"), 1024u);
+  EXPECT_EQ(number(json, "window_height"), 600u);
+  // The last layout: panel on the left, the world the rest of the window.
+  EXPECT_GT(real(json, "layout.panel.w"), 0.0);
+  EXPECT_EQ(real(json, "layout.world.x"),
+            real(json, "layout.panel.x") + real(json, "layout.panel.w"));
+  EXPECT_EQ(real(json, "layout.world.x") + real(json, "layout.world.w"), 1024.0);
+  EXPECT_EQ(real(json, "layout.world.h"), 600.0);
+}
+
+TEST_F(DemoSmoke, AnABRunStartedByBPutsItsResultInTheSummary) {
+  ::setenv("QUADPOOL_DEMO_KEYS", "1:B", 1);
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 1000 --seed 7 --frames 620 --window 640x400 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  ASSERT_EQ(json.at("ab.state"), "done") << r.output;
+  EXPECT_EQ(number(json, "ab.sprites"), 1000u);
+  EXPECT_EQ(number(json, "ab.seed"), 7u);
+  EXPECT_EQ(number(json, "ab.legs") * number(json, "ab.leg_frames"), 600u);
+  for (const char* mode : {"pool", "new_delete"}) {
+    const std::string m = std::string("ab.") + mode;
+    EXPECT_GT(real(json, m + ".tick_ms.median"), 0.0) << mode;
+    EXPECT_GE(real(json, m + ".tick_ms.p99"), real(json, m + ".tick_ms.median")) << mode;
+    EXPECT_GT(real(json, m + ".frame_ms.median"), 0.0) << mode;
+  }
+  // The pool makes no allocation past warm-up, new/delete one per tree node every tick.
+  EXPECT_LT(real(json, "ab.pool.heap_allocations_per_tick"), 5.0);
+  EXPECT_GT(real(json, "ab.new_delete.heap_allocations_per_tick"), 100.0);
+  EXPECT_GT(real(json, "ab.tick_median_ratio"), 0.0);
+  EXPECT_EQ(json.at("ab.settings.draw_tree"), "true");
+  // Four legs: pool -> new/delete -> pool -> new/delete -> back to pool.
+  EXPECT_EQ(number(json, "allocator_switches"), 4u);
+}
+
+TEST_F(DemoSmoke, DuringAnABRunTheMeasurementIsLockedAndEscCancelsItInsteadOfQuitting) {
+  // B starts a run; Space, T, C, H, A, '.' and a query during it must do nothing; Esc at 20
+  // cancels the run and the demo goes on; Space at 40 then pauses as usual.
+  ::setenv("QUADPOOL_DEMO_KEYS",
+           "1:B,10:Space,11:T,12:C,13:H,14:A,15:.,16:query=600/200/800/400,20:Escape,40:Space", 1);
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 1000 --frames 60 --window 640x400 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(number(json, "frames"), 60u);  // Esc did not quit
+  EXPECT_EQ(json.at("ab.state"), "cancelled");
+  // Frames 0-39 ticked (neither Space nor '.' paused the run), 40-59 paused.
+  EXPECT_EQ(number(json, "modes.pool.frames") + number(json, "modes.new_delete.frames"), 40u);
+  EXPECT_EQ(number(json, "modes.new_delete.frames"), 0u);  // A did not switch
+  EXPECT_EQ(number(json, "allocator_switches"), 0u);
+  EXPECT_EQ(number(json, "layout.refits"), 1u);  // H did not hide the panel
+  EXPECT_EQ(json.at("query"), "null");           // nor did a shift-drag query
+}
+
+TEST_F(DemoSmoke, EscQuitsWhenNoABRunIsGoing) {
+  ::setenv("QUADPOOL_DEMO_KEYS", "5:Escape", 1);
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 500 --frames 100 --window 320x240 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(number(parse_summary(r), "frames"), 6u);
+}
+
+TEST_F(DemoSmoke, F12SavesAScreenshotInTheWorkingDirectoryAtAnyFrame) {
+  ::setenv("QUADPOOL_DEMO_KEYS", "3:F12", 1);
+  const std::filesystem::path was = std::filesystem::current_path();
+  std::filesystem::current_path(dir_);
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 500 --frames 10 --window 320x240 --vsync off", test::Capture::Stdout);
+  std::filesystem::current_path(was);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(parse_summary(r).at("f12_screenshot"), "quadpool-000003.png");
+  const Image image = read_image(dir_ / "quadpool-000003.png");
+  EXPECT_EQ(image.width, 320);
+  EXPECT_EQ(image.height, 240);
+  EXPECT_GT(image.distinct_colours, 20u);
+}
+
+TEST_F(DemoSmoke, AZoomedOutCrowdIsADensityMapAndTheVertexStreamFollowsWhatIsDrawn) {
+  // 300,000 sprites fitted into 1280x720 are well under 2 px across: a density map, whose
+  // vertices follow the screen's area. One quad per sprite for three frames in flight would
+  // take 300000 * 4 * 3 * 20 bytes = 69 MiB before rings and tree lines.
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 300000 --frames 3 --window 1280x720 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(json.at("density_map"), "true");
+  EXPECT_LT(number(json, "vertex_stream.capacity_bytes"), 40u << 20);
+
+  // 3,000 sprites are drawn as sprites.
+  const test::ProcessResult small = test::run_quadpool(
+      "--sprites 3000 --frames 3 --window 1280x720 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(small.exit_code, 0) << small.output;
+  EXPECT_EQ(parse_summary(small).at("density_map"), "false");
+}
+
+TEST_F(DemoSmoke, AScriptedShiftDragQueriesTheTreeAndAShiftClickOnEmptySpaceClears) {
+  // The world's rectangle starts at x = 390 in a 1280x720 window; the drag covers a part of it.
+  ::setenv("QUADPOOL_DEMO_KEYS", "5:query=600/200/800/400", 1);
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 5000 --frames 10 --window 1280x720 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_GT(number(json, "query.hits"), 50u);
+  EXPECT_EQ(number(json, "query.hits"), number(json, "query.brute_hits"));
+  EXPECT_GE(real(json, "query.brute_us"), 0.0);
+
+  // A shift-click in the world's rectangle but outside the world (its margin): nothing there.
+  ::setenv("QUADPOOL_DEMO_KEYS", "5:query=600/200/800/400,8:pick=395/3", 1);
+  const test::ProcessResult cleared = test::run_quadpool(
+      "--sprites 5000 --frames 10 --window 1280x720 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(cleared.exit_code, 0) << cleared.output;
+  const auto after = parse_summary(cleared);
+  EXPECT_EQ(after.at("query"), "null");
+  EXPECT_EQ(after.at("picked"), "null");
+}
+
+TEST_F(DemoSmoke, ScreenshotSavesTheLastFrameWhenEscEndsTheDemo) {
+  ::setenv("QUADPOOL_DEMO_KEYS", "4:Escape", 1);
+  const std::filesystem::path shot = dir_ / "esc.png";
+  const test::ProcessResult r =
+      test::run_quadpool("--sprites 500 --frames 100 --window 320x240 --vsync off --screenshot '" +
+                             shot.string() + "'",
+                         test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(number(json, "frames"), 5u);
+  EXPECT_EQ(json.at("screenshot"), shot.string());
+  const Image image = read_image(shot);
+  EXPECT_EQ(image.width, 320);
+  EXPECT_EQ(image.height, 240);
+  EXPECT_GT(image.distinct_colours, 20u);
+}
+
 TEST_F(DemoSmoke, ABmpScreenshotIsWrittenWhenTheNameEndsInBmp) {
   const std::filesystem::path shot = dir_ / "smoke.bmp";
   const test::ProcessResult r = test::run_quadpool(
@@ -144,10 +294,10 @@ TEST_F(DemoSmoke, WithoutADisplayTheDemoSuggestsHeadlessOrXvfbAndExitsWith2) {
 
 TEST_F(DemoSmoke, WithoutADisplayTheDemoDoesNotFallBackToAnInvisibleWindow) {
   // No driver asked for and no display: SDL 2.26 would quietly pick its offscreen driver, and
-  // the demo would run forever in a window nobody sees.
+  // the demo would run forever in a window nobody sees. Without XDG_RUNTIME_DIR, as over ssh.
   ::unsetenv("SDL_VIDEODRIVER");
   std::map<std::string, std::string> saved;
-  for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY"}) {
+  for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR"}) {
     if (const char* value = std::getenv(name)) saved[name] = value;
     ::unsetenv(name);
   }
@@ -156,6 +306,9 @@ TEST_F(DemoSmoke, WithoutADisplayTheDemoDoesNotFallBackToAnInvisibleWindow) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("no X11 or Wayland display"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("xvfb-run"), std::string::npos) << r.output;
+  // SDL's own noise (its Wayland backend's complaint) does not come before the message.
+  EXPECT_EQ(r.output.find("XDG_RUNTIME_DIR"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.rfind("quadpool: cannot open a window", 0), 0u) << r.output;
 }
 
 TEST_F(DemoSmoke, AMalformedKeyScriptIsRejectedWithExitCode2) {

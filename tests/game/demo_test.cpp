@@ -1,16 +1,26 @@
 // Unit tests of the demo's pieces that need no window: the vertex stream's frame-deferred
-// ranges, the camera, the key-script parser and the frame statistics.
+// ranges, the camera, the key map and the README's key table, the key-script parser, the A/B
+// experiment's legs and the frame statistics.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <fstream>
+#include <map>
+#include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "game/demo/app.hpp"
+#include "game/demo/ab_experiment.hpp"
 #include "game/demo/camera.hpp"
 #include "game/demo/frame_stats.hpp"
+#include "game/demo/input.hpp"
+#include "game/demo/key_map.hpp"
+#include "game/demo/layout.hpp"
+#include "game/demo/selection.hpp"
 #include "game/demo/vertex_stream.hpp"
 
 namespace quadpool::game::demo {
@@ -68,30 +78,43 @@ TEST(VertexStream, AnEmptyBatchTakesNoRange) {
   stream.end_frame();
 }
 
-TEST(Camera, FitShowsTheWholeWorldInsideTheWindow) {
+TEST(Camera, FitShowsTheWholeWorldCentredInItsArea) {
   Camera camera;
-  camera.fit(1000.0f, 1280, 800);
-  const ScreenPoint lo = camera.to_screen(0, 0), hi = camera.to_screen(1000, 1000);
-  EXPECT_GE(lo.x, 0.0f);
-  EXPECT_GE(lo.y, 0.0f);
-  EXPECT_LE(hi.x, 1280.0f);
-  EXPECT_LE(hi.y, 800.0f);
-  EXPECT_NEAR(lo.x + hi.x, 1280.0f, 1.0f);  // centred
-  EXPECT_GT(hi.y - lo.y, 700.0f);           // and not tiny
+  const ScreenRect area{390, 0, 890, 800};
+  camera.fit(1000.0f, area);
+  const ScreenRect world = camera.world_on_screen(1000.0f);
+  EXPECT_TRUE(area.contains(world));
+  EXPECT_NEAR(world.x + world.w / 2, area.x + area.w / 2, 1.0f);  // centred
+  EXPECT_NEAR(world.y + world.h / 2, area.y + area.h / 2, 1.0f);
+  EXPECT_GT(world.h, 700.0f);  // and not tiny
 }
 
-TEST(Camera, FitLeavesTheOverlaySideFreeWhenTheWindowIsWideEnough) {
-  Camera camera;
-  camera.fit(1000.0f, 1280, 800, 390.0f);
-  EXPECT_GE(camera.to_screen(0, 0).x, 390.0f);
-  EXPECT_LE(camera.to_screen(1000, 1000).x, 1280.0f);
-  camera.fit(1000.0f, 500, 800, 390.0f);  // too narrow: centred as without an inset
-  EXPECT_NEAR(camera.to_screen(0, 0).x + camera.to_screen(1000, 0).x, 500.0f, 1.0f);
+TEST(Layout, ThePanelAndTheWorldNeverOverlapAndCoverTheWindow) {
+  for (const auto& [w, h] : std::vector<std::pair<int, int>>{
+           {1280, 720}, {1280, 800}, {640, 400}, {320, 240}, {3840, 2160}, {1, 1}, {0, 0}}) {
+    for (const bool shown : {true, false}) {
+      const Layout layout = layout_for(w, h, shown);
+      SCOPED_TRACE(testing::Message() << w << "x" << h << (shown ? " panel" : " no panel"));
+      EXPECT_FALSE(layout.panel.overlaps(layout.world));
+      EXPECT_TRUE(layout.window.contains(layout.panel));
+      EXPECT_TRUE(layout.window.contains(layout.world));
+      EXPECT_FLOAT_EQ(layout.panel.w + layout.world.w, layout.window.w);
+      EXPECT_GT(layout.world.w, 0.0f);
+      EXPECT_EQ(layout.panel.w > 0, shown);
+      if (w < 64) continue;  // too small for the fit's margin; the clip still holds the line
+      Camera camera;
+      camera.fit(500.0f, layout.world);
+      EXPECT_FALSE(camera.world_on_screen(500.0f).overlaps(layout.panel));
+    }
+  }
+  EXPECT_FLOAT_EQ(layout_for(1280, 720, true).ui_scale, 1.0f);
+  EXPECT_FLOAT_EQ(layout_for(3840, 2160, true).ui_scale, 3.0f);
+  EXPECT_FLOAT_EQ(layout_for(1280, 720, true).panel.w, kPanelWidth);
 }
 
 TEST(Camera, ZoomKeepsThePointUnderTheCursorInPlace) {
   Camera camera;
-  camera.fit(1000.0f, 800, 800);
+  camera.fit(1000.0f, {0, 0, 800, 800});
   const ScreenPoint before = camera.to_world(300, 200);
   camera.zoom_at(300, 200, 2.5f);
   const ScreenPoint after = camera.to_world(300, 200);
@@ -103,12 +126,185 @@ TEST(Camera, ZoomKeepsThePointUnderTheCursorInPlace) {
 
 TEST(Camera, PanMovesTheWorldWithTheMouse) {
   Camera camera;
-  camera.fit(1000.0f, 800, 800);
+  camera.fit(1000.0f, {0, 0, 800, 800});
   const ScreenPoint before = camera.to_screen(10, 20);
   camera.pan(15, -5);
   const ScreenPoint after = camera.to_screen(10, 20);
   EXPECT_FLOAT_EQ(after.x - before.x, 15.0f);
   EXPECT_FLOAT_EQ(after.y - before.y, -5.0f);
+}
+
+std::string without_backticks(std::string s) {
+  std::erase(s, '`');
+  return s;
+}
+
+std::string trimmed(const std::string& s) {
+  const std::size_t first = s.find_first_not_of(' ');
+  const std::size_t last = s.find_last_not_of(' ');
+  return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
+}
+
+// The rows of the "### Keys and mouse" table in the top README: input -> description, with
+// the Markdown backticks taken out.
+std::map<std::string, std::string> readme_key_table() {
+  std::ifstream file(QUADPOOL_SOURCE_DIR "/README.md");
+  EXPECT_TRUE(file.good()) << "cannot read " << QUADPOOL_SOURCE_DIR "/README.md";
+  std::map<std::string, std::string> rows;
+  std::string line;
+  while (std::getline(file, line) && line != "### Keys and mouse") {
+  }
+  while (std::getline(file, line) && (line.empty() || line[0] != '|')) {
+  }
+  int row = 0;
+  do {
+    if (line.empty() || line[0] != '|') break;
+    // "| input | does |": cells 1 and 2; the header and the separator row are skipped.
+    std::vector<std::string> cells;
+    std::stringstream cells_text(line);
+    for (std::string cell; std::getline(cells_text, cell, '|');) cells.push_back(trimmed(cell));
+    if (row++ >= 2 && cells.size() >= 3) {
+      EXPECT_TRUE(rows.emplace(without_backticks(cells[1]), without_backticks(cells[2])).second)
+          << "README lists " << cells[1] << " twice";
+    }
+  } while (std::getline(file, line));
+  return rows;
+}
+
+TEST(KeyMap, TheTopReadmesKeyTableListsEveryBindingWithTheHelpPanelsWords) {
+  std::map<std::string, std::string> readme = readme_key_table();
+  ASSERT_FALSE(readme.empty()) << "no '### Keys and mouse' table in README.md";
+  for (const KeyBinding& binding : key_bindings()) {
+    const auto it = readme.find(binding.input);
+    if (it == readme.end()) {
+      ADD_FAILURE() << "README.md's key table has no row for " << binding.input;
+      continue;
+    }
+    EXPECT_EQ(it->second, binding.description)
+        << "README.md describes " << binding.input << " differently from game/demo/key_map.cpp";
+    readme.erase(it);
+  }
+  for (const auto& [input, description] : readme) {
+    ADD_FAILURE() << "README.md's key table lists " << input << " (" << description
+                  << "), which the key map does not have";
+  }
+}
+
+TEST(KeyMap, EveryBoundKeyDispatchesItsRowsActionAndNoKeyIsBoundTwice) {
+  std::set<int> seen;
+  for (const KeyBinding& binding : key_bindings()) {
+    for (const int key : binding.keys) {
+      if (key == 0) continue;
+      EXPECT_TRUE(seen.insert(key).second) << "SDL_Keycode " << key << " is bound twice";
+      EXPECT_EQ(action_for_key(key, false), binding.action) << binding.input;
+      EXPECT_NE(binding.action, Action::None) << binding.input;
+    }
+  }
+  // SDL_Keycodes of printable keys are their characters.
+  EXPECT_EQ(action_for_key('=', true), Action::DoubleSprites);  // '+' as shift+'='
+  EXPECT_EQ(action_for_key('=', false), Action::None);
+  EXPECT_EQ(action_for_key('z', false), Action::None);
+}
+
+TEST(AbExperiment, LegsAlternateAllocatorsAndTheResultRestoresWhatWasSaved) {
+  AbExperiment ab;
+  Controls controls;
+  controls.paused = true;
+  controls.speed = 2.5f;
+  ab.start(5000, 42, controls, AllocatorKind::NewDelete);
+  ASSERT_TRUE(ab.running());
+  std::vector<AllocatorKind> legs{ab.leg_allocator()};
+  FrameSample sample;
+  sample.ticked = true;
+  AbExperiment::Next next = AbExperiment::Next::Continue;
+  int frames = 0;
+  while (next != AbExperiment::Next::Done && frames < 10'000) {
+    sample.allocator = ab.leg_allocator();
+    sample.rebuild = sample.allocator == AllocatorKind::Pool ? 1.0f : 3.0f;
+    sample.total = 10.0f;
+    next = ab.record(sample);
+    ++frames;
+    if (next == AbExperiment::Next::NewLeg) legs.push_back(ab.leg_allocator());
+    FrameSample idle;  // a frame without a tick does not count
+    EXPECT_EQ(ab.record(idle), AbExperiment::Next::Continue);
+  }
+  EXPECT_EQ(frames, AbExperiment::kLegs * static_cast<int>(AbExperiment::kLegFrames));
+  EXPECT_EQ(legs, (std::vector<AllocatorKind>{AllocatorKind::Pool, AllocatorKind::NewDelete,
+                                              AllocatorKind::Pool, AllocatorKind::NewDelete}));
+  EXPECT_FALSE(ab.running());
+  ASSERT_TRUE(ab.result().has_value());
+  EXPECT_EQ(ab.result()->sprites, 5000u);
+  EXPECT_EQ(ab.result()->seed, 42u);
+  EXPECT_DOUBLE_EQ(ab.result()->tick_ms[0].median, 1.0);
+  EXPECT_DOUBLE_EQ(ab.result()->tick_ms[1].median, 3.0);
+  EXPECT_FLOAT_EQ(ab.progress(), 1.0f);
+  EXPECT_TRUE(ab.saved_controls().paused);
+  EXPECT_FLOAT_EQ(ab.saved_controls().speed, 2.5f);
+  EXPECT_EQ(ab.saved_allocator(), AllocatorKind::NewDelete);
+}
+
+std::unique_ptr<Simulation> ticked_scene(std::size_t sprites) {
+  SimulationConfig config;
+  config.scene.sprites = sprites;
+  config.scene.seed = 5;
+  auto sim = std::make_unique<Simulation>(config);
+  for (int i = 0; i < 3; ++i) sim->step();
+  return sim;
+}
+
+TEST(Selection, ABoxQueryFindsWhatABruteForceScanFindsAndTimesBoth) {
+  const std::unique_ptr<Simulation> owner = ticked_scene(5000);
+  const Simulation& sim = *owner;
+  Selection selection;
+  const float side = sim.world_side();
+  selection.begin_drag({0.2f * side, 0.3f * side});
+  selection.drag_to({0.6f * side, 0.5f * side});
+  selection.end_drag(1.0f);
+  selection.update(sim);
+  ASSERT_TRUE(selection.stats().has_value());
+  const QueryStats& q = *selection.stats();
+  std::set<std::uint32_t> expected;
+  const std::span<const spatial::Aabb> boxes = sim.last_boxes();
+  for (std::uint32_t i = 0; i < boxes.size(); ++i) {
+    if (spatial::overlaps(boxes[i], *selection.region())) expected.insert(i);
+  }
+  EXPECT_GT(expected.size(), 100u);
+  EXPECT_EQ(q.hits, expected.size());
+  EXPECT_EQ(q.brute_hits, expected.size());
+  EXPECT_EQ(std::set<std::uint32_t>(selection.ids().begin(), selection.ids().end()), expected);
+  EXPECT_GE(q.tree_us, 0.0);
+  EXPECT_GE(q.brute_us, 0.0);
+  EXPECT_FALSE(selection.picking());
+}
+
+TEST(Selection, AClickPicksTheSpriteUnderItAndItsLeafAndAClickOnEmptySpaceClears) {
+  const std::unique_ptr<Simulation> owner = ticked_scene(2000);
+  const Simulation& sim = *owner;
+  const Sprite& target = sim.sprites()[123];
+  Selection selection;
+  selection.begin_drag({target.x, target.y});
+  selection.end_drag(1.0f);  // no motion: a click
+  EXPECT_FALSE(selection.region().has_value());
+  selection.update(sim);
+  ASSERT_TRUE(selection.picked().has_value());
+  const Sprite& picked = sim.sprites()[*selection.picked()];
+  EXPECT_LE(std::hypot(picked.x - target.x, picked.y - target.y), picked.radius);
+  ASSERT_EQ(selection.ids().size(), 1u);
+  // The leaf holds the centre of the picked sprite's box, and no deeper node does.
+  ASSERT_TRUE(selection.picked_leaf().has_value());
+  const spatial::Aabb leaf = *selection.picked_leaf();
+  const spatial::Aabb& box = sim.last_boxes()[*selection.picked()];
+  const float cx = 0.5f * (box.min_x + box.max_x), cy = 0.5f * (box.min_y + box.max_y);
+  EXPECT_TRUE(cx >= leaf.min_x && cx <= leaf.max_x && cy >= leaf.min_y && cy <= leaf.max_y);
+  EXPECT_LT(leaf.max_x - leaf.min_x, sim.world_side());
+
+  // Outside the world there is no sprite: the pick and everything else are cleared.
+  selection.begin_drag({-50.0f, -50.0f});
+  selection.end_drag(1.0f);
+  selection.update(sim);
+  EXPECT_FALSE(selection.picking());
+  EXPECT_TRUE(selection.ids().empty());
+  EXPECT_FALSE(selection.picked_leaf().has_value());
 }
 
 TEST(KeyScript, EntriesAreParsedAndSortedByFrame) {
@@ -122,10 +318,23 @@ TEST(KeyScript, EntriesAreParsedAndSortedByFrame) {
   EXPECT_EQ(keys[0].keycode, ' ');
   EXPECT_EQ(keys[1].keycode, '.');
   EXPECT_EQ(keys[2].keycode, 'a');
+  const std::vector<ScriptedKey> mouse =
+      parse_key_script("9:1024x600,10:query=1/2/30/40,11:pick=5/6", error);
+  ASSERT_EQ(mouse.size(), 3u) << error;
+  EXPECT_EQ(mouse[0].kind, ScriptedKey::Kind::Resize);
+  EXPECT_EQ(mouse[0].width, 1024);
+  EXPECT_EQ(mouse[0].height, 600);
+  EXPECT_EQ(mouse[1].kind, ScriptedKey::Kind::Query);
+  EXPECT_EQ(mouse[1].x1, 30);
+  EXPECT_EQ(mouse[1].y1, 40);
+  EXPECT_EQ(mouse[2].kind, ScriptedKey::Kind::Pick);
+  EXPECT_EQ(mouse[2].x0, 5);
+  EXPECT_EQ(mouse[2].y0, 6);
 }
 
 TEST(KeyScript, MalformedEntriesAreNamedInTheError) {
-  for (const char* bad : {"A", "80", ":A", "-1:A", "80:NoSuchKey", "8x:A", "80:A,,90:A"}) {
+  for (const char* bad : {"A", "80", ":A", "-1:A", "80:NoSuchKey", "8x:A", "80:A,,90:A", "5:10x10",
+                          "5:640x400x", "5:640x", "5:query=1/2/3", "5:pick=1/2/3", "5:pick=a/b"}) {
     std::string error;
     EXPECT_TRUE(parse_key_script(bad, error).empty()) << bad;
     EXPECT_NE(error.find("QUADPOOL_DEMO_KEYS"), std::string::npos) << bad << ": " << error;

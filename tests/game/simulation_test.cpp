@@ -272,6 +272,13 @@ TEST(Simulation, RemoveSpritesNearRemovesExactlyTheSpritesInTheCircle) {
   }
 }
 
+TEST(Simulation, CirclesOverlapOnlyWhenCloserThanTheirRadiiAndTouchingIsNoContact) {
+  EXPECT_TRUE(circles_overlap(0, 0, 1, 1.5f, 0, 1));
+  EXPECT_FALSE(circles_overlap(0, 0, 1, 2, 0, 1));  // touching
+  EXPECT_FALSE(circles_overlap(0, 0, 1, 1.5f, 1.5f, 1));  // boxes overlap, circles do not
+  EXPECT_TRUE(circles_overlap(3, 4, 2, 3, 4, 0.5f));     // concentric
+}
+
 TEST(Simulation, HeadOnContactOfEqualSpritesSwapsTheirVelocities) {
   Simulation sim(config_for(1000, 10));
   sim.remove_sprites_near(0.0f, 0.0f, 1e6f);

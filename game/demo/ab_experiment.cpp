@@ -1,0 +1,95 @@
+#include "game/demo/ab_experiment.hpp"
+
+#include <string>
+
+#include "engine/core/log.hpp"
+
+namespace quadpool::game::demo {
+
+void AbExperiment::start(std::size_t sprites, std::uint64_t seed, const Controls& controls,
+                         AllocatorKind allocator) {
+  running_ = true;
+  cancelled_ = false;
+  elapsed_ms_ = 0;
+  leg_ = 0;
+  frames_in_leg_ = 0;
+  sprites_ = sprites;
+  seed_ = seed;
+  for (int mode = 0; mode < 2; ++mode) {
+    frame_ms_[mode].clear();
+    tick_ms_[mode].clear();
+    frame_ms_[mode].reserve(kLegFrames * kLegs / 2);
+    tick_ms_[mode].reserve(kLegFrames * kLegs / 2);
+    heap_allocations_[mode] = counted_ticks_[mode] = 0;
+  }
+  result_.reset();
+  saved_controls_ = controls;
+  saved_allocator_ = allocator;
+  logger().info("A/B: {} sprites, seed {}, {} legs of {} frames", sprites, seed, kLegs, kLegFrames);
+}
+
+AbExperiment::Next AbExperiment::record(const FrameSample& sample) {
+  if (!running_ || !sample.ticked) return Next::Continue;
+  const int mode = sample.allocator == AllocatorKind::Pool ? 0 : 1;
+  frame_ms_[mode].push_back(sample.total);
+  tick_ms_[mode].push_back(sample.integrate + sample.rebuild + sample.pairs + sample.resolve);
+  elapsed_ms_ += sample.total;
+  if (sample.tick_heap_allocations) {
+    heap_allocations_[mode] += *sample.tick_heap_allocations;
+    ++counted_ticks_[mode];
+  }
+  if (++frames_in_leg_ < kLegFrames) return Next::Continue;
+  frames_in_leg_ = 0;
+  // Every leg replays the same seeded scene from its start, in the other mode.
+  if (++leg_ < kLegs) return Next::NewLeg;
+
+  AbResult result;
+  result.sprites = sprites_;
+  result.seed = seed_;
+  result.settings = saved_controls_;
+  for (int m = 0; m < 2; ++m) {
+    result.frame_ms[m] = percentiles(frame_ms_[m]);
+    result.tick_ms[m] = percentiles(tick_ms_[m]);
+    if (counted_ticks_[m] > 0) {
+      result.heap_allocations_per_tick[m] =
+          static_cast<double>(heap_allocations_[m]) / static_cast<double>(counted_ticks_[m]);
+    }
+  }
+  const std::string heap =
+      result.heap_allocations_per_tick[0] && result.heap_allocations_per_tick[1]
+          ? fmt::format("{:.1f} pool, {:.1f} new-delete", *result.heap_allocations_per_tick[0],
+                        *result.heap_allocations_per_tick[1])
+          : std::string("not counted");
+  logger().info(
+      "A/B done ({} sprites, seed {}): tick median / p99 {:.3f} / {:.3f} ms pool, {:.3f} / "
+      "{:.3f} ms new-delete (new-delete / pool {:.2f}x); frame median / p99 {:.2f} / {:.2f} ms "
+      "pool, {:.2f} / {:.2f} ms new-delete; heap allocations per tick {}",
+      sprites_, seed_, result.tick_ms[0].median, result.tick_ms[0].p99, result.tick_ms[1].median,
+      result.tick_ms[1].p99, result.tick_median_ratio(), result.frame_ms[0].median,
+      result.frame_ms[0].p99, result.frame_ms[1].median, result.frame_ms[1].p99, heap);
+  result_ = result;
+  running_ = false;
+  return Next::Done;
+}
+
+void AbExperiment::cancel() noexcept {
+  if (!running_) return;
+  running_ = false;
+  cancelled_ = true;
+  logger().info("A/B cancelled in leg {} of {}", leg_ + 1, kLegs);
+}
+
+double AbExperiment::seconds_left() const noexcept {
+  const std::uint64_t done = static_cast<std::uint64_t>(leg_) * kLegFrames + frames_in_leg_;
+  if (!running_ || done == 0) return 0.0;
+  const std::uint64_t left = kLegs * kLegFrames - done;
+  return static_cast<double>(left) * elapsed_ms_ / static_cast<double>(done) / 1000.0;
+}
+
+float AbExperiment::progress() const noexcept {
+  if (!running_) return result_ ? 1.0f : 0.0f;
+  return static_cast<float>(static_cast<std::uint64_t>(leg_) * kLegFrames + frames_in_leg_) /
+         static_cast<float>(kLegs * kLegFrames);
+}
+
+}  // namespace quadpool::game::demo

@@ -1,0 +1,185 @@
+#include "game/demo/input.hpp"
+
+#include <SDL.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace quadpool::game::demo {
+
+namespace {
+
+// Reads the part of a script entry after "FRAME:" into `out`; false when it is none of the forms.
+bool parse_script_input(const std::string& what, ScriptedKey& out) {
+  out.keycode = SDL_GetKeyFromName(what.c_str());
+  if (out.keycode != SDLK_UNKNOWN) return true;
+  int used = 0;
+  // `used` is read after sscanf has set it: the lambda takes it by reference.
+  const auto whole = [&](int fields, int expected) {
+    return fields == expected && used == static_cast<int>(what.size());
+  };
+  if (whole(std::sscanf(what.c_str(), "%dx%d%n", &out.width, &out.height, &used), 2)) {
+    out.kind = ScriptedKey::Kind::Resize;
+    return out.width >= 64 && out.height >= 64 && out.width <= 16384 && out.height <= 16384;
+  }
+  used = 0;
+  if (whole(std::sscanf(what.c_str(), "query=%d/%d/%d/%d%n", &out.x0, &out.y0, &out.x1, &out.y1,
+                        &used),
+            4)) {
+    out.kind = ScriptedKey::Kind::Query;
+    return true;
+  }
+  used = 0;
+  if (whole(std::sscanf(what.c_str(), "pick=%d/%d%n", &out.x0, &out.y0, &used), 2)) {
+    out.kind = ScriptedKey::Kind::Pick;
+    return true;
+  }
+  return false;
+}
+
+void push_mouse(Uint32 type, int x, int y, Uint32 window_id) {
+  SDL_Event event{};
+  event.type = type;
+  if (type == SDL_MOUSEMOTION) {
+    event.motion.windowID = window_id;
+    event.motion.x = x;
+    event.motion.y = y;
+    event.motion.state = SDL_BUTTON_LMASK;
+  } else {
+    event.button.windowID = window_id;
+    event.button.button = SDL_BUTTON_LEFT;
+    event.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
+    event.button.clicks = 1;
+    event.button.x = x;
+    event.button.y = y;
+  }
+  SDL_PushEvent(&event);
+}
+
+}  // namespace
+
+std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& error) {
+  std::vector<ScriptedKey> keys;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string entry = text.substr(start, end - start);
+    const std::size_t colon = entry.find(':');
+    char* parsed_to = nullptr;
+    const unsigned long long frame =
+        colon == std::string::npos ? 0 : std::strtoull(entry.c_str(), &parsed_to, 10);
+    const bool frame_ok = colon != std::string::npos && colon > 0 &&
+                          parsed_to == entry.c_str() + colon && entry[0] != '-';
+    ScriptedKey key{frame, SDLK_UNKNOWN};
+    if (!frame_ok || !parse_script_input(entry.substr(colon + 1), key)) {
+      error = fmt::format(
+          "QUADPOOL_DEMO_KEYS: '{}' is not FRAME:KEY (a frame number from 0, then an SDL key "
+          "name such as A, Space or ., a window size WxH from 64x64 to 16384x16384, "
+          "query=X0/Y0/X1/Y1 or pick=X/Y)",
+          entry);
+      return {};
+    }
+    keys.push_back(key);
+    start = end + 1;
+  }
+  std::stable_sort(keys.begin(), keys.end(),
+                   [](const ScriptedKey& a, const ScriptedKey& b) { return a.frame < b.frame; });
+  return keys;
+}
+
+void Input::inject_script(std::uint64_t frame, SDL_Window* window) {
+  if (script_holds_shift_) {
+    SDL_SetModState(KMOD_NONE);
+    script_holds_shift_ = false;
+  }
+  const Uint32 window_id = SDL_GetWindowID(window);
+  // Scripted input enters SDL's queue like real input, and is handled like it.
+  for (; next_script_key_ < script_.size() && script_[next_script_key_].frame <= frame;
+       ++next_script_key_) {
+    const ScriptedKey& scripted = script_[next_script_key_];
+    switch (scripted.kind) {
+      case ScriptedKey::Kind::Resize:
+        SDL_SetWindowSize(window, scripted.width, scripted.height);
+        break;
+      case ScriptedKey::Kind::Query:
+      case ScriptedKey::Kind::Pick: {
+        // The query tool reads shift from SDL's modifier state when the button goes down.
+        SDL_SetModState(KMOD_LSHIFT);
+        script_holds_shift_ = true;
+        const bool drag = scripted.kind == ScriptedKey::Kind::Query;
+        push_mouse(SDL_MOUSEBUTTONDOWN, scripted.x0, scripted.y0, window_id);
+        if (drag) push_mouse(SDL_MOUSEMOTION, scripted.x1, scripted.y1, window_id);
+        push_mouse(SDL_MOUSEBUTTONUP, drag ? scripted.x1 : scripted.x0,
+                   drag ? scripted.y1 : scripted.y0, window_id);
+        break;
+      }
+      case ScriptedKey::Kind::Key: {
+        SDL_Event press{};
+        press.type = SDL_KEYDOWN;
+        press.key.state = SDL_PRESSED;
+        press.key.windowID = window_id;
+        press.key.keysym.sym = scripted.keycode;
+        press.key.keysym.scancode = SDL_GetScancodeFromKey(press.key.keysym.sym);
+        SDL_Event release = press;
+        release.type = SDL_KEYUP;
+        release.key.state = SDL_RELEASED;
+        SDL_PushEvent(&press);
+        SDL_PushEvent(&release);
+        break;
+      }
+    }
+  }
+}
+
+Action Input::handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_keyboard,
+                     Camera& camera, Selection& selection) {
+  switch (event.type) {
+    case SDL_QUIT:
+      return Action::CloseWindow;
+    case SDL_KEYDOWN:
+      if (ui_wants_keyboard || event.key.repeat != 0) return Action::None;
+      return action_for_key(event.key.keysym.sym, (event.key.keysym.mod & KMOD_SHIFT) != 0);
+    case SDL_MOUSEBUTTONDOWN:
+      if (ui_wants_mouse) break;
+      mouse_ = {static_cast<float>(event.button.x), static_cast<float>(event.button.y)};
+      if (event.button.button == SDL_BUTTON_RIGHT) {
+        panning_ = true;
+      } else if (event.button.button == SDL_BUTTON_LEFT) {
+        if ((SDL_GetModState() & KMOD_SHIFT) != 0) {
+          selection.begin_drag(camera.to_world(mouse_.x, mouse_.y));
+        } else {
+          spawning_ = true;
+        }
+      }
+      break;
+    case SDL_MOUSEBUTTONUP:
+      if (event.button.button == SDL_BUTTON_RIGHT) panning_ = false;
+      if (event.button.button == SDL_BUTTON_LEFT) {
+        spawning_ = false;
+        selection.end_drag(1.0f / camera.scale());
+      }
+      break;
+    case SDL_MOUSEMOTION:
+      mouse_ = {static_cast<float>(event.motion.x), static_cast<float>(event.motion.y)};
+      if (panning_) {
+        camera.pan(static_cast<float>(event.motion.xrel), static_cast<float>(event.motion.yrel));
+      }
+      selection.drag_to(camera.to_world(mouse_.x, mouse_.y));
+      break;
+    case SDL_MOUSEWHEEL:
+      if (!ui_wants_mouse && event.wheel.y != 0) {
+        camera.zoom_at(mouse_.x, mouse_.y, std::pow(1.15f, static_cast<float>(event.wheel.y)));
+      }
+      break;
+    default:
+      break;
+  }
+  return Action::None;
+}
+
+}  // namespace quadpool::game::demo

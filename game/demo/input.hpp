@@ -1,0 +1,67 @@
+#pragma once
+/// The demo's input: scripted key presses, the mouse's gestures (spawn, select, pan, zoom) and
+/// keys turned into actions through the key map (key_map.hpp).
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "game/demo/camera.hpp"
+#include "game/demo/key_map.hpp"
+#include "game/demo/selection.hpp"
+
+union SDL_Event;
+struct SDL_Window;
+
+namespace quadpool::game::demo {
+
+/// Input to inject at the start of a frame: a key press through SDL_PushEvent (the path a real
+/// key press takes), a window resize (SDL_SetWindowSize, as a user dragging its border), or a
+/// shift + left drag or click of the query tool (mouse events through SDL_PushEvent, with
+/// shift held). Scripts come from $QUADPOOL_DEMO_KEYS (see parse_key_script).
+struct ScriptedKey {
+  enum class Kind { Key, Resize, Query, Pick };
+  std::uint64_t frame;
+  int keycode;  // SDL_Keycode of a Key
+  Kind kind = Kind::Key;
+  int width = 0, height = 0;  // a Resize's window size
+  int x0 = 0, y0 = 0;         // window pixels: a Query's first corner, a Pick's point
+  int x1 = 0, y1 = 0;         // a Query's second corner
+};
+
+/// Parses "FRAME:WHAT[,FRAME:WHAT...]", WHAT being an SDL key name ("A", "Space", "."), a window
+/// size WxH, "query=X0/Y0/X1/Y1" (a shift-drag between two window points) or "pick=X/Y" (a
+/// shift-click), e.g. "100:A,150:1024x600,160:pick=700/300". Returns the entries sorted by
+/// frame, or an error naming the bad entry.
+std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& error);
+
+class Input {
+ public:
+  explicit Input(std::vector<ScriptedKey> script) : script_(std::move(script)) {}
+
+  /// Pushes the scripted presses (and releases) due by `frame` into SDL's event queue for
+  /// `window`, and applies the resizes due.
+  void inject_script(std::uint64_t frame, SDL_Window* window);
+
+  /// Handles one SDL event, after ImGui has seen it (`ui_wants_mouse` / `ui_wants_keyboard`:
+  /// ImGui's WantCapture flags). Mouse gestures move `camera` and drag `selection`. Returns
+  /// the action of a key press, Action::CloseWindow when the window is closed, else Action::None.
+  Action handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_keyboard, Camera& camera,
+                Selection& selection);
+
+  /// The left button is held outside the UI, without shift: spawn sprites under the cursor.
+  bool spawning() const noexcept { return spawning_; }
+  /// The cursor, in window pixels.
+  ScreenPoint mouse() const noexcept { return mouse_; }
+
+ private:
+  std::vector<ScriptedKey> script_;
+  std::size_t next_script_key_ = 0;
+  bool script_holds_shift_ = false;  // a scripted drag or click holds shift until the next frame
+  bool spawning_ = false;
+  bool panning_ = false;
+  ScreenPoint mouse_{0, 0};
+};
+
+}  // namespace quadpool::game::demo

@@ -1,0 +1,71 @@
+#pragma once
+/// The query tool. Shift + left drag: a world rectangle whose sprites QuadTree::query returns
+/// after each tick, timed against a brute-force scan of every sprite for the same rectangle.
+/// Shift + click: a point pick, the sprite under the cursor and the tree leaf that holds it.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "engine/spatial/aabb.hpp"
+#include "game/demo/camera.hpp"
+#include "game/simulation.hpp"
+
+namespace quadpool::game::demo {
+
+/// The last box query, as the overlay shows it.
+struct QueryStats {
+  std::size_t hits = 0;        // sprites QuadTree::query returned
+  std::size_t brute_hits = 0;  // sprites the brute-force scan found (the same, or a bug)
+  double tree_us = 0;          // the tree's query, microseconds (best of a few runs)
+  double brute_us = 0;         // the scan of every sprite's box, microseconds (likewise)
+};
+
+class Selection {
+ public:
+  /// Starts a drag at world point `at`.
+  void begin_drag(ScreenPoint at) noexcept;
+  /// Stretches the rectangle to world point `at` while a drag is going.
+  void drag_to(ScreenPoint at) noexcept;
+  /// Ends a drag. One that covers under 3 pixels (`world_per_pixel` world units each) was a
+  /// click: it becomes a point pick at its start.
+  void end_drag(float world_per_pixel) noexcept;
+  /// Forgets the rectangle, the pick and their sprites.
+  void clear() noexcept;
+  /// Runs the query (or the pick) on `sim`'s tree (nothing before the first tick).
+  void update(const Simulation& sim);
+
+  bool dragging() const noexcept { return dragging_; }
+  const std::optional<spatial::Aabb>& region() const noexcept { return region_; }
+  /// The sprites the last update() found: the query's, in the tree's order, or the picked one.
+  std::span<const std::uint32_t> ids() const noexcept { return ids_; }
+  /// The box query's numbers (no value for a pick or without a rectangle).
+  const std::optional<QueryStats>& stats() const noexcept { return stats_; }
+  /// A point pick's sprite, if one was under the cursor, and its leaf's quadrant.
+  std::optional<std::uint32_t> picked() const noexcept { return picked_; }
+  const std::optional<spatial::Aabb>& picked_leaf() const noexcept { return leaf_; }
+  /// A sprite is picked.
+  bool picking() const noexcept { return picked_.has_value(); }
+
+  /// The sprite whose circle holds world point `at` (the nearest centre if several), found
+  /// through the tree; none on empty space.
+  static std::optional<std::uint32_t> sprite_at(const Simulation& sim, ScreenPoint at);
+  /// The quadrant of the leaf that holds sprite `id` in the last tick's tree.
+  static std::optional<spatial::Aabb> leaf_of(const Simulation& sim, std::uint32_t id);
+
+ private:
+  void run_query(const Simulation& sim);
+
+  std::optional<spatial::Aabb> region_;
+  ScreenPoint from_{0, 0};
+  bool dragging_ = false;
+  std::vector<std::uint32_t> ids_;
+  std::optional<QueryStats> stats_;
+  std::optional<ScreenPoint> pick_at_;  // world point of a click not yet resolved
+  std::optional<std::uint32_t> picked_;
+  std::optional<spatial::Aabb> leaf_;
+};
+
+}  // namespace quadpool::game::demo

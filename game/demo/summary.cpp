@@ -1,0 +1,197 @@
+#include "game/demo/summary.hpp"
+
+#include "game/json_writer.hpp"
+
+namespace quadpool::game::demo {
+
+namespace {
+
+void write_percentiles(JsonWriter& json, const char* key, const Percentiles& p) {
+  json.begin(key);
+  json.number("median", p.median);
+  json.number("p99", p.p99);
+  json.number("max", p.max);
+  json.end();
+}
+
+void write_mode(JsonWriter& json, const char* key, const ModeSummary& m) {
+  json.begin(key);
+  json.integer("frames", m.frames);
+  write_percentiles(json, "frame_ms", m.frame_ms);
+  write_percentiles(json, "tick_ms", m.tick_ms);
+  json.integer("warm_ticks", m.warm_ticks);
+  json.integer("warm_ticks_with_heap_allocations", m.warm_ticks_with_heap_allocations);
+  json.integer("max_warm_tick_heap_allocations", m.max_warm_tick_heap_allocations);
+  json.end();
+}
+
+void write_pool_and_tree(JsonWriter& json, const Simulation& sim) {
+  const memory::PoolStats pool = sim.tree().pool_stats();
+  json.begin("pool");
+  json.integer("capacity", pool.capacity);
+  json.integer("in_use", pool.blocks_in_use);
+  json.integer("high_water", pool.high_water);
+  json.integer("chunks", pool.chunks);
+  json.end();
+  const spatial::QuadTreeStats tree = sim.last_tick().tree;
+  json.begin("tree");
+  json.integer("nodes", tree.nodes);
+  json.integer("leaves", tree.leaves);
+  json.integer("max_depth_reached", tree.max_depth_reached);
+  json.end();
+}
+
+void write_stream(JsonWriter& json, const VertexStreamStats& stream) {
+  json.begin("vertex_stream");
+  json.integer("capacity_bytes", stream.capacity_bytes);
+  json.integer("frame_bytes", stream.frame_bytes);
+  json.integer("stale_bytes", stream.stale_bytes);
+  json.integer("batches", stream.batches);
+  json.integer("grows", stream.grows);
+  json.number("fragmentation", stream.fragmentation());
+  json.end();
+}
+
+void write_rect(JsonWriter& json, const char* key, const ScreenRect& r) {
+  json.begin(key);
+  json.real("x", r.x);
+  json.real("y", r.y);
+  json.real("w", r.w);
+  json.real("h", r.h);
+  json.end();
+}
+
+void write_layout(JsonWriter& json, const SummaryInputs& in) {
+  json.begin("layout");
+  write_rect(json, "panel", in.layout.panel);
+  write_rect(json, "world", in.layout.world);
+  json.real("ui_scale", in.layout.ui_scale);
+  json.integer("refits", in.layout_refits);
+  json.integer("frames_overlapping", in.layout_frames_overlapping);
+  json.end();
+}
+
+void write_ab_mode(JsonWriter& json, const char* key, const AbResult& result, int mode) {
+  json.begin(key);
+  json.begin("tick_ms");
+  json.number("median", result.tick_ms[mode].median);
+  json.number("p99", result.tick_ms[mode].p99);
+  json.end();
+  json.begin("frame_ms");
+  json.number("median", result.frame_ms[mode].median);
+  json.number("p99", result.frame_ms[mode].p99);
+  json.end();
+  if (result.heap_allocations_per_tick[mode]) {
+    json.number("heap_allocations_per_tick", *result.heap_allocations_per_tick[mode]);
+  } else {
+    json.null("heap_allocations_per_tick");
+  }
+  json.end();
+}
+
+// "ab": {"state": "none" | "running" | "cancelled" | "done", and with "done" the result}.
+void write_ab(JsonWriter& json, const AbExperiment& ab) {
+  json.begin("ab");
+  const std::optional<AbResult>& result = ab.result();
+  json.string("state", ab.running()     ? "running"
+                       : ab.cancelled() ? "cancelled"
+                       : result         ? "done"
+                                        : "none");
+  if (result && !ab.running()) {
+    json.integer("sprites", result->sprites);
+    json.integer("seed", result->seed);
+    json.integer("legs", AbExperiment::kLegs);
+    json.integer("leg_frames", AbExperiment::kLegFrames);
+    json.begin("settings");
+    json.real("speed", 1.0);
+    json.boolean("draw_tree", result->settings.draw_tree);
+    json.boolean("highlight_contacts", result->settings.highlight_contacts);
+    json.boolean("panel_shown", result->settings.show_ui);
+    json.end();
+    write_ab_mode(json, "pool", *result, 0);
+    write_ab_mode(json, "new_delete", *result, 1);
+    json.number("tick_median_ratio", result->tick_median_ratio());  // new-delete / pool
+  }
+  json.end();
+}
+
+// "query": the last box query's numbers, "picked": the picked sprite and its leaf (or null).
+void write_query(JsonWriter& json, const Selection& selection) {
+  if (const std::optional<QueryStats>& q = selection.stats()) {
+    json.begin("query");
+    json.integer("hits", q->hits);
+    json.integer("brute_hits", q->brute_hits);
+    json.number("tree_us", q->tree_us);
+    json.number("brute_us", q->brute_us);
+    json.end();
+  } else {
+    json.null("query");
+  }
+  if (selection.picked() && selection.picked_leaf()) {
+    json.begin("picked");
+    json.integer("sprite", *selection.picked());
+    const spatial::Aabb& leaf = *selection.picked_leaf();
+    json.begin("leaf");
+    json.real("min_x", leaf.min_x);
+    json.real("min_y", leaf.min_y);
+    json.real("max_x", leaf.max_x);
+    json.real("max_y", leaf.max_y);
+    json.end();
+    json.end();
+  } else {
+    json.null("picked");
+  }
+}
+
+}  // namespace
+
+std::string summary_json(const SummaryInputs& in) {
+  const Percentiles frame = in.stats.frame_ms();
+  const FrameSample phases = in.stats.phase_medians();
+  JsonWriter json;
+  json.begin();
+  json.integer("frames", in.stats.frames());
+  json.integer("sprites", in.sim.sprites().size());
+  json.integer("seed", in.seed);
+  json.string("renderer", in.renderer);
+  json.integer("window_width", static_cast<std::uint64_t>(in.layout.window.w));
+  json.integer("window_height", static_cast<std::uint64_t>(in.layout.window.h));
+  write_layout(json, in);
+  json.boolean("vsync", in.vsync);
+  json.boolean("heap_counter", in.heap_counter);
+  json.integer("allocator_switches", in.allocator_switches);
+  json.number("fps_median", frame.median > 0 ? 1000.0 / frame.median : 0.0);
+  json.number("cpu_ms_per_frame", in.cpu_ms_per_frame);
+  write_percentiles(json, "frame_ms", frame);
+  json.begin("phase_ms");  // medians
+  json.number("integrate", phases.integrate);
+  json.number("rebuild", phases.rebuild);
+  json.number("pairs", phases.pairs);
+  json.number("resolve", phases.resolve);
+  json.number("render", phases.render);
+  json.end();
+  json.begin("modes");
+  write_mode(json, "pool", in.stats.summary(AllocatorKind::Pool));
+  write_mode(json, "new_delete", in.stats.summary(AllocatorKind::NewDelete));
+  json.end();
+  write_pool_and_tree(json, in.sim);
+  write_stream(json, in.stream);
+  json.integer("draw_calls", in.draw_calls);
+  json.boolean("density_map", in.density_map);
+  write_ab(json, in.ab);
+  write_query(json, in.selection);
+  if (in.screenshot != nullptr) {
+    json.string("screenshot", *in.screenshot);
+  } else {
+    json.null("screenshot");
+  }
+  if (in.f12_screenshot.empty()) {
+    json.null("f12_screenshot");
+  } else {
+    json.string("f12_screenshot", in.f12_screenshot);
+  }
+  json.end();
+  return json.text();
+}
+
+}  // namespace quadpool::game::demo

@@ -1,0 +1,44 @@
+#pragma once
+/// The JSON summary the demo prints on stdout at exit when --frames is given: the frame
+/// statistics per allocator, the heap allocations of warm pool-mode ticks, the pool, the tree
+/// and the vertex stream. All of the demo's JSON is written here.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "game/demo/ab_experiment.hpp"
+#include "game/demo/frame_stats.hpp"
+#include "game/demo/layout.hpp"
+#include "game/demo/selection.hpp"
+#include "game/demo/vertex_stream.hpp"
+#include "game/simulation.hpp"
+
+namespace quadpool::game::demo {
+
+/// Everything the summary reports, read from the App's parts at exit.
+struct SummaryInputs {
+  const FrameStats& stats;
+  const Simulation& sim;
+  std::uint64_t seed = 0;
+  std::uint64_t allocator_switches = 0;
+  VertexStreamStats stream{};
+  std::size_t draw_calls = 0;
+  bool density_map = false;  // the last frame drew the sprites as a density map
+  std::string renderer;
+  Layout layout{};  // the last frame's
+  std::uint64_t layout_refits = 0;
+  std::uint64_t layout_frames_overlapping = 0;  // frames the drawn panel overlapped the world
+  bool vsync = false;
+  bool heap_counter = false;
+  double cpu_ms_per_frame = 0;              // this process's CPU time per frame, start-up included
+  const std::string* screenshot = nullptr;  // the file written; nullptr: none
+  const AbExperiment& ab;
+  const std::string& f12_screenshot;  // the last one F12 saved; empty: none
+  const Selection& selection;
+};
+
+/// The summary as one line of JSON.
+std::string summary_json(const SummaryInputs& in);
+
+}  // namespace quadpool::game::demo
