@@ -70,7 +70,7 @@ OffsetAllocation OffsetAllocator::allocate(std::uint64_t size, std::uint64_t ali
   } else {
     found.size = size;
   }
-  nodes_[allocation].child[0] = kLive;
+  nodes_[allocation].state = State::kLive;
   if (rest > 0) {
     const std::uint32_t rest_node = acquire_node(aligned + size, rest);
     link_after(rest_node, allocation);
@@ -158,8 +158,7 @@ void OffsetAllocator::extend(std::uint64_t additional_bytes) {
         capacity_, additional_bytes));
   }
   // Every allocation step first, so that a std::bad_alloc changes nothing.
-  roots_.resize(std::max<std::size_t>(roots_.size(), bin_of(capacity_ + additional_bytes) + 1),
-                kNil);
+  bins_.resize(std::max<std::size_t>(bins_.size(), bin_of(capacity_ + additional_bytes) + 1));
   reserve_for(1, live_.size());
   if (last_ != kNil && is_free(nodes_[last_])) {
     bin_erase(last_);
@@ -177,17 +176,20 @@ void OffsetAllocator::extend(std::uint64_t additional_bytes) {
 
 void OffsetAllocator::reserve(std::size_t live_ranges) {
   // Between and around n live ranges there are at most n + 1 free blocks.
-  if (live_ranges >= kUnused / 2) throw std::length_error("OffsetAllocator: over 2^32 - 3 blocks");
+  if (live_ranges >= kMaxNodes / 2) throw std::length_error("OffsetAllocator: over 2^32 - 1 blocks");
   nodes_.reserve(2 * live_ranges + 1);
   live_.reserve(live_ranges);
 }
 
 std::uint64_t OffsetAllocator::largest_free_block() const noexcept {
-  const std::uint32_t bin = bins_.last();
+  const std::uint32_t bin = bin_bits_.last();
   if (bin == detail::OffsetBinBitmap::kNone) return 0;
-  std::uint32_t node = roots_[bin];
-  while (nodes_[node].child[1] != kNil) node = nodes_[node].child[1];
-  return nodes_[node].size;
+  std::uint64_t largest = 0;
+  for (std::uint32_t node = bins_[bin].root; node != kNil; node = nodes_[node].child[1])
+    largest = nodes_[node].size;
+  for (std::uint32_t node = bins_[bin].pending; node != kNil; node = nodes_[node].child[1])
+    largest = std::max(largest, nodes_[node].size);
+  return largest;
 }
 
 std::uint32_t OffsetAllocator::find_best_fit(std::uint64_t size, std::uint64_t alignment) {
@@ -196,18 +198,20 @@ std::uint32_t OffsetAllocator::find_best_fit(std::uint64_t size, std::uint64_t a
   // order is the best fit. Its own bin holds sizes on both sides of `size`; every later bin
   // holds only larger ones, so there the first block of the first non-empty bin wins.
   std::uint32_t bin = bin_of(size);
-  if (bin < roots_.size() && bins_.test(bin)) {
+  if (bin_bits_.test(bin)) {
+    sort_bin(bin);
     std::uint32_t found = kNil;
-    for (std::uint32_t node = roots_[bin]; node != kNil;) {
+    for (std::uint32_t node = bins_[bin].root; node != kNil;) {
       const bool fits = nodes_[node].size >= size;
       if (fits) found = node;
       node = nodes_[node].child[fits ? 0 : 1];
     }
     if (found != kNil) return found;
   }
-  bin = bins_.first_at_or_after(bin + 1);
+  bin = bin_bits_.first_at_or_after(bin + 1);
   if (bin == detail::OffsetBinBitmap::kNone) return kNil;
-  std::uint32_t node = roots_[bin];
+  sort_bin(bin);
+  std::uint32_t node = bins_[bin].root;
   while (nodes_[node].child[0] != kNil) node = nodes_[node].child[0];
   return node;
 }
@@ -218,10 +222,11 @@ std::uint32_t OffsetAllocator::find_aligned_fit(std::uint64_t size, std::uint64_
   // inside a bin is in-order with an explicit stack of the nodes still to visit (ancestors
   // entered from the left, deepest last), so each step costs O(1) amortised.
   std::vector<std::uint32_t>& pending = walk_stack_;
-  for (std::uint32_t bin = bins_.first_at_or_after(bin_of(size));
-       bin != detail::OffsetBinBitmap::kNone; bin = bins_.first_at_or_after(bin + 1)) {
+  for (std::uint32_t bin = bin_bits_.first_at_or_after(bin_of(size));
+       bin != detail::OffsetBinBitmap::kNone; bin = bin_bits_.first_at_or_after(bin + 1)) {
+    sort_bin(bin);
     pending.clear();
-    for (std::uint32_t node = roots_[bin]; node != kNil;) {
+    for (std::uint32_t node = bins_[bin].root; node != kNil;) {
       if (nodes_[node].size >= size) {
         pending.push_back(node);
         node = nodes_[node].child[0];
@@ -249,9 +254,9 @@ void OffsetAllocator::reserve_for(std::size_t nodes, std::size_t live_ranges) {
   live_.reserve(live_ranges);
   const std::size_t unused = nodes_.size() - live_.size() - free_block_count_;
   if (nodes_.capacity() - nodes_.size() + unused >= nodes) return;
-  // More than 2^32 - 3 blocks would need over 128 GB of nodes; say so rather than wrap.
-  if (nodes_.size() + nodes >= kUnused)
-    throw std::length_error("OffsetAllocator: over 2^32 - 3 blocks");
+  // More than 2^32 - 1 blocks would need over 256 GB of nodes; say so rather than wrap.
+  if (nodes_.size() + nodes >= kMaxNodes)
+    throw std::length_error("OffsetAllocator: over 2^32 - 1 blocks");
   nodes_.reserve(std::max(nodes_.size() + nodes, std::max<std::size_t>(16, 2 * nodes_.size())));
 }
 
@@ -264,12 +269,12 @@ std::uint32_t OffsetAllocator::acquire_node(std::uint64_t offset, std::uint64_t 
     index = static_cast<std::uint32_t>(nodes_.size());
     nodes_.emplace_back();  // reserve_for made room: no allocation
   }
-  nodes_[index] = {offset, size, kNil, kNil, {kNil, kNil}};
+  nodes_[index] = {offset, size, kNil, kNil, {kNil, kNil}, kNil, State::kUnused};
   return index;
 }
 
 void OffsetAllocator::release_node(std::uint32_t node) noexcept {
-  nodes_[node].child[0] = kUnused;
+  nodes_[node].state = State::kUnused;
   nodes_[node].next = unused_head_;
   unused_head_ = node;
 }
@@ -289,10 +294,10 @@ void OffsetAllocator::unlink(std::uint32_t node) noexcept {
   (next == kNil ? last_ : nodes_[next].prev) = prev;
 }
 
-// --- bins (treaps) -----------------------------------------------------------------------------
-// Each bin is a treap: in (size, offset) order left to right, and each node's priority is at
-// least its children's. Insert and erase are the iterative split and merge forms; every key is
-// unique, since offsets are.
+// --- bins -------------------------------------------------------------------------------------
+// A bin's sorted blocks form a treap: in (size, offset) order left to right, and each node's
+// priority is at least its children's. Insert and erase are the iterative split and merge forms;
+// every key is unique, since offsets are.
 
 bool OffsetAllocator::less(std::uint32_t a, std::uint32_t b) const noexcept {
   const Node& x = nodes_[a];
@@ -302,58 +307,106 @@ bool OffsetAllocator::less(std::uint32_t a, std::uint32_t b) const noexcept {
 
 void OffsetAllocator::bin_insert(std::uint32_t node) noexcept {
   const std::uint32_t bin = bin_of(nodes_[node].size);
-  std::uint32_t* link = &roots_[bin];
-  if (*link == kNil) bins_.set(bin);
+  Bin& b = bins_[bin];
+  if (b.root == kNil && b.pending == kNil) bin_bits_.set(bin);
+  Node& n = nodes_[node];
+  n.state = State::kPending;
+  n.child[0] = kNil;
+  n.child[1] = b.pending;
+  if (b.pending != kNil) nodes_[b.pending].child[0] = node;
+  b.pending = node;
+}
+
+void OffsetAllocator::bin_erase(std::uint32_t node) noexcept {
+  const std::uint32_t bin = bin_of(nodes_[node].size);
+  Bin& b = bins_[bin];
+  const Node& n = nodes_[node];
+  if (n.state == State::kPending) {
+    (n.child[0] == kNil ? b.pending : nodes_[n.child[0]].child[1]) = n.child[1];
+    if (n.child[1] != kNil) nodes_[n.child[1]].child[0] = n.child[0];
+  } else {
+    treap_erase(bin, node);
+  }
+  if (b.root == kNil && b.pending == kNil) bin_bits_.clear(bin);
+}
+
+void OffsetAllocator::sort_bin(std::uint32_t bin) noexcept {
+  Bin& b = bins_[bin];
+  while (b.pending != kNil) {
+    const std::uint32_t node = b.pending;
+    b.pending = nodes_[node].child[1];
+    treap_insert(bin, node);
+  }
+}
+
+void OffsetAllocator::treap_insert(std::uint32_t bin, std::uint32_t node) noexcept {
+  nodes_[node].state = State::kSorted;
+  std::uint32_t* link = &bins_[bin].root;
+  std::uint32_t parent = kNil;
   const std::uint32_t node_priority = priority(node);
   while (*link != kNil && priority(*link) > node_priority) {
-    link = &nodes_[*link].child[less(node, *link) ? 0 : 1];
+    parent = *link;
+    link = &nodes_[parent].child[less(node, parent) ? 0 : 1];
   }
   // `node` takes the place of the subtree at *link, which splits into the keys below it (its
   // left subtree) and above it (its right subtree).
   std::uint32_t subtree = *link;
+  *link = node;
+  nodes_[node].parent = parent;
+  std::uint32_t below_parent = node, above_parent = node;
   std::uint32_t* below = &nodes_[node].child[0];
   std::uint32_t* above = &nodes_[node].child[1];
   while (subtree != kNil) {
+    Node& s = nodes_[subtree];
     if (less(subtree, node)) {
       *below = subtree;
-      below = &nodes_[subtree].child[1];
+      s.parent = below_parent;
+      below_parent = subtree;
+      below = &s.child[1];
       subtree = *below;
     } else {
       *above = subtree;
-      above = &nodes_[subtree].child[0];
+      s.parent = above_parent;
+      above_parent = subtree;
+      above = &s.child[0];
       subtree = *above;
     }
   }
   *below = kNil;
   *above = kNil;
-  *link = node;
 }
 
-void OffsetAllocator::bin_erase(std::uint32_t node) noexcept {
-  const std::uint32_t bin = bin_of(nodes_[node].size);
-  std::uint32_t* link = &roots_[bin];
-  while (*link != node) {
-    QUADPOOL_ASSERT(*link != kNil,
-                    "OffsetAllocator: internal error, a free block is missing "
-                    "from its bin (memory corruption?)");
-    link = &nodes_[*link].child[less(node, *link) ? 0 : 1];
-  }
+void OffsetAllocator::treap_erase(std::uint32_t bin, std::uint32_t node) noexcept {
+  // The parent link makes this O(1) expected: no descent, only the merge of the two subtrees,
+  // whose facing spines are short in a treap.
+  const Node& erased = nodes_[node];
+  std::uint32_t parent = erased.parent;
+  std::uint32_t* link = parent == kNil ? &bins_[bin].root
+                                       : &nodes_[parent].child[nodes_[parent].child[1] == node];
+  QUADPOOL_ASSERT(*link == node,
+                  "OffsetAllocator: internal error, a free block is missing from its bin "
+                  "(memory corruption?)");
   // Merge the two subtrees of `node` into its place, higher priority on top.
-  std::uint32_t left = nodes_[node].child[0];
-  std::uint32_t right = nodes_[node].child[1];
+  std::uint32_t left = erased.child[0];
+  std::uint32_t right = erased.child[1];
   while (left != kNil && right != kNil) {
     if (priority(left) > priority(right)) {
       *link = left;
+      nodes_[left].parent = parent;
+      parent = left;
       link = &nodes_[left].child[1];
       left = *link;
     } else {
       *link = right;
+      nodes_[right].parent = parent;
+      parent = right;
       link = &nodes_[right].child[0];
       right = *link;
     }
   }
-  *link = left != kNil ? left : right;
-  if (roots_[bin] == kNil) bins_.clear(bin);
+  const std::uint32_t rest = left != kNil ? left : right;
+  *link = rest;
+  if (rest != kNil) nodes_[rest].parent = parent;
 }
 
 // --- validate ----------------------------------------------------------------------------------
@@ -379,7 +432,7 @@ void OffsetAllocator::validate() const {
                     fmt::format("OffsetAllocator::validate: block [{}, +{}) does not follow the "
                                 "previous one at {} inside the capacity {}",
                                 block.offset, block.size, cursor, capacity_));
-    QUADPOOL_ASSERT(block.child[0] != kUnused,
+    QUADPOOL_ASSERT(block.state != State::kUnused,
                     "OffsetAllocator::validate: an unused node is in the block list");
     const bool free = is_free(block);
     QUADPOOL_ASSERT(!(free && prev_free),
@@ -411,7 +464,7 @@ void OffsetAllocator::validate() const {
   // Every other node is unused.
   std::size_t unused = 0;
   for (std::uint32_t i = unused_head_; i != kNil; i = nodes_[i].next) {
-    QUADPOOL_ASSERT(i < node_count && seen[i] == 0 && nodes_[i].child[0] == kUnused &&
+    QUADPOOL_ASSERT(i < node_count && seen[i] == 0 && nodes_[i].state == State::kUnused &&
                         unused < node_count,
                     "OffsetAllocator::validate: the unused-node list is broken");
     ++unused;
@@ -419,16 +472,32 @@ void OffsetAllocator::validate() const {
   QUADPOOL_ASSERT(unused + free_blocks + live_blocks == node_count,
                   "OffsetAllocator::validate: nodes lost (neither blocks nor unused)");
 
-  // The bins: each set bit's treap is ordered, heap-ordered and holds free blocks of its bin,
-  // and together they hold every free block once. A bin with blocks but no bit would leave
-  // them uncounted.
-  QUADPOOL_ASSERT(bins_.levels_agree(), "OffsetAllocator::validate: the bin bitmap levels differ");
+  // The bins: each set bit's pending list and treap hold free blocks of its bin, the treap in
+  // order and heap-ordered, and together they hold every free block once. A bin with blocks but
+  // no bit would leave them uncounted.
+  QUADPOOL_ASSERT(bin_bits_.levels_agree(),
+                  "OffsetAllocator::validate: the bin bitmap levels differ");
   std::size_t in_bins = 0;
-  for (std::uint32_t bin = bins_.first_at_or_after(0); bin != detail::OffsetBinBitmap::kNone;
-       bin = bins_.first_at_or_after(bin + 1)) {
-    QUADPOOL_ASSERT(bin < roots_.size() && roots_[bin] != kNil,
-                    fmt::format("OffsetAllocator::validate: bin {} is marked but empty", bin));
-    in_bins += validate_subtree(bin, roots_[bin], kNil, kNil,
+  for (std::uint32_t bin = bin_bits_.first_at_or_after(0); bin != detail::OffsetBinBitmap::kNone;
+       bin = bin_bits_.first_at_or_after(bin + 1)) {
+    QUADPOOL_ASSERT(bin < bins_.size(), "OffsetAllocator::validate: a bin past the capacity");
+    const Bin& b = bins_[bin];
+    QUADPOOL_ASSERT((b.root != kNil || b.pending != kNil) &&
+                        (b.root == kNil || nodes_[b.root].parent == kNil),
+                    fmt::format("OffsetAllocator::validate: bin {} is marked but empty, or its "
+                                "root has a parent",
+                                bin));
+    std::uint32_t before = kNil;
+    for (std::uint32_t i = b.pending; i != kNil; before = i, i = nodes_[i].child[1]) {
+      QUADPOOL_ASSERT(i < node_count && seen[i] == 1 && nodes_[i].state == State::kPending &&
+                          nodes_[i].child[0] == before && bin_of(nodes_[i].size) == bin,
+                      fmt::format("OffsetAllocator::validate: the pending list of bin {} is "
+                                  "broken",
+                                  bin));
+      seen[i] = 2;
+      ++in_bins;
+    }
+    in_bins += validate_subtree(bin, b.root, kNil, kNil,
                                 std::numeric_limits<std::uint32_t>::max(), seen);
   }
   QUADPOOL_ASSERT(in_bins == free_block_count_,
@@ -441,7 +510,7 @@ std::size_t OffsetAllocator::validate_subtree(std::uint32_t bin, std::uint32_t n
                                               std::uint32_t parent_priority,
                                               std::vector<std::uint8_t>& seen) const {
   if (node == kNil) return 0;
-  QUADPOOL_ASSERT(node < nodes_.size() && seen[node] == 1 && is_free(nodes_[node]),
+  QUADPOOL_ASSERT(node < nodes_.size() && seen[node] == 1 && nodes_[node].state == State::kSorted,
                   fmt::format("OffsetAllocator::validate: bin {} holds a node that is not a free "
                               "block, or holds one twice",
                               bin));
@@ -456,6 +525,10 @@ std::size_t OffsetAllocator::validate_subtree(std::uint32_t bin, std::uint32_t n
   QUADPOOL_ASSERT(node_priority <= parent_priority,
                   fmt::format("OffsetAllocator::validate: bin {} breaks the heap order", bin));
   const Node& n = nodes_[node];
+  for (const std::uint32_t child : n.child) {
+    QUADPOOL_ASSERT(child == kNil || (child < nodes_.size() && nodes_[child].parent == node),
+                    fmt::format("OffsetAllocator::validate: a parent link in bin {} is wrong", bin));
+  }
   return 1 + validate_subtree(bin, n.child[0], low, node, node_priority, seen) +
          validate_subtree(bin, n.child[1], node, high, node_priority, seen);
 }

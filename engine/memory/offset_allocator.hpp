@@ -3,11 +3,12 @@
 /// `capacity()` bytes (a GPU buffer, a staging ring, a file). It hands out offsets, never
 /// pointers, and touches no memory of the space it manages.
 ///
-/// Every block of the space, free or live, is a 32-byte node in one flat array, linked to its
+/// Every block of the space, free or live, is a 64-byte node in one flat array, linked to its
 /// neighbours in offset order, so a free finds the blocks either side of it in O(1). Free blocks
 /// also sit in size classes (bins, as in TLSF: exact below 512 bytes, 256 per octave above) that
-/// a three-level bitmap indexes, and inside a bin in a small treap ordered by (size, offset); a
-/// table keyed by offset finds the node of a live range. The fit stays exact: the smallest block
+/// a three-level bitmap indexes, and inside a bin in a small treap ordered by (size, offset),
+/// which a bin builds only when a search first needs its order; a table keyed by offset finds
+/// the node of a live range. The fit stays exact: the smallest block
 /// that holds the request, the lowest offset on a tie. The allocator makes no heap allocation
 /// once its arrays have reached their high-water mark (a steady frame loop makes none; `reserve`
 /// can pre-size them).
@@ -18,8 +19,8 @@
 /// Invariants (checked by validate()):
 /// - the blocks tile [0, capacity()) in offset order, each of size > 0, and two free blocks are
 ///   never neighbours (a free merges with its free neighbours);
-/// - every free block is in the bin of its size, in (size, offset) order with the treap heap
-///   property, and a bin's bit is set exactly when the bin is not empty;
+/// - every free block is in the bin of its size, either pending or in the bin's treap, in
+///   (size, offset) order with the heap property; a bin's bit is set exactly when it is not empty;
 /// - the live table holds exactly the live blocks;
 /// - `free_size() == capacity() - sum of live sizes`, alignment padding included in the free side.
 ///
@@ -87,7 +88,8 @@ class OffsetAllocator {
   std::uint64_t capacity() const noexcept { return capacity_; }
   /// Bytes not handed out, alignment padding included. O(1).
   std::uint64_t free_size() const noexcept { return free_size_; }
-  /// The size of the largest free block (0 when none). O(log m).
+  /// The size of the largest free block (0 when none). O(log m), plus the unsorted blocks of
+  /// the largest size class.
   std::uint64_t largest_free_block() const noexcept;
   /// O(1).
   std::size_t free_block_count() const noexcept { return free_block_count_; }
@@ -109,22 +111,34 @@ class OffsetAllocator {
   friend class DeferredOffsetAllocator;
 
   static constexpr std::uint32_t kNil = ~std::uint32_t{0};
-  // Marks in Node::child[0] of a node that is in no bin.
-  static constexpr std::uint32_t kLive = kNil - 1;
-  static constexpr std::uint32_t kUnused = kNil - 2;
+  static constexpr std::size_t kMaxNodes = kNil;  // indices 0 .. 2^32 - 2
 
-  // One block of the space, free or live: 32 bytes, aligned so that a node never straddles two
-  // cache lines. The treap priority is a hash of the node's index (priority()).
-  struct alignas(32) Node {
+  enum class State : std::uint32_t {
+    kUnused,   // on the unused-node list
+    kLive,     // a live range
+    kPending,  // free, on its bin's pending list, not yet in its bin's order
+    kSorted,   // free, in its bin's treap
+  };
+
+  // One block of the space, free or live: one cache line. The treap priority is a hash of the
+  // node's index (priority()).
+  struct alignas(64) Node {
     std::uint64_t offset;
     std::uint64_t size;
     std::uint32_t prev, next;  // the blocks either side (kNil at the ends); unused: next unused
-    std::uint32_t child[2];    // free: the bin's treap (0: smaller keys); else kLive / kUnused
+    // kSorted: the treap's children (0: smaller keys) and parent (kNil at the root).
+    // kPending: child[0] and child[1] are the previous and next node of the pending list.
+    std::uint32_t child[2];
+    std::uint32_t parent;
+    State state;
+  };
+  // A bin's free blocks: those in (size, offset) order, and those not sorted yet.
+  struct Bin {
+    std::uint32_t root = kNil;
+    std::uint32_t pending = kNil;
   };
 
-  static bool is_free(const Node& node) noexcept {
-    return node.child[0] != kLive && node.child[0] != kUnused;
-  }
+  static bool is_free(const Node& node) noexcept { return node.state >= State::kPending; }
 
   std::uint32_t find_best_fit(std::uint64_t size, std::uint64_t alignment);
   std::uint32_t find_aligned_fit(std::uint64_t size, std::uint64_t alignment);
@@ -151,8 +165,15 @@ class OffsetAllocator {
     return node ^ (node >> 16);
   }
   bool less(std::uint32_t a, std::uint32_t b) const noexcept;
+  // A free block joins its bin's pending list, O(1), and leaves its bin, O(1) expected. A bin is
+  // sorted (its pending blocks go into its treap) only when a search needs its order, so a
+  // block that no search reaches, such as a sliver smaller than every request, never pays for
+  // a treap descent.
   void bin_insert(std::uint32_t node) noexcept;
   void bin_erase(std::uint32_t node) noexcept;
+  void sort_bin(std::uint32_t bin) noexcept;
+  void treap_insert(std::uint32_t bin, std::uint32_t node) noexcept;
+  void treap_erase(std::uint32_t bin, std::uint32_t node) noexcept;
   // validate() for the subtree at `node` of `bin`, whose keys must lie strictly between those of
   // `low` and `high` (kNil: unbounded) and whose priorities must not pass its parent's. Marks
   // each node seen; returns the node count.
@@ -161,8 +182,8 @@ class OffsetAllocator {
                                std::vector<std::uint8_t>& seen) const;
 
   std::vector<Node> nodes_;
-  std::vector<std::uint32_t> roots_;  // a treap per bin, up to the bin of capacity()
-  detail::OffsetBinBitmap bins_;      // the bins that hold a free block
+  std::vector<Bin> bins_;            // up to the bin of capacity()
+  detail::OffsetBinBitmap bin_bits_;  // the bins that hold a free block
   detail::OffsetLiveTable live_;      // live range offset -> node
   // Scratch for find_aligned_fit's walk, kept so that a steady state allocates nothing.
   std::vector<std::uint32_t> walk_stack_;
