@@ -58,6 +58,9 @@ OffsetAllocation OffsetAllocator::allocate(std::uint64_t size, std::uint64_t ali
   const std::uint64_t padding = padding_for(found.offset, alignment);
   const std::uint64_t rest = found.size - padding - size;
   const std::uint64_t aligned = found.offset + padding;
+  // The live slot and the next block are written last; start loading them now.
+  live_.prefetch(aligned);
+  if (found.next != kNil) __builtin_prefetch(&nodes_[found.next]);
   bin_erase(block);
   // The block splits into padding (free), allocation (live) and rest (free). The found node
   // keeps the padding when there is some, else it becomes the allocation.
@@ -86,9 +89,12 @@ OffsetAllocation OffsetAllocator::allocate(std::uint64_t size, std::uint64_t ali
 void OffsetAllocator::free(std::uint64_t offset, std::uint64_t size) {
   std::uint32_t node = check_free(offset, size);
   if (node == kNil) return;  // only with asserts compiled out: a bad free is ignored
-  live_.erase(offset);
+  live_.erase(offset, node);
   free_size_ += nodes_[node].size;
   ++free_block_count_;
+  // Both neighbours are read below: start the second load before the first one's branch.
+  if (const std::uint32_t next = nodes_[node].next; next != kNil)
+    __builtin_prefetch(&nodes_[next]);
 
   // Merge with the free blocks either side: the earlier node absorbs the later one.
   if (const std::uint32_t prev = nodes_[node].prev; prev != kNil && is_free(nodes_[prev])) {
@@ -110,7 +116,7 @@ void OffsetAllocator::free(std::uint64_t offset, std::uint64_t size) {
 }
 
 std::uint32_t OffsetAllocator::check_free(std::uint64_t offset, std::uint64_t size) const {
-  const std::uint32_t live = live_.find(offset);
+  const std::uint32_t live = find_live(offset);
   const bool exact = live != detail::OffsetLiveTable::kNone && nodes_[live].size == size;
   if (exact) [[likely]]
     return live;
@@ -199,21 +205,26 @@ std::uint32_t OffsetAllocator::find_best_fit(std::uint64_t size, std::uint64_t a
   // holds only larger ones, so there the first block of the first non-empty bin wins.
   std::uint32_t bin = bin_of(size);
   if (bin_bits_.test(bin)) {
-    sort_bin(bin);
-    std::uint32_t found = kNil;
-    for (std::uint32_t node = bins_[bin].root; node != kNil;) {
-      const bool fits = nodes_[node].size >= size;
-      if (fits) found = node;
-      node = nodes_[node].child[fits ? 0 : 1];
-    }
-    if (found != kNil) return found;
+    if (const std::uint32_t found = first_in_bin(bin, size); found != kNil) return found;
   }
   bin = bin_bits_.first_at_or_after(bin + 1);
-  if (bin == detail::OffsetBinBitmap::kNone) return kNil;
-  sort_bin(bin);
-  std::uint32_t node = bins_[bin].root;
-  while (nodes_[node].child[0] != kNil) node = nodes_[node].child[0];
-  return node;
+  return bin == detail::OffsetBinBitmap::kNone ? kNil : first_in_bin(bin, 0);
+}
+
+std::uint32_t OffsetAllocator::first_in_bin(std::uint32_t bin, std::uint64_t size) noexcept {
+  // A few pending blocks are cheaper to scan than to sort; more go into the treap first.
+  Bin& b = bins_[bin];
+  if (b.pending_count > kScanLimit) sort_bin(bin);
+  std::uint32_t found = kNil;
+  for (std::uint32_t node = b.root; node != kNil;) {
+    const bool fits = nodes_[node].size >= size;
+    if (fits) found = node;
+    node = nodes_[node].child[fits ? 0 : 1];
+  }
+  for (std::uint32_t node = b.pending; node != kNil; node = nodes_[node].child[1]) {
+    if (nodes_[node].size >= size && (found == kNil || less(node, found))) found = node;
+  }
+  return found;
 }
 
 std::uint32_t OffsetAllocator::find_aligned_fit(std::uint64_t size, std::uint64_t alignment) {
@@ -315,6 +326,7 @@ void OffsetAllocator::bin_insert(std::uint32_t node) noexcept {
   n.child[1] = b.pending;
   if (b.pending != kNil) nodes_[b.pending].child[0] = node;
   b.pending = node;
+  ++b.pending_count;
 }
 
 void OffsetAllocator::bin_erase(std::uint32_t node) noexcept {
@@ -324,6 +336,7 @@ void OffsetAllocator::bin_erase(std::uint32_t node) noexcept {
   if (n.state == State::kPending) {
     (n.child[0] == kNil ? b.pending : nodes_[n.child[0]].child[1]) = n.child[1];
     if (n.child[1] != kNil) nodes_[n.child[1]].child[0] = n.child[0];
+    --b.pending_count;
   } else {
     treap_erase(bin, node);
   }
@@ -337,6 +350,7 @@ void OffsetAllocator::sort_bin(std::uint32_t bin) noexcept {
     b.pending = nodes_[node].child[1];
     treap_insert(bin, node);
   }
+  b.pending_count = 0;
 }
 
 void OffsetAllocator::treap_insert(std::uint32_t bin, std::uint32_t node) noexcept {
@@ -444,7 +458,7 @@ void OffsetAllocator::validate() const {
       free_bytes += block.size;
     } else {
       ++live_blocks;
-      QUADPOOL_ASSERT(live_.find(block.offset) == i,
+      QUADPOOL_ASSERT(find_live(block.offset) == i,
                       fmt::format("OffsetAllocator::validate: the live range at {} is not in the "
                                   "live table",
                                   block.offset));
@@ -482,6 +496,13 @@ void OffsetAllocator::validate() const {
        bin = bin_bits_.first_at_or_after(bin + 1)) {
     QUADPOOL_ASSERT(bin < bins_.size(), "OffsetAllocator::validate: a bin past the capacity");
     const Bin& b = bins_[bin];
+    std::size_t pending = 0;
+    for (std::uint32_t i = b.pending; i != kNil && pending <= node_count; i = nodes_[i].child[1])
+      ++pending;
+    QUADPOOL_ASSERT(pending == b.pending_count,
+                    fmt::format("OffsetAllocator::validate: bin {} counts {} pending blocks, its "
+                                "list holds {}",
+                                bin, b.pending_count, pending));
     QUADPOOL_ASSERT((b.root != kNil || b.pending != kNil) &&
                         (b.root == kNil || nodes_[b.root].parent == kNil),
                     fmt::format("OffsetAllocator::validate: bin {} is marked but empty, or its "

@@ -136,15 +136,23 @@ class OffsetAllocator {
   struct Bin {
     std::uint32_t root = kNil;
     std::uint32_t pending = kNil;
+    std::uint32_t pending_count = 0;
   };
+  // A search scans up to this many pending blocks of a bin rather than sorting them.
+  static constexpr std::uint32_t kScanLimit = 8;
 
   static bool is_free(const Node& node) noexcept { return node.state >= State::kPending; }
 
   std::uint32_t find_best_fit(std::uint64_t size, std::uint64_t alignment);
   std::uint32_t find_aligned_fit(std::uint64_t size, std::uint64_t alignment);
+  // The first block of `bin` in (size, offset) order with at least `size` bytes, or kNil.
+  std::uint32_t first_in_bin(std::uint32_t bin, std::uint64_t size) noexcept;
   // The three checks of free(); also used by DeferredOffsetAllocator::free to fail early.
   // Returns the live range's node (kNil when there is none and asserts are off).
   std::uint32_t check_free(std::uint64_t offset, std::uint64_t size) const;
+  std::uint32_t find_live(std::uint64_t offset) const noexcept {
+    return live_.find(offset, [this](std::uint32_t node) { return nodes_[node].offset; });
+  }
   void report_bad_free(std::uint64_t offset, std::uint64_t size, std::uint32_t live) const;
 
   // Guarantees that `nodes` more nodes and one more live range can be added without allocating.

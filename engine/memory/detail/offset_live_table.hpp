@@ -4,9 +4,14 @@
 // without a search tree. Open addressing with linear probing, at most half full, Fibonacci
 // hashing; erase shifts the following entries back, so there are no tombstones and a steady
 // mix of inserts and erases never needs a rehash.
+//
+// A slot is 8 bytes: the node and the top 32 bits of the offset's hash (which also give the
+// slot's home). The offset itself lives in the node, which the caller reads anyway; `offset_of`
+// (a callable node -> offset) confirms a match.
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 namespace quadpool::memory::detail {
@@ -18,11 +23,14 @@ class OffsetLiveTable {
   std::size_t size() const noexcept { return size_; }
 
   /// The node stored for `offset`, or kNone.
-  std::uint32_t find(std::uint64_t offset) const noexcept {
+  template <class OffsetOf>
+  std::uint32_t find(std::uint64_t offset, OffsetOf offset_of) const noexcept {
     if (slots_.empty()) return kNone;
-    for (std::size_t i = home(offset);; i = (i + 1) & mask()) {
+    const std::uint32_t tag = tag_of(offset);
+    for (std::size_t i = home(tag);; i = (i + 1) & mask()) {
       const Slot& slot = slots_[i];
-      if (slot.node == kNone || slot.offset == offset) return slot.node;
+      if (slot.node == kNone) return kNone;
+      if (slot.tag == tag && offset_of(slot.node) == offset) return slot.node;
     }
   }
 
@@ -30,30 +38,37 @@ class OffsetLiveTable {
   /// throw std::bad_alloc, leaving the table as it was.
   void reserve(std::size_t count) {
     if (2 * count <= slots_.size()) return;
+    if (count > (std::size_t{1} << 31))
+      throw std::length_error("OffsetAllocator: over 2^31 live ranges");
     std::size_t grown = 16;
     int bits = 4;
     while (grown < 2 * count) grown *= 2, ++bits;
-    std::vector<Slot> old(grown, Slot{0, kNone});
+    std::vector<Slot> old(grown, Slot{kNone, 0});
     old.swap(slots_);
-    shift_ = 64 - bits;
+    shift_ = 32 - bits;
     for (const Slot& slot : old) {
       if (slot.node != kNone) place(slot);
     }
   }
 
+  /// Starts loading the slot where `offset` would go, for an insert or find soon after.
+  void prefetch(std::uint64_t offset) const noexcept {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[home(tag_of(offset))]);
+  }
+
   /// Adds `offset` -> `node`; the caller has reserved room and `offset` is not in the table.
   void insert(std::uint64_t offset, std::uint32_t node) noexcept {
-    place({offset, node});
+    place({node, tag_of(offset)});
     ++size_;
   }
 
-  /// Removes `offset`, which is in the table.
-  void erase(std::uint64_t offset) noexcept {
-    std::size_t hole = home(offset);
-    while (slots_[hole].offset != offset || slots_[hole].node == kNone) hole = (hole + 1) & mask();
+  /// Removes the entry of `node`, stored for `offset`.
+  void erase(std::uint64_t offset, std::uint32_t node) noexcept {
+    std::size_t hole = home(tag_of(offset));
+    while (slots_[hole].node != node) hole = (hole + 1) & mask();
     // Backward shift: move up every later entry of the run that may live at the hole.
     for (std::size_t i = (hole + 1) & mask(); slots_[i].node != kNone; i = (i + 1) & mask()) {
-      const std::size_t wanted = home(slots_[i].offset);
+      const std::size_t wanted = home(slots_[i].tag);
       if (((i - wanted) & mask()) >= ((i - hole) & mask())) {
         slots_[hole] = slots_[i];
         hole = i;
@@ -63,32 +78,25 @@ class OffsetLiveTable {
     --size_;
   }
 
-  /// Calls f(offset, node) for every entry, in no particular order.
-  template <class F>
-  void for_each(F&& f) const {
-    for (const Slot& slot : slots_) {
-      if (slot.node != kNone) f(slot.offset, slot.node);
-    }
-  }
-
  private:
   struct Slot {
-    std::uint64_t offset;
     std::uint32_t node;
+    std::uint32_t tag;
   };
 
-  std::size_t mask() const noexcept { return slots_.size() - 1; }
-  std::size_t home(std::uint64_t offset) const noexcept {
-    return static_cast<std::size_t>((offset * 0x9E3779B97F4A7C15ull) >> shift_);
+  static std::uint32_t tag_of(std::uint64_t offset) noexcept {
+    return static_cast<std::uint32_t>((offset * 0x9E3779B97F4A7C15ull) >> 32);
   }
+  std::size_t mask() const noexcept { return slots_.size() - 1; }
+  std::size_t home(std::uint32_t tag) const noexcept { return tag >> shift_; }
   void place(Slot slot) noexcept {
-    std::size_t i = home(slot.offset);
+    std::size_t i = home(slot.tag);
     while (slots_[i].node != kNone) i = (i + 1) & mask();
     slots_[i] = slot;
   }
 
-  std::vector<Slot> slots_;  // a power of two in size, or empty
-  int shift_ = 64;           // 64 - log2(slots_.size())
+  std::vector<Slot> slots_;  // a power of two in size (at most 2^32), or empty
+  int shift_ = 32;           // 32 - log2(slots_.size())
   std::size_t size_ = 0;
 };
 
