@@ -4,14 +4,13 @@
 //
 // - OffsetChurn/<peer>/live:N: N live ranges of random sizes (16 to 1024 bytes) in a space twice
 //   their expected total; each step frees a random live range and allocates a new random size.
-//   Peers: quadpool's OffsetAllocator, and the same algorithm on std::map/std::set (the article's
-//   design taken literally) to show what the flat treaps buy.
+//   Peers: quadpool's OffsetAllocator, and the same best fit on std::map/std::set (the
+//   article's design taken literally, exact ties) to show what the flat nodes and bins buy.
 // - OffsetChurnAligned/live:N: the same with random alignments from 1 to 256, where best fit may
 //   walk past blocks that are big enough but not once padded.
 // - OffsetStream/ranges:K: the demo's pattern. Each frame allocates K ranges (64 to 4096 bytes,
 //   16-aligned) from a DeferredOffsetAllocator, frees them all in that frame, and releases the
 //   frame from 3 frames ago (3 frames in flight).
-//
 // - OffsetFit/<peer>/live:N/space_pct:P: the workload of offset_churn_workload.hpp (N live ranges
 //   of log-uniform sizes 16 to 4096 bytes in P % of their expected total, 10 N free + allocate
 //   steps drawn before timing). Peers: quadpool's OffsetAllocator, the previous implementation
@@ -20,8 +19,8 @@
 //   allocate) and failed (allocations that found no space, fill and steps; the same every
 //   iteration, the trace is fixed).
 //
-// Counters of the other cases: ns_per_op (one allocate or one free; the churn steps include picking the random
-// victim), fragmentation = 1 - largest_free_block / free_size and free_blocks (churn: after
+// Counters of the other cases: ns_per_op (one allocate or one free; the churn steps include
+// picking the random victim), fragmentation = 1 - largest_free_block / free_size and free_blocks (churn: after
 // 8 warm-up steps per live range; stream: at the end), and `failed`, the allocations that found
 // no space during the whole run, warm-up included (0 in every run so far).
 #include <benchmark/benchmark.h>
