@@ -1,7 +1,7 @@
 // OffsetAllocator and DeferredOffsetAllocator (see offset_allocator.hpp).
 //
 // Sections: helpers, allocate and free, extend and queries, nodes and the block list, bins
-// (treaps), validate, DeferredOffsetAllocator.
+// (pending lists and treaps), validate, DeferredOffsetAllocator.
 #include "engine/memory/offset_allocator.hpp"
 
 #include <algorithm>

@@ -229,7 +229,7 @@ class DeferredOffsetAllocator {
   void free_now(OffsetAllocation allocation);
 
   /// Releases every allocation freed in a frame < completed_frames, i.e. all frames numbered
-  /// below `completed_frames` have completed. O(released · log m).
+  /// below `completed_frames` have completed. O(1) expected per released range.
   void release_completed_frames(std::uint64_t completed_frames);
 
   /// As OffsetAllocator::extend.
