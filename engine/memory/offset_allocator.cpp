@@ -73,7 +73,7 @@ OffsetAllocation OffsetAllocator::allocate(std::uint64_t size, std::uint64_t ali
   } else {
     found.size = size;
   }
-  nodes_[allocation].state = State::kLive;
+  states_[allocation] = State::kLive;
   if (rest > 0) {
     const std::uint32_t rest_node = acquire_node(aligned + size, rest);
     link_after(rest_node, allocation);
@@ -92,12 +92,12 @@ void OffsetAllocator::free(std::uint64_t offset, std::uint64_t size) {
   live_.erase(offset, node);
   free_size_ += nodes_[node].size;
   ++free_block_count_;
-  // Both neighbours are read below: start the second load before the first one's branch.
-  if (const std::uint32_t next = nodes_[node].next; next != kNil)
+  // A free neighbour's node is read below: start the second load before the first one's work.
+  if (const std::uint32_t next = nodes_[node].next; next != kNil && is_free(next))
     __builtin_prefetch(&nodes_[next]);
 
   // Merge with the free blocks either side: the earlier node absorbs the later one.
-  if (const std::uint32_t prev = nodes_[node].prev; prev != kNil && is_free(nodes_[prev])) {
+  if (const std::uint32_t prev = nodes_[node].prev; prev != kNil && is_free(prev)) {
     bin_erase(prev);
     nodes_[prev].size += nodes_[node].size;
     unlink(node);
@@ -105,7 +105,7 @@ void OffsetAllocator::free(std::uint64_t offset, std::uint64_t size) {
     node = prev;
     --free_block_count_;
   }
-  if (const std::uint32_t next = nodes_[node].next; next != kNil && is_free(nodes_[next])) {
+  if (const std::uint32_t next = nodes_[node].next; next != kNil && is_free(next)) {
     bin_erase(next);
     nodes_[node].size += nodes_[next].size;
     unlink(next);
@@ -139,7 +139,7 @@ void OffsetAllocator::report_bad_free(std::uint64_t offset, std::uint64_t size,
   for (std::uint32_t i = first_; i != kNil; i = nodes_[i].next) {
     const Node& block = nodes_[i];
     const std::uint64_t block_end = block.offset + block.size;
-    QUADPOOL_ASSERT(!is_free(block) || block_end <= offset || offset + size <= block.offset,
+    QUADPOOL_ASSERT(!is_free(i) || block_end <= offset || offset + size <= block.offset,
                     fmt::format("OffsetAllocator::free(offset {}, size {}): double free, the range "
                                 "overlaps the free block [{}, {})",
                                 offset, size, block.offset, block_end));
@@ -166,7 +166,7 @@ void OffsetAllocator::extend(std::uint64_t additional_bytes) {
   // Every allocation step first, so that a std::bad_alloc changes nothing.
   bins_.resize(std::max<std::size_t>(bins_.size(), bin_of(capacity_ + additional_bytes) + 1));
   reserve_for(1, live_.size());
-  if (last_ != kNil && is_free(nodes_[last_])) {
+  if (last_ != kNil && is_free(last_)) {
     bin_erase(last_);
     nodes_[last_].size += additional_bytes;
     bin_insert(last_);
@@ -184,6 +184,7 @@ void OffsetAllocator::reserve(std::size_t live_ranges) {
   // Between and around n live ranges there are at most n + 1 free blocks.
   if (live_ranges >= kMaxNodes / 2) throw std::length_error("OffsetAllocator: over 2^32 - 1 blocks");
   nodes_.reserve(2 * live_ranges + 1);
+  states_.reserve(2 * live_ranges + 1);
   live_.reserve(live_ranges);
 }
 
@@ -264,11 +265,15 @@ std::uint32_t OffsetAllocator::find_aligned_fit(std::uint64_t size, std::uint64_
 void OffsetAllocator::reserve_for(std::size_t nodes, std::size_t live_ranges) {
   live_.reserve(live_ranges);
   const std::size_t unused = nodes_.size() - live_.size() - free_block_count_;
-  if (nodes_.capacity() - nodes_.size() + unused >= nodes) return;
-  // More than 2^32 - 1 blocks would need over 256 GB of nodes; say so rather than wrap.
+  const std::size_t room = std::min(nodes_.capacity(), states_.capacity()) - nodes_.size();
+  if (room + unused >= nodes) return;
+  // More than 2^32 - 1 blocks would need over 128 GB of nodes; say so rather than wrap.
   if (nodes_.size() + nodes >= kMaxNodes)
     throw std::length_error("OffsetAllocator: over 2^32 - 1 blocks");
-  nodes_.reserve(std::max(nodes_.size() + nodes, std::max<std::size_t>(16, 2 * nodes_.size())));
+  const std::size_t grown =
+      std::max(nodes_.size() + nodes, std::max<std::size_t>(16, 2 * nodes_.size()));
+  nodes_.reserve(grown);
+  states_.reserve(grown);
 }
 
 std::uint32_t OffsetAllocator::acquire_node(std::uint64_t offset, std::uint64_t size) noexcept {
@@ -278,14 +283,15 @@ std::uint32_t OffsetAllocator::acquire_node(std::uint64_t offset, std::uint64_t 
     unused_head_ = nodes_[index].next;
   } else {
     index = static_cast<std::uint32_t>(nodes_.size());
-    nodes_.emplace_back();  // reserve_for made room: no allocation
+    nodes_.emplace_back();  // reserve_for made room in both: no allocation
+    states_.push_back(State::kUnused);
   }
-  nodes_[index] = {offset, size, kNil, kNil, {kNil, kNil}, kNil, State::kUnused};
+  nodes_[index] = {offset, size, kNil, kNil, {kNil, kNil}};
   return index;
 }
 
 void OffsetAllocator::release_node(std::uint32_t node) noexcept {
-  nodes_[node].state = State::kUnused;
+  states_[node] = State::kUnused;
   nodes_[node].next = unused_head_;
   unused_head_ = node;
 }
@@ -321,7 +327,7 @@ void OffsetAllocator::bin_insert(std::uint32_t node) noexcept {
   Bin& b = bins_[bin];
   if (b.root == kNil && b.pending == kNil) bin_bits_.set(bin);
   Node& n = nodes_[node];
-  n.state = State::kPending;
+  states_[node] = State::kPending;
   n.child[0] = kNil;
   n.child[1] = b.pending;
   if (b.pending != kNil) nodes_[b.pending].child[0] = node;
@@ -333,7 +339,7 @@ void OffsetAllocator::bin_erase(std::uint32_t node) noexcept {
   const std::uint32_t bin = bin_of(nodes_[node].size);
   Bin& b = bins_[bin];
   const Node& n = nodes_[node];
-  if (n.state == State::kPending) {
+  if (states_[node] == State::kPending) {
     (n.child[0] == kNil ? b.pending : nodes_[n.child[0]].child[1]) = n.child[1];
     if (n.child[1] != kNil) nodes_[n.child[1]].child[0] = n.child[0];
     --b.pending_count;
@@ -354,73 +360,56 @@ void OffsetAllocator::sort_bin(std::uint32_t bin) noexcept {
 }
 
 void OffsetAllocator::treap_insert(std::uint32_t bin, std::uint32_t node) noexcept {
-  nodes_[node].state = State::kSorted;
+  states_[node] = State::kSorted;
   std::uint32_t* link = &bins_[bin].root;
-  std::uint32_t parent = kNil;
   const std::uint32_t node_priority = priority(node);
   while (*link != kNil && priority(*link) > node_priority) {
-    parent = *link;
-    link = &nodes_[parent].child[less(node, parent) ? 0 : 1];
+    link = &nodes_[*link].child[less(node, *link) ? 0 : 1];
   }
   // `node` takes the place of the subtree at *link, which splits into the keys below it (its
   // left subtree) and above it (its right subtree).
   std::uint32_t subtree = *link;
-  *link = node;
-  nodes_[node].parent = parent;
-  std::uint32_t below_parent = node, above_parent = node;
   std::uint32_t* below = &nodes_[node].child[0];
   std::uint32_t* above = &nodes_[node].child[1];
   while (subtree != kNil) {
-    Node& s = nodes_[subtree];
     if (less(subtree, node)) {
       *below = subtree;
-      s.parent = below_parent;
-      below_parent = subtree;
-      below = &s.child[1];
+      below = &nodes_[subtree].child[1];
       subtree = *below;
     } else {
       *above = subtree;
-      s.parent = above_parent;
-      above_parent = subtree;
-      above = &s.child[0];
+      above = &nodes_[subtree].child[0];
       subtree = *above;
     }
   }
   *below = kNil;
   *above = kNil;
+  *link = node;
 }
 
 void OffsetAllocator::treap_erase(std::uint32_t bin, std::uint32_t node) noexcept {
-  // The parent link makes this O(1) expected: no descent, only the merge of the two subtrees,
-  // whose facing spines are short in a treap.
-  const Node& erased = nodes_[node];
-  std::uint32_t parent = erased.parent;
-  std::uint32_t* link = parent == kNil ? &bins_[bin].root
-                                       : &nodes_[parent].child[nodes_[parent].child[1] == node];
-  QUADPOOL_ASSERT(*link == node,
-                  "OffsetAllocator: internal error, a free block is missing from its bin "
-                  "(memory corruption?)");
+  std::uint32_t* link = &bins_[bin].root;
+  while (*link != node) {
+    QUADPOOL_ASSERT(*link != kNil,
+                    "OffsetAllocator: internal error, a free block is missing from its bin "
+                    "(memory corruption?)");
+    link = &nodes_[*link].child[less(node, *link) ? 0 : 1];
+  }
   // Merge the two subtrees of `node` into its place, higher priority on top.
-  std::uint32_t left = erased.child[0];
-  std::uint32_t right = erased.child[1];
+  std::uint32_t left = nodes_[node].child[0];
+  std::uint32_t right = nodes_[node].child[1];
   while (left != kNil && right != kNil) {
     if (priority(left) > priority(right)) {
       *link = left;
-      nodes_[left].parent = parent;
-      parent = left;
       link = &nodes_[left].child[1];
       left = *link;
     } else {
       *link = right;
-      nodes_[right].parent = parent;
-      parent = right;
       link = &nodes_[right].child[0];
       right = *link;
     }
   }
-  const std::uint32_t rest = left != kNil ? left : right;
-  *link = rest;
-  if (rest != kNil) nodes_[rest].parent = parent;
+  *link = left != kNil ? left : right;
 }
 
 // --- validate ----------------------------------------------------------------------------------
@@ -446,9 +435,9 @@ void OffsetAllocator::validate() const {
                     fmt::format("OffsetAllocator::validate: block [{}, +{}) does not follow the "
                                 "previous one at {} inside the capacity {}",
                                 block.offset, block.size, cursor, capacity_));
-    QUADPOOL_ASSERT(block.state != State::kUnused,
+    QUADPOOL_ASSERT(states_[i] != State::kUnused,
                     "OffsetAllocator::validate: an unused node is in the block list");
-    const bool free = is_free(block);
+    const bool free = is_free(i);
     QUADPOOL_ASSERT(!(free && prev_free),
                     fmt::format("OffsetAllocator::validate: free blocks touch at offset {} but "
                                 "were not merged",
@@ -478,7 +467,7 @@ void OffsetAllocator::validate() const {
   // Every other node is unused.
   std::size_t unused = 0;
   for (std::uint32_t i = unused_head_; i != kNil; i = nodes_[i].next) {
-    QUADPOOL_ASSERT(i < node_count && seen[i] == 0 && nodes_[i].state == State::kUnused &&
+    QUADPOOL_ASSERT(i < node_count && seen[i] == 0 && states_[i] == State::kUnused &&
                         unused < node_count,
                     "OffsetAllocator::validate: the unused-node list is broken");
     ++unused;
@@ -503,14 +492,11 @@ void OffsetAllocator::validate() const {
                     fmt::format("OffsetAllocator::validate: bin {} counts {} pending blocks, its "
                                 "list holds {}",
                                 bin, b.pending_count, pending));
-    QUADPOOL_ASSERT((b.root != kNil || b.pending != kNil) &&
-                        (b.root == kNil || nodes_[b.root].parent == kNil),
-                    fmt::format("OffsetAllocator::validate: bin {} is marked but empty, or its "
-                                "root has a parent",
-                                bin));
+    QUADPOOL_ASSERT(b.root != kNil || b.pending != kNil,
+                    fmt::format("OffsetAllocator::validate: bin {} is marked but empty", bin));
     std::uint32_t before = kNil;
     for (std::uint32_t i = b.pending; i != kNil; before = i, i = nodes_[i].child[1]) {
-      QUADPOOL_ASSERT(i < node_count && seen[i] == 1 && nodes_[i].state == State::kPending &&
+      QUADPOOL_ASSERT(i < node_count && seen[i] == 1 && states_[i] == State::kPending &&
                           nodes_[i].child[0] == before && bin_of(nodes_[i].size) == bin,
                       fmt::format("OffsetAllocator::validate: the pending list of bin {} is "
                                   "broken",
@@ -531,7 +517,7 @@ std::size_t OffsetAllocator::validate_subtree(std::uint32_t bin, std::uint32_t n
                                               std::uint32_t parent_priority,
                                               std::vector<std::uint8_t>& seen) const {
   if (node == kNil) return 0;
-  QUADPOOL_ASSERT(node < nodes_.size() && seen[node] == 1 && nodes_[node].state == State::kSorted,
+  QUADPOOL_ASSERT(node < nodes_.size() && seen[node] == 1 && states_[node] == State::kSorted,
                   fmt::format("OffsetAllocator::validate: bin {} holds a node that is not a free "
                               "block, or holds one twice",
                               bin));
@@ -546,10 +532,6 @@ std::size_t OffsetAllocator::validate_subtree(std::uint32_t bin, std::uint32_t n
   QUADPOOL_ASSERT(node_priority <= parent_priority,
                   fmt::format("OffsetAllocator::validate: bin {} breaks the heap order", bin));
   const Node& n = nodes_[node];
-  for (const std::uint32_t child : n.child) {
-    QUADPOOL_ASSERT(child == kNil || (child < nodes_.size() && nodes_[child].parent == node),
-                    fmt::format("OffsetAllocator::validate: a parent link in bin {} is wrong", bin));
-  }
   return 1 + validate_subtree(bin, n.child[0], low, node, node_priority, seen) +
          validate_subtree(bin, n.child[1], node, high, node_priority, seen);
 }

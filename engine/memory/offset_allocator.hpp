@@ -3,7 +3,7 @@
 /// `capacity()` bytes (a GPU buffer, a staging ring, a file). It hands out offsets, never
 /// pointers, and touches no memory of the space it manages.
 ///
-/// Every block of the space, free or live, is a 64-byte node in one flat array, linked to its
+/// Every block of the space, free or live, is a 32-byte node in one flat array, linked to its
 /// neighbours in offset order, so a free finds the blocks either side of it in O(1). Free blocks
 /// also sit in size classes (bins, as in TLSF: exact below 512 bytes, 256 per octave above) that
 /// a three-level bitmap indexes, and inside a bin in a small treap ordered by (size, offset),
@@ -70,8 +70,8 @@ class OffsetAllocator {
   OffsetAllocation allocate(std::uint64_t size, std::uint64_t alignment = 1);
 
   /// Returns a range: exactly the offset and size that allocate() returned. Merges it with its
-  /// free neighbours (four cases: none, the one before, the one after, both). O(log m) for the
-  /// bins, O(1) for the rest. QUADPOOL_ASSERT fires, before anything changes, when `size` is 0,
+  /// free neighbours (four cases: none, the one before, the one after, both). O(1) expected,
+  /// plus O(log m) for a merged neighbour that sits in its bin's treap. QUADPOOL_ASSERT fires, before anything changes, when `size` is 0,
   /// when the range lies outside [0, capacity()), when it overlaps a free block (a double free),
   /// or when it is not exactly a live range. With asserts compiled out such a call is ignored.
   void free(std::uint64_t offset, std::uint64_t size);
@@ -99,7 +99,7 @@ class OffsetAllocator {
   template <class F>
   void for_each_free_block(F&& f) const {
     for (std::uint32_t i = first_; i != kNil; i = nodes_[i].next) {
-      if (is_free(nodes_[i])) f(nodes_[i].offset, nodes_[i].size);
+      if (is_free(i)) f(nodes_[i].offset, nodes_[i].size);
     }
   }
 
@@ -113,24 +113,24 @@ class OffsetAllocator {
   static constexpr std::uint32_t kNil = ~std::uint32_t{0};
   static constexpr std::size_t kMaxNodes = kNil;  // indices 0 .. 2^32 - 2
 
-  enum class State : std::uint32_t {
+  enum class State : std::uint8_t {
     kUnused,   // on the unused-node list
     kLive,     // a live range
     kPending,  // free, on its bin's pending list, not yet in its bin's order
     kSorted,   // free, in its bin's treap
   };
 
-  // One block of the space, free or live: one cache line. The treap priority is a hash of the
-  // node's index (priority()).
-  struct alignas(64) Node {
+  // One block of the space, free or live: 32 bytes, aligned so that a node never straddles two
+  // cache lines. Its State lives beside it in states_, a byte per node that stays in cache, so
+  // that free() sees whether a neighbour is free without loading the neighbour's node. The treap
+  // priority is a hash of the node's index (priority()).
+  struct alignas(32) Node {
     std::uint64_t offset;
     std::uint64_t size;
     std::uint32_t prev, next;  // the blocks either side (kNil at the ends); unused: next unused
-    // kSorted: the treap's children (0: smaller keys) and parent (kNil at the root).
+    // kSorted: the treap's children (0: smaller keys).
     // kPending: child[0] and child[1] are the previous and next node of the pending list.
     std::uint32_t child[2];
-    std::uint32_t parent;
-    State state;
   };
   // A bin's free blocks: those in (size, offset) order, and those not sorted yet.
   struct Bin {
@@ -141,7 +141,7 @@ class OffsetAllocator {
   // A search scans up to this many pending blocks of a bin rather than sorting them.
   static constexpr std::uint32_t kScanLimit = 8;
 
-  static bool is_free(const Node& node) noexcept { return node.state >= State::kPending; }
+  bool is_free(std::uint32_t node) const noexcept { return states_[node] >= State::kPending; }
 
   std::uint32_t find_best_fit(std::uint64_t size, std::uint64_t alignment);
   std::uint32_t find_aligned_fit(std::uint64_t size, std::uint64_t alignment);
@@ -173,7 +173,8 @@ class OffsetAllocator {
     return node ^ (node >> 16);
   }
   bool less(std::uint32_t a, std::uint32_t b) const noexcept;
-  // A free block joins its bin's pending list, O(1), and leaves its bin, O(1) expected. A bin is
+  // A free block joins its bin's pending list, O(1), and leaves it in O(1) or its treap in
+  // O(log m). A bin is
   // sorted (its pending blocks go into its treap) only when a search needs its order, so a
   // block that no search reaches, such as a sliver smaller than every request, never pays for
   // a treap descent.
@@ -190,6 +191,7 @@ class OffsetAllocator {
                                std::vector<std::uint8_t>& seen) const;
 
   std::vector<Node> nodes_;
+  std::vector<State> states_;  // same indices as nodes_
   std::vector<Bin> bins_;            // up to the bin of capacity()
   detail::OffsetBinBitmap bin_bits_;  // the bins that hold a free block
   detail::OffsetLiveTable live_;      // live range offset -> node
@@ -229,7 +231,7 @@ class DeferredOffsetAllocator {
   void free_now(OffsetAllocation allocation);
 
   /// Releases every allocation freed in a frame < completed_frames, i.e. all frames numbered
-  /// below `completed_frames` have completed. O(1) expected per released range.
+  /// below `completed_frames` have completed. As OffsetAllocator::free per released range.
   void release_completed_frames(std::uint64_t completed_frames);
 
   /// As OffsetAllocator::extend.
