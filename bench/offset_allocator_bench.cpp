@@ -4,27 +4,38 @@
 //
 // - OffsetChurn/<peer>/live:N: N live ranges of random sizes (16 to 1024 bytes) in a space twice
 //   their expected total; each step frees a random live range and allocates a new random size.
-//   Peers: quadpool's OffsetAllocator, and the same algorithm on std::map/std::set (the article's
-//   design taken literally) to show what the flat treaps buy.
+//   Peers: quadpool's OffsetAllocator, and the same best fit on std::map/std::set (the
+//   article's design taken literally, exact ties) to show what the flat nodes and bins buy.
 // - OffsetChurnAligned/live:N: the same with random alignments from 1 to 256, where best fit may
 //   walk past blocks that are big enough but not once padded.
 // - OffsetStream/ranges:K: the demo's pattern. Each frame allocates K ranges (64 to 4096 bytes,
 //   16-aligned) from a DeferredOffsetAllocator, frees them all in that frame, and releases the
 //   frame from 3 frames ago (3 frames in flight).
+// - OffsetFit/<peer>/live:N/space_pct:P: the workload of offset_churn_workload.hpp (N live ranges
+//   of log-uniform sizes 16 to 4096 bytes in P % of their expected total, 10 N free + allocate
+//   steps drawn before timing). Peers: quadpool's OffsetAllocator, the previous implementation
+//   (two treaps, baseline_offset_allocator.cpp) and Diligent Engine's design (std::map by offset +
+//   std::multimap by size, ties in insertion order). Counters: ns_per_step (one free + one
+//   allocate) and failed (allocations that found no space, fill and steps; the same every
+//   iteration, the trace is fixed).
 //
-// Counters: ns_per_op (one allocate or one free; the churn steps include picking the random
-// victim), fragmentation = 1 - largest_free_block / free_size and free_blocks (churn: after
+// Counters of the other cases: ns_per_op (one allocate or one free; the churn steps include
+// picking the random victim), fragmentation = 1 - largest_free_block / free_size and free_blocks (churn: after
 // 8 warm-up steps per live range; stream: at the end), and `failed`, the allocations that found
 // no space during the whole run, warm-up included (0 in every run so far).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
 #include <iterator>
+#include <memory>
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "bench/baseline_offset_allocator.hpp"
+#include "bench/offset_churn_workload.hpp"
 #include "engine/core/random.hpp"
 #include "engine/memory/offset_allocator.hpp"
 
@@ -88,6 +99,64 @@ class MapOffsetAllocator {
   std::map<std::uint64_t, std::uint64_t> by_offset_;           // offset -> size
   std::set<std::pair<std::uint64_t, std::uint64_t>> by_size_;  // (size, offset)
   std::uint64_t free_size_;
+};
+
+/// Diligent Engine's variable-size allocator as its article draws it: free blocks in a std::map by
+/// offset and a std::multimap by size, each pointing into the other. Best fit by size; among
+/// equal sizes the multimap keeps insertion order, not the lowest offset. No alignment, no checks.
+class MultimapOffsetAllocator {
+ public:
+  explicit MultimapOffsetAllocator(std::uint64_t capacity) { add(0, capacity); }
+
+  OffsetAllocation allocate(std::uint64_t size) {
+    const auto by_size = by_size_.lower_bound(size);
+    if (by_size == by_size_.end()) return {kNoSpace, 0};
+    const auto block = by_size->second;
+    const std::uint64_t offset = block->first;
+    const std::uint64_t rest = block->second.size - size;
+    by_size_.erase(by_size);
+    by_offset_.erase(block);
+    if (rest > 0) add(offset + size, rest);
+    return {offset, size};
+  }
+
+  void free(std::uint64_t offset, std::uint64_t size) {
+    auto next = by_offset_.upper_bound(offset);
+    if (next != by_offset_.begin()) {
+      const auto prev = std::prev(next);
+      if (prev->first + prev->second.size == offset) {
+        offset = prev->first;
+        size += prev->second.size;
+        remove(prev);
+      }
+    }
+    if (next != by_offset_.end() && offset + size == next->first) {
+      size += next->second.size;
+      remove(next);
+    }
+    add(offset, size);
+  }
+
+ private:
+  struct FreeBlock;
+  using ByOffset = std::map<std::uint64_t, FreeBlock>;
+  using BySize = std::multimap<std::uint64_t, ByOffset::iterator>;
+  struct FreeBlock {
+    std::uint64_t size;
+    BySize::iterator by_size;
+  };
+
+  void add(std::uint64_t offset, std::uint64_t size) {
+    const auto block = by_offset_.emplace(offset, FreeBlock{size, {}}).first;
+    block->second.by_size = by_size_.emplace(size, block);
+  }
+  void remove(ByOffset::iterator block) {
+    by_size_.erase(block->second.by_size);
+    by_offset_.erase(block);
+  }
+
+  ByOffset by_offset_;
+  BySize by_size_;
 };
 
 /// The shape of the free space at one moment.
@@ -186,6 +255,41 @@ void offset_stream(benchmark::State& state) {
   state.counters["stale_bytes"] = static_cast<double>(stream.stale_size());
 }
 
+/// range(0) = live ranges, range(1) = capacity in percent of the expected live bytes.
+template <class Allocator>
+void offset_fit(benchmark::State& state) {
+  using Adapter = ChurnAdapter<Allocator>;
+  const auto live_count = static_cast<std::size_t>(state.range(0));
+  const double factor = static_cast<double>(state.range(1)) / 100.0;
+  const ChurnTrace trace = make_churn_trace(live_count, 0xF17 + live_count);
+  ChurnSlots<Adapter> slots;
+  slots.reserve(live_count);
+  std::uint64_t failed = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    // Built and filled outside the timed region; destroyed there too (at the next pause).
+    auto adapter = std::make_unique<Adapter>(churn_capacity(live_count, factor));
+    failed = churn_fill(*adapter, trace, slots);
+    state.ResumeTiming();
+    failed += churn_steps(*adapter, trace, slots);
+    state.PauseTiming();
+    adapter.reset();
+    state.ResumeTiming();
+  }
+  state.counters["ns_per_step"] = benchmark::Counter(
+      static_cast<double>(trace.steps.size()),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["failed"] = static_cast<double>(failed);
+}
+
+void fit_cases(benchmark::internal::Benchmark* b) {
+  for (std::int64_t n : {1'000, 10'000, 100'000}) {
+    for (std::int64_t space_pct : {125, 110, 102}) b->Args({n, space_pct});
+  }
+  b->ArgNames({"live", "space_pct"});
+  b->Unit(benchmark::kMillisecond);
+}
+
 void live_counts(benchmark::internal::Benchmark* b, std::int64_t max_alignment_log2) {
   for (std::int64_t n : {1'000, 10'000, 100'000}) b->Args({n, max_alignment_log2});
   b->ArgNames({"live", "align_log2"});
@@ -200,6 +304,15 @@ BENCHMARK(offset_churn<MapOffsetAllocator>)
 BENCHMARK(offset_churn<memory::OffsetAllocator>)
     ->Name("OffsetChurnAligned/OffsetAllocator")
     ->Apply([](benchmark::internal::Benchmark* b) { live_counts(b, 8); });
+BENCHMARK(offset_fit<memory::OffsetAllocator>)
+    ->Name("OffsetFit/OffsetAllocator")
+    ->Apply(fit_cases);
+BENCHMARK(offset_fit<baseline::OffsetAllocator>)
+    ->Name("OffsetFit/PreviousTreaps")
+    ->Apply(fit_cases);
+BENCHMARK(offset_fit<MultimapOffsetAllocator>)
+    ->Name("OffsetFit/DiligentMultimap")
+    ->Apply(fit_cases);
 BENCHMARK(offset_stream)
     ->Name("OffsetStream/DeferredOffsetAllocator")
     ->Arg(1'000)

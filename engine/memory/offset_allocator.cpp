@@ -1,7 +1,7 @@
 // OffsetAllocator and DeferredOffsetAllocator (see offset_allocator.hpp).
 //
-// Sections: helpers, allocate and free, extend and queries, node array and offset list, treaps,
-// validate, DeferredOffsetAllocator.
+// Sections: helpers, allocate and free, extend and queries, nodes and the block list, bins
+// (pending lists and treaps), validate, DeferredOffsetAllocator.
 #include "engine/memory/offset_allocator.hpp"
 
 #include <algorithm>
@@ -13,6 +13,8 @@
 #include "engine/core/assert.hpp"
 
 namespace quadpool::memory {
+
+using detail::bin_of;
 
 // --- helpers -----------------------------------------------------------------------------------
 namespace {
@@ -31,6 +33,9 @@ std::uint64_t padding_for(std::uint64_t offset, std::uint64_t alignment) noexcep
 }  // namespace
 
 OffsetAllocator::OffsetAllocator(std::uint64_t capacity) {
+  // The aligned search's stack holds at most one treap path, and a bin's treap is rarely deeper
+  // than a few dozen nodes: sized once here, it does not grow in a steady loop.
+  walk_stack_.reserve(64);
   extend(capacity);
 }
 
@@ -45,63 +50,82 @@ OffsetAllocation OffsetAllocator::allocate(std::uint64_t size, std::uint64_t ali
   if (size == 0) return {kNoSpace, 0};
   const std::uint32_t block = find_best_fit(size, alignment);
   if (block == kNil) return {kNoSpace, 0};
+  // Room for a padding or rest node and the live entry first, so that a std::bad_alloc leaves
+  // the allocator as it was.
+  reserve_for(2, live_.size() + 1);
 
-  const std::uint64_t block_offset = nodes_[block].offset;
-  const std::uint64_t padding = padding_for(block_offset, alignment);
-  const std::uint64_t rest = nodes_[block].size - padding - size;
-  const std::uint64_t aligned = block_offset + padding;
-
-  if (padding > 0 && rest > 0) {
-    // The block splits into padding, allocation and rest: the rest needs a node of its own.
-    // Added first, so that a std::bad_alloc leaves the allocator as it was.
-    insert_block(aligned + size, rest, {block, list_[block].next});
-    resize_block(block, padding);
-  } else if (padding > 0) {
-    resize_block(block, padding);
-  } else if (rest > 0) {
-    // The block keeps its place in offset order (nothing lies between it and its neighbours),
-    // so only its size key moves.
-    tree_erase(kBySize, block);
-    nodes_[block].offset = aligned + size;
-    nodes_[block].size = rest;
-    tree_insert(kBySize, block);
+  Node& found = nodes_[block];
+  const std::uint64_t padding = padding_for(found.offset, alignment);
+  const std::uint64_t rest = found.size - padding - size;
+  const std::uint64_t aligned = found.offset + padding;
+  // The live slot and the next block are written last; start loading them now.
+  live_.prefetch(aligned);
+  if (found.next != kNil) __builtin_prefetch(&nodes_[found.next]);
+  bin_erase(block);
+  // The block splits into padding (free), allocation (live) and rest (free). The found node
+  // keeps the padding when there is some, else it becomes the allocation.
+  std::uint32_t allocation = block;
+  if (padding > 0) {
+    found.size = padding;
+    bin_insert(block);
+    allocation = acquire_node(aligned, size);
+    link_after(allocation, block);
   } else {
-    remove_block(block);
+    found.size = size;
   }
+  states_[allocation] = State::kLive;
+  if (rest > 0) {
+    const std::uint32_t rest_node = acquire_node(aligned + size, rest);
+    link_after(rest_node, allocation);
+    bin_insert(rest_node);
+  }
+  live_.insert(aligned, allocation);
+  free_block_count_ += static_cast<std::size_t>(padding > 0) + static_cast<std::size_t>(rest > 0);
+  --free_block_count_;
   free_size_ -= size;
   return {aligned, size};
 }
 
 void OffsetAllocator::free(std::uint64_t offset, std::uint64_t size) {
-  const Neighbours around = neighbours_of(offset);
-  if constexpr (kAssertsEnabled) check_free(offset, size, around);
+  std::uint32_t node = check_free(offset, size);
+  if (node == kNil) return;  // only with asserts compiled out: a bad free is ignored
+  live_.erase(offset, node);
+  free_size_ += nodes_[node].size;
+  ++free_block_count_;
+  // A free neighbour's node is read below: start the second load before the first one's work.
+  if (const std::uint32_t next = nodes_[node].next; next != kNil && is_free(next))
+    __builtin_prefetch(&nodes_[next]);
 
-  const std::uint32_t prev = around.prev;
-  const std::uint32_t next = around.next;
-  const bool merges_prev = prev != kNil && nodes_[prev].offset + nodes_[prev].size == offset;
-  const bool merges_next = next != kNil && offset + size == nodes_[next].offset;
-  if (merges_prev && merges_next) {
-    // prev swallows the range and next; next's node goes back to the unused list.
-    const std::uint64_t merged = nodes_[prev].size + size + nodes_[next].size;
-    remove_block(next);
-    resize_block(prev, merged);
-  } else if (merges_prev) {
-    resize_block(prev, nodes_[prev].size + size);
-  } else if (merges_next) {
-    // next starts earlier but stays between the same neighbours: its offset key changes in
-    // place, only its size key moves.
-    tree_erase(kBySize, next);
-    nodes_[next].offset = offset;
-    nodes_[next].size += size;
-    tree_insert(kBySize, next);
-  } else {
-    insert_block(offset, size, around);
+  // Merge with the free blocks either side: the earlier node absorbs the later one.
+  if (const std::uint32_t prev = nodes_[node].prev; prev != kNil && is_free(prev)) {
+    bin_erase(prev);
+    nodes_[prev].size += nodes_[node].size;
+    unlink(node);
+    release_node(node);
+    node = prev;
+    --free_block_count_;
   }
-  free_size_ += size;
+  if (const std::uint32_t next = nodes_[node].next; next != kNil && is_free(next)) {
+    bin_erase(next);
+    nodes_[node].size += nodes_[next].size;
+    unlink(next);
+    release_node(next);
+    --free_block_count_;
+  }
+  bin_insert(node);
 }
 
-void OffsetAllocator::check_free(std::uint64_t offset, std::uint64_t size,
-                                 Neighbours around) const {
+std::uint32_t OffsetAllocator::check_free(std::uint64_t offset, std::uint64_t size) const {
+  const std::uint32_t live = find_live(offset);
+  const bool exact = live != detail::OffsetLiveTable::kNone && nodes_[live].size == size;
+  if (exact) [[likely]]
+    return live;
+  if constexpr (kAssertsEnabled) report_bad_free(offset, size, live);
+  return kNil;
+}
+
+void OffsetAllocator::report_bad_free(std::uint64_t offset, std::uint64_t size,
+                                      std::uint32_t live) const {
   QUADPOOL_ASSERT(size != 0, fmt::format("OffsetAllocator::free(offset {}, size 0): size 0; free "
                                          "takes the exact offset and size that allocate returned",
                                          offset));
@@ -111,15 +135,23 @@ void OffsetAllocator::check_free(std::uint64_t offset, std::uint64_t size,
                   fmt::format("OffsetAllocator::free(offset {}, size {}): the range lies outside "
                               "the capacity [0, {})",
                               offset, size, capacity_));
-  // Free blocks are disjoint and sorted, so only the two around `offset` can overlap the range.
-  for (const std::uint32_t block : {around.prev, around.next}) {
-    if (block == kNil) continue;
-    const std::uint64_t block_end = nodes_[block].offset + nodes_[block].size;
-    QUADPOOL_ASSERT(block_end <= offset || offset + size <= nodes_[block].offset,
+  // An error path: a walk over every block finds a free one the range overlaps.
+  for (std::uint32_t i = first_; i != kNil; i = nodes_[i].next) {
+    const Node& block = nodes_[i];
+    const std::uint64_t block_end = block.offset + block.size;
+    QUADPOOL_ASSERT(!is_free(i) || block_end <= offset || offset + size <= block.offset,
                     fmt::format("OffsetAllocator::free(offset {}, size {}): double free, the range "
                                 "overlaps the free block [{}, {})",
-                                offset, size, nodes_[block].offset, block_end));
+                                offset, size, block.offset, block_end));
   }
+  QUADPOOL_ASSERT(live == detail::OffsetLiveTable::kNone,
+                  fmt::format("OffsetAllocator::free(offset {}, size {}): the range allocated at "
+                              "{} has {} bytes; free takes the exact offset and size that "
+                              "allocate returned",
+                              offset, size, offset, nodes_[live].size));
+  QUADPOOL_ASSERT(false, fmt::format("OffsetAllocator::free(offset {}, size {}): no live range "
+                                     "starts at {} (never allocated, or freed already)",
+                                     offset, size, offset));
 }
 
 // --- extend and queries ------------------------------------------------------------------------
@@ -131,176 +163,222 @@ void OffsetAllocator::extend(std::uint64_t additional_bytes) {
         "OffsetAllocator::extend: capacity {} + {} bytes passes the largest capacity, 2^64 - 1",
         capacity_, additional_bytes));
   }
-  if (last_ != kNil && nodes_[last_].offset + nodes_[last_].size == capacity_) {
-    resize_block(last_, nodes_[last_].size + additional_bytes);
+  // Every allocation step first, so that a std::bad_alloc changes nothing.
+  bins_.resize(std::max<std::size_t>(bins_.size(), bin_of(capacity_ + additional_bytes) + 1));
+  reserve_for(1, live_.size());
+  if (last_ != kNil && is_free(last_)) {
+    bin_erase(last_);
+    nodes_[last_].size += additional_bytes;
+    bin_insert(last_);
   } else {
-    insert_block(capacity_, additional_bytes, {last_, kNil});
+    const std::uint32_t node = acquire_node(capacity_, additional_bytes);
+    link_after(node, last_);
+    bin_insert(node);
+    ++free_block_count_;
   }
   capacity_ += additional_bytes;
   free_size_ += additional_bytes;
 }
 
-void OffsetAllocator::reserve_free_blocks(std::size_t count) {
-  nodes_.reserve(count);
-  list_.reserve(count);
+void OffsetAllocator::reserve(std::size_t live_ranges) {
+  // Between and around n live ranges there are at most n + 1 free blocks.
+  if (live_ranges >= kMaxNodes / 2) throw std::length_error("OffsetAllocator: over 2^32 - 1 blocks");
+  nodes_.reserve(2 * live_ranges + 1);
+  states_.reserve(2 * live_ranges + 1);
+  live_.reserve(live_ranges);
 }
 
 std::uint64_t OffsetAllocator::largest_free_block() const noexcept {
-  std::uint32_t node = roots_[kBySize];
-  if (node == kNil) return 0;
-  while (nodes_[node].child[kBySize][1] != kNil) node = nodes_[node].child[kBySize][1];
-  return nodes_[node].size;
+  const std::uint32_t bin = bin_bits_.last();
+  if (bin == detail::OffsetBinBitmap::kNone) return 0;
+  std::uint64_t largest = 0;
+  for (std::uint32_t node = bins_[bin].root; node != kNil; node = nodes_[node].child[1])
+    largest = nodes_[node].size;
+  for (std::uint32_t node = bins_[bin].pending; node != kNil; node = nodes_[node].child[1])
+    largest = std::max(largest, nodes_[node].size);
+  return largest;
 }
 
-template <class Predicate>
-std::uint32_t OffsetAllocator::first_where(Tree tree, Predicate at_or_after) const noexcept {
+std::uint32_t OffsetAllocator::find_best_fit(std::uint64_t size, std::uint64_t alignment) {
+  if (alignment > 1) return find_aligned_fit(size, alignment);
+  // Every block of at least `size` bytes holds an unaligned request: the first in (size, offset)
+  // order is the best fit. Its own bin holds sizes on both sides of `size`; every later bin
+  // holds only larger ones, so there the first block of the first non-empty bin wins.
+  std::uint32_t bin = bin_of(size);
+  if (bin_bits_.test(bin)) {
+    if (const std::uint32_t found = first_in_bin(bin, size); found != kNil) return found;
+  }
+  bin = bin_bits_.first_at_or_after(bin + 1);
+  return bin == detail::OffsetBinBitmap::kNone ? kNil : first_in_bin(bin, 0);
+}
+
+std::uint32_t OffsetAllocator::first_in_bin(std::uint32_t bin, std::uint64_t size) noexcept {
+  // A few pending blocks are cheaper to scan than to sort; more go into the treap first.
+  Bin& b = bins_[bin];
+  if (b.pending_count > kScanLimit) sort_bin(bin);
   std::uint32_t found = kNil;
-  for (std::uint32_t node = roots_[tree]; node != kNil;) {
-    const bool go_left = at_or_after(nodes_[node]);
-    if (go_left) found = node;
-    node = nodes_[node].child[tree][go_left ? 0 : 1];
+  for (std::uint32_t node = b.root; node != kNil;) {
+    const bool fits = nodes_[node].size >= size;
+    if (fits) found = node;
+    node = nodes_[node].child[fits ? 0 : 1];
+  }
+  for (std::uint32_t node = b.pending; node != kNil; node = nodes_[node].child[1]) {
+    if (nodes_[node].size >= size && (found == kNil || less(node, found))) found = node;
   }
   return found;
 }
 
-std::uint32_t OffsetAllocator::find_best_fit(std::uint64_t size, std::uint64_t alignment) {
-  // Every block of at least `size` bytes holds an unaligned request: the first in (size, offset)
-  // order is the best fit, lowest offset on a tie.
-  if (alignment == 1) {
-    return first_where(kBySize, [size](const Node& block) { return block.size >= size; });
-  }
-  // With padding, walk the size order from there until a block holds the request; the first
-  // that does is the best fit, by the same order. The walk is in-order with an explicit stack
-  // of the nodes still to visit (ancestors entered from the left, deepest last), so each step
-  // costs O(1) amortised rather than a fresh descent.
+std::uint32_t OffsetAllocator::find_aligned_fit(std::uint64_t size, std::uint64_t alignment) {
+  // The padding in front of the aligned offset may make a big-enough block too small: walk the
+  // (size, offset) order, bin after bin, to the first block that holds the request. The walk
+  // inside a bin is in-order with an explicit stack of the nodes still to visit (ancestors
+  // entered from the left, deepest last), so each step costs O(1) amortised.
   std::vector<std::uint32_t>& pending = walk_stack_;
-  pending.clear();
-  for (std::uint32_t node = roots_[kBySize]; node != kNil;) {
-    if (nodes_[node].size >= size) {
-      pending.push_back(node);
-      node = nodes_[node].child[kBySize][0];
-    } else {
-      node = nodes_[node].child[kBySize][1];
+  for (std::uint32_t bin = bin_bits_.first_at_or_after(bin_of(size));
+       bin != detail::OffsetBinBitmap::kNone; bin = bin_bits_.first_at_or_after(bin + 1)) {
+    sort_bin(bin);
+    pending.clear();
+    for (std::uint32_t node = bins_[bin].root; node != kNil;) {
+      if (nodes_[node].size >= size) {
+        pending.push_back(node);
+        node = nodes_[node].child[0];
+      } else {
+        node = nodes_[node].child[1];
+      }
     }
-  }
-  while (!pending.empty()) {
-    const std::uint32_t candidate = pending.back();
-    pending.pop_back();
-    const Node& block = nodes_[candidate];
-    const std::uint64_t padding = padding_for(block.offset, alignment);
-    if (padding <= block.size && block.size - padding >= size) return candidate;
-    // Next in order: the leftmost node of the right subtree, remembering the path down.
-    for (std::uint32_t node = block.child[kBySize][1]; node != kNil;
-         node = nodes_[node].child[kBySize][0]) {
-      pending.push_back(node);
+    while (!pending.empty()) {
+      const std::uint32_t candidate = pending.back();
+      pending.pop_back();
+      const Node& block = nodes_[candidate];
+      const std::uint64_t padding = padding_for(block.offset, alignment);
+      if (padding <= block.size && block.size - padding >= size) return candidate;
+      for (std::uint32_t node = block.child[1]; node != kNil; node = nodes_[node].child[0]) {
+        pending.push_back(node);
+      }
     }
   }
   return kNil;
 }
 
-OffsetAllocator::Neighbours OffsetAllocator::neighbours_of(std::uint64_t offset) const noexcept {
-  const std::uint32_t next =
-      first_where(kByOffset, [offset](const Node& block) { return block.offset >= offset; });
-  return {next == kNil ? last_ : list_[next].prev, next};
+// --- nodes and the block list ------------------------------------------------------------------
+
+void OffsetAllocator::reserve_for(std::size_t nodes, std::size_t live_ranges) {
+  live_.reserve(live_ranges);
+  const std::size_t unused = nodes_.size() - live_.size() - free_block_count_;
+  const std::size_t room = std::min(nodes_.capacity(), states_.capacity()) - nodes_.size();
+  if (room + unused >= nodes) return;
+  // More than 2^32 - 1 blocks would need over 128 GB of nodes; say so rather than wrap.
+  if (nodes_.size() + nodes >= kMaxNodes)
+    throw std::length_error("OffsetAllocator: over 2^32 - 1 blocks");
+  const std::size_t grown =
+      std::max(nodes_.size() + nodes, std::max<std::size_t>(16, 2 * nodes_.size()));
+  nodes_.reserve(grown);
+  states_.reserve(grown);
 }
 
-// --- node array and offset list ----------------------------------------------------------------
-
-std::uint32_t OffsetAllocator::acquire_node(std::uint64_t offset, std::uint64_t size) {
+std::uint32_t OffsetAllocator::acquire_node(std::uint64_t offset, std::uint64_t size) noexcept {
   std::uint32_t index;
   if (unused_head_ != kNil) {
     index = unused_head_;
-    unused_head_ = list_[index].next;
+    unused_head_ = nodes_[index].next;
   } else {
-    // More than 2^32 - 1 free blocks would need over 150 GB of nodes; say so rather than wrap.
-    if (nodes_.size() >= kNil)
-      throw std::length_error("OffsetAllocator: over 2^32 - 1 free blocks");
-    if (nodes_.size() == nodes_.capacity() || list_.size() == list_.capacity()) {
-      // Grow both arrays before adding to either, so that a std::bad_alloc changes nothing.
-      const std::size_t grown = std::max<std::size_t>(16, nodes_.size() * 2);
-      nodes_.reserve(grown);
-      list_.reserve(grown);
-    }
     index = static_cast<std::uint32_t>(nodes_.size());
-    nodes_.emplace_back();
-    list_.emplace_back();
+    nodes_.emplace_back();  // reserve_for made room in both: no allocation
+    states_.push_back(State::kUnused);
   }
-  Node& node = nodes_[index];
-  node.offset = offset;
-  node.size = size;
-  node.child[0][0] = node.child[0][1] = node.child[1][0] = node.child[1][1] = kNil;
-  list_[index] = {kNil, kNil};
+  nodes_[index] = {offset, size, kNil, kNil, {kNil, kNil}};
   return index;
 }
 
 void OffsetAllocator::release_node(std::uint32_t node) noexcept {
-  list_[node].next = unused_head_;
+  states_[node] = State::kUnused;
+  nodes_[node].next = unused_head_;
   unused_head_ = node;
 }
 
-std::uint32_t OffsetAllocator::insert_block(std::uint64_t offset, std::uint64_t size,
-                                            Neighbours around) {
-  const std::uint32_t node = acquire_node(offset, size);  // the only step that can throw
-  tree_insert(kByOffset, node);
-  tree_insert(kBySize, node);
-  list_insert(node, around.prev, around.next);
-  ++free_block_count_;
-  return node;
+void OffsetAllocator::link_after(std::uint32_t node, std::uint32_t prev) noexcept {
+  const std::uint32_t next = prev == kNil ? first_ : nodes_[prev].next;
+  nodes_[node].prev = prev;
+  nodes_[node].next = next;
+  (prev == kNil ? first_ : nodes_[prev].next) = node;
+  (next == kNil ? last_ : nodes_[next].prev) = node;
 }
 
-void OffsetAllocator::remove_block(std::uint32_t node) noexcept {
-  tree_erase(kBySize, node);
-  tree_erase(kByOffset, node);
-  list_unlink(node);
-  release_node(node);
-  --free_block_count_;
+void OffsetAllocator::unlink(std::uint32_t node) noexcept {
+  const std::uint32_t prev = nodes_[node].prev;
+  const std::uint32_t next = nodes_[node].next;
+  (prev == kNil ? first_ : nodes_[prev].next) = next;
+  (next == kNil ? last_ : nodes_[next].prev) = prev;
 }
 
-void OffsetAllocator::list_insert(std::uint32_t node, std::uint32_t prev,
-                                  std::uint32_t next) noexcept {
-  list_[node] = {prev, next};
-  (prev == kNil ? first_ : list_[prev].next) = node;
-  (next == kNil ? last_ : list_[next].prev) = node;
-}
+// --- bins -------------------------------------------------------------------------------------
+// A bin's sorted blocks form a treap: in (size, offset) order left to right, and each node's
+// priority is at least its children's. Insert and erase are the iterative split and merge forms;
+// every key is unique, since offsets are.
 
-void OffsetAllocator::list_unlink(std::uint32_t node) noexcept {
-  const std::uint32_t prev = list_[node].prev;
-  const std::uint32_t next = list_[node].next;
-  (prev == kNil ? first_ : list_[prev].next) = next;
-  (next == kNil ? last_ : list_[next].prev) = prev;
-}
-
-// --- treaps ------------------------------------------------------------------------------------
-// Both trees are treaps: in key order left to right, and each node's priority is at least its
-// children's. Insert and erase are the iterative split and merge forms; every key is unique
-// (offsets because blocks do not overlap, (size, offset) pairs because offsets are unique).
-
-bool OffsetAllocator::less(Tree tree, std::uint32_t a, std::uint32_t b) const noexcept {
+bool OffsetAllocator::less(std::uint32_t a, std::uint32_t b) const noexcept {
   const Node& x = nodes_[a];
   const Node& y = nodes_[b];
-  if (tree == kByOffset) return x.offset < y.offset;
   return x.size < y.size || (x.size == y.size && x.offset < y.offset);
 }
 
-void OffsetAllocator::tree_insert(Tree tree, std::uint32_t node) noexcept {
-  std::uint32_t* link = &roots_[tree];
+void OffsetAllocator::bin_insert(std::uint32_t node) noexcept {
+  const std::uint32_t bin = bin_of(nodes_[node].size);
+  Bin& b = bins_[bin];
+  if (b.root == kNil && b.pending == kNil) bin_bits_.set(bin);
+  Node& n = nodes_[node];
+  states_[node] = State::kPending;
+  n.child[0] = kNil;
+  n.child[1] = b.pending;
+  if (b.pending != kNil) nodes_[b.pending].child[0] = node;
+  b.pending = node;
+  ++b.pending_count;
+}
+
+void OffsetAllocator::bin_erase(std::uint32_t node) noexcept {
+  const std::uint32_t bin = bin_of(nodes_[node].size);
+  Bin& b = bins_[bin];
+  const Node& n = nodes_[node];
+  if (states_[node] == State::kPending) {
+    (n.child[0] == kNil ? b.pending : nodes_[n.child[0]].child[1]) = n.child[1];
+    if (n.child[1] != kNil) nodes_[n.child[1]].child[0] = n.child[0];
+    --b.pending_count;
+  } else {
+    treap_erase(bin, node);
+  }
+  if (b.root == kNil && b.pending == kNil) bin_bits_.clear(bin);
+}
+
+void OffsetAllocator::sort_bin(std::uint32_t bin) noexcept {
+  Bin& b = bins_[bin];
+  while (b.pending != kNil) {
+    const std::uint32_t node = b.pending;
+    b.pending = nodes_[node].child[1];
+    treap_insert(bin, node);
+  }
+  b.pending_count = 0;
+}
+
+void OffsetAllocator::treap_insert(std::uint32_t bin, std::uint32_t node) noexcept {
+  states_[node] = State::kSorted;
+  std::uint32_t* link = &bins_[bin].root;
   const std::uint32_t node_priority = priority(node);
   while (*link != kNil && priority(*link) > node_priority) {
-    link = &nodes_[*link].child[tree][less(tree, node, *link) ? 0 : 1];
+    link = &nodes_[*link].child[less(node, *link) ? 0 : 1];
   }
   // `node` takes the place of the subtree at *link, which splits into the keys below it (its
   // left subtree) and above it (its right subtree).
   std::uint32_t subtree = *link;
-  std::uint32_t* below = &nodes_[node].child[tree][0];
-  std::uint32_t* above = &nodes_[node].child[tree][1];
+  std::uint32_t* below = &nodes_[node].child[0];
+  std::uint32_t* above = &nodes_[node].child[1];
   while (subtree != kNil) {
-    if (less(tree, subtree, node)) {
+    if (less(subtree, node)) {
       *below = subtree;
-      below = &nodes_[subtree].child[tree][1];
+      below = &nodes_[subtree].child[1];
       subtree = *below;
     } else {
       *above = subtree;
-      above = &nodes_[subtree].child[tree][0];
+      above = &nodes_[subtree].child[0];
       subtree = *above;
     }
   }
@@ -309,131 +387,153 @@ void OffsetAllocator::tree_insert(Tree tree, std::uint32_t node) noexcept {
   *link = node;
 }
 
-void OffsetAllocator::tree_erase(Tree tree, std::uint32_t node) noexcept {
-  std::uint32_t* link = &roots_[tree];
+void OffsetAllocator::treap_erase(std::uint32_t bin, std::uint32_t node) noexcept {
+  std::uint32_t* link = &bins_[bin].root;
   while (*link != node) {
     QUADPOOL_ASSERT(*link != kNil,
-                    "OffsetAllocator: internal error, a free block is missing "
-                    "from a tree (memory corruption?)");
-    link = &nodes_[*link].child[tree][less(tree, node, *link) ? 0 : 1];
+                    "OffsetAllocator: internal error, a free block is missing from its bin "
+                    "(memory corruption?)");
+    link = &nodes_[*link].child[less(node, *link) ? 0 : 1];
   }
   // Merge the two subtrees of `node` into its place, higher priority on top.
-  std::uint32_t left = nodes_[node].child[tree][0];
-  std::uint32_t right = nodes_[node].child[tree][1];
+  std::uint32_t left = nodes_[node].child[0];
+  std::uint32_t right = nodes_[node].child[1];
   while (left != kNil && right != kNil) {
     if (priority(left) > priority(right)) {
       *link = left;
-      link = &nodes_[left].child[tree][1];
+      link = &nodes_[left].child[1];
       left = *link;
     } else {
       *link = right;
-      link = &nodes_[right].child[tree][0];
+      link = &nodes_[right].child[0];
       right = *link;
     }
   }
   *link = left != kNil ? left : right;
 }
 
-void OffsetAllocator::resize_block(std::uint32_t node, std::uint64_t new_size) noexcept {
-  tree_erase(kBySize, node);
-  nodes_[node].size = new_size;
-  tree_insert(kBySize, node);
-}
-
 // --- validate ----------------------------------------------------------------------------------
 
 void OffsetAllocator::validate() const {
   if constexpr (!kAssertsEnabled) return;
-  // Plain pointer and byte flags: validate() runs after every step of the differential test, and
-  // unoptimised sanitizer builds pay a call for every vector access.
-  const Node* nodes = nodes_.data();
   const std::size_t node_count = nodes_.size();
-  std::vector<std::uint8_t> in_list(node_count, 0);
+  // 1: listed in the block list, 2: also found in a bin.
+  std::vector<std::uint8_t> seen(node_count, 0);
 
-  // The offset list: sorted, disjoint, never adjacent, inside the capacity; sums match.
-  std::size_t listed = 0;
-  std::uint64_t listed_bytes = 0;
+  // The block list: tiles [0, capacity), no two free blocks side by side; sums match.
+  std::size_t free_blocks = 0, live_blocks = 0;
+  std::uint64_t cursor = 0, free_bytes = 0;
   std::uint32_t prev = kNil;
-  for (std::uint32_t i = first_; i != kNil; prev = i, i = list_[i].next) {
-    QUADPOOL_ASSERT(i < node_count && !in_list[i],
-                    "OffsetAllocator::validate: the offset list is broken or cyclic");
-    in_list[i] = 1;
-    const Node& block = nodes[i];
-    QUADPOOL_ASSERT(list_[i].prev == prev, "OffsetAllocator::validate: a prev link is wrong");
-    QUADPOOL_ASSERT(block.size > 0, fmt::format("OffsetAllocator::validate: free block at {} has "
-                                                "size 0",
-                                                block.offset));
-    QUADPOOL_ASSERT(block.offset <= capacity_ && block.size <= capacity_ - block.offset,
-                    fmt::format("OffsetAllocator::validate: free block [{}, +{}) passes the "
-                                "capacity {}",
-                                block.offset, block.size, capacity_));
-    if (prev != kNil) {
-      const std::uint64_t prev_end = nodes[prev].offset + nodes[prev].size;
-      QUADPOOL_ASSERT(prev_end <= block.offset,
-                      fmt::format("OffsetAllocator::validate: free blocks overlap or are out of "
-                                  "order at offset {}",
-                                  block.offset));
-      QUADPOOL_ASSERT(prev_end != block.offset,
-                      fmt::format("OffsetAllocator::validate: free blocks touch at offset {} but "
-                                  "were not merged",
+  bool prev_free = false;
+  for (std::uint32_t i = first_; i != kNil; prev = i, i = nodes_[i].next) {
+    QUADPOOL_ASSERT(i < node_count && seen[i] == 0,
+                    "OffsetAllocator::validate: the block list is broken or cyclic");
+    seen[i] = 1;
+    const Node& block = nodes_[i];
+    QUADPOOL_ASSERT(block.prev == prev, "OffsetAllocator::validate: a prev link is wrong");
+    QUADPOOL_ASSERT(block.offset == cursor && block.size > 0 && block.size <= capacity_ - cursor,
+                    fmt::format("OffsetAllocator::validate: block [{}, +{}) does not follow the "
+                                "previous one at {} inside the capacity {}",
+                                block.offset, block.size, cursor, capacity_));
+    QUADPOOL_ASSERT(states_[i] != State::kUnused,
+                    "OffsetAllocator::validate: an unused node is in the block list");
+    const bool free = is_free(i);
+    QUADPOOL_ASSERT(!(free && prev_free),
+                    fmt::format("OffsetAllocator::validate: free blocks touch at offset {} but "
+                                "were not merged",
+                                block.offset));
+    if (free) {
+      ++free_blocks;
+      free_bytes += block.size;
+    } else {
+      ++live_blocks;
+      QUADPOOL_ASSERT(find_live(block.offset) == i,
+                      fmt::format("OffsetAllocator::validate: the live range at {} is not in the "
+                                  "live table",
                                   block.offset));
     }
-    ++listed;
-    listed_bytes += block.size;
+    prev_free = free;
+    cursor += block.size;
   }
-  QUADPOOL_ASSERT(prev == last_, "OffsetAllocator::validate: last_ is not the last free block");
-  QUADPOOL_ASSERT(listed == free_block_count_,
-                  fmt::format("OffsetAllocator::validate: {} free blocks listed, count says {}",
-                              listed, free_block_count_));
-  QUADPOOL_ASSERT(listed_bytes == free_size_,
-                  fmt::format("OffsetAllocator::validate: free blocks hold {} bytes, free_size "
-                              "says {}",
-                              listed_bytes, free_size_));
+  QUADPOOL_ASSERT(prev == last_ && cursor == capacity_,
+                  "OffsetAllocator::validate: the blocks do not end at the capacity");
+  QUADPOOL_ASSERT(free_blocks == free_block_count_ && free_bytes == free_size_,
+                  fmt::format("OffsetAllocator::validate: {} free blocks of {} bytes, the counts "
+                              "say {} and {}",
+                              free_blocks, free_bytes, free_block_count_, free_size_));
+  QUADPOOL_ASSERT(live_blocks == live_.size(),
+                  "OffsetAllocator::validate: the live table holds ranges that are not blocks");
 
-  // Every node is either a free block or unused, never both.
+  // Every other node is unused.
   std::size_t unused = 0;
-  for (std::uint32_t i = unused_head_; i != kNil; i = list_[i].next) {
-    QUADPOOL_ASSERT(i < node_count && !in_list[i] && unused < node_count,
+  for (std::uint32_t i = unused_head_; i != kNil; i = nodes_[i].next) {
+    QUADPOOL_ASSERT(i < node_count && seen[i] == 0 && states_[i] == State::kUnused &&
+                        unused < node_count,
                     "OffsetAllocator::validate: the unused-node list is broken");
     ++unused;
   }
-  QUADPOOL_ASSERT(unused + listed == node_count,
-                  "OffsetAllocator::validate: nodes lost (neither free blocks nor unused)");
+  QUADPOOL_ASSERT(unused + free_blocks + live_blocks == node_count,
+                  "OffsetAllocator::validate: nodes lost (neither blocks nor unused)");
 
-  // Each tree: strictly ordered, so its nodes are distinct; only free blocks; as many as the
-  // list. So both hold exactly the free blocks, and the by-offset tree in the list's order.
-  for (const Tree tree : {kByOffset, kBySize}) {
-    const std::size_t in_tree =
-        validate_subtree(tree, roots_[tree], kNil, kNil, std::numeric_limits<std::uint32_t>::max(),
-                         0, in_list.data());
-    QUADPOOL_ASSERT(
-        in_tree == free_block_count_,
-        fmt::format("OffsetAllocator::validate: the {} tree holds {} blocks, not {}",
-                    tree == kByOffset ? "by-offset" : "by-size", in_tree, free_block_count_));
+  // The bins: each set bit's pending list and treap hold free blocks of its bin, the treap in
+  // order and heap-ordered, and together they hold every free block once. A bin with blocks but
+  // no bit would leave them uncounted.
+  QUADPOOL_ASSERT(bin_bits_.levels_agree(),
+                  "OffsetAllocator::validate: the bin bitmap levels differ");
+  std::size_t in_bins = 0;
+  for (std::uint32_t bin = bin_bits_.first_at_or_after(0); bin != detail::OffsetBinBitmap::kNone;
+       bin = bin_bits_.first_at_or_after(bin + 1)) {
+    QUADPOOL_ASSERT(bin < bins_.size(), "OffsetAllocator::validate: a bin past the capacity");
+    const Bin& b = bins_[bin];
+    std::size_t pending = 0;
+    for (std::uint32_t i = b.pending; i != kNil && pending <= node_count; i = nodes_[i].child[1])
+      ++pending;
+    QUADPOOL_ASSERT(pending == b.pending_count,
+                    fmt::format("OffsetAllocator::validate: bin {} counts {} pending blocks, its "
+                                "list holds {}",
+                                bin, b.pending_count, pending));
+    QUADPOOL_ASSERT(b.root != kNil || b.pending != kNil,
+                    fmt::format("OffsetAllocator::validate: bin {} is marked but empty", bin));
+    std::uint32_t before = kNil;
+    for (std::uint32_t i = b.pending; i != kNil; before = i, i = nodes_[i].child[1]) {
+      QUADPOOL_ASSERT(i < node_count && seen[i] == 1 && states_[i] == State::kPending &&
+                          nodes_[i].child[0] == before && bin_of(nodes_[i].size) == bin,
+                      fmt::format("OffsetAllocator::validate: the pending list of bin {} is "
+                                  "broken",
+                                  bin));
+      seen[i] = 2;
+      ++in_bins;
+    }
+    in_bins += validate_subtree(bin, b.root, kNil, kNil,
+                                std::numeric_limits<std::uint32_t>::max(), seen);
   }
+  QUADPOOL_ASSERT(in_bins == free_block_count_,
+                  fmt::format("OffsetAllocator::validate: the bins hold {} blocks, not {}",
+                              in_bins, free_block_count_));
 }
 
-std::size_t OffsetAllocator::validate_subtree(Tree tree, std::uint32_t node, std::uint32_t low,
-                                              std::uint32_t high, std::uint32_t parent_priority,
-                                              std::size_t depth,
-                                              const std::uint8_t* in_list) const {
+std::size_t OffsetAllocator::validate_subtree(std::uint32_t bin, std::uint32_t node,
+                                              std::uint32_t low, std::uint32_t high,
+                                              std::uint32_t parent_priority,
+                                              std::vector<std::uint8_t>& seen) const {
   if (node == kNil) return 0;
-  const char* name = tree == kByOffset ? "by-offset" : "by-size";
-  QUADPOOL_ASSERT(node < nodes_.size() && in_list[node] != 0 && depth <= free_block_count_,
-                  fmt::format("OffsetAllocator::validate: the {} tree holds a node that is not a "
-                              "free block, or a cycle",
-                              name));
+  QUADPOOL_ASSERT(node < nodes_.size() && seen[node] == 1 && states_[node] == State::kSorted,
+                  fmt::format("OffsetAllocator::validate: bin {} holds a node that is not a free "
+                              "block, or holds one twice",
+                              bin));
+  seen[node] = 2;
+  QUADPOOL_ASSERT(bin_of(nodes_[node].size) == bin,
+                  fmt::format("OffsetAllocator::validate: a block of {} bytes is in bin {}",
+                              nodes_[node].size, bin));
   // Bounds from every ancestor, not only the parent: that is what makes the whole tree ordered.
-  QUADPOOL_ASSERT(
-      (low == kNil || less(tree, low, node)) && (high == kNil || less(tree, node, high)),
-      fmt::format("OffsetAllocator::validate: the {} tree is out of order", name));
+  QUADPOOL_ASSERT((low == kNil || less(low, node)) && (high == kNil || less(node, high)),
+                  fmt::format("OffsetAllocator::validate: bin {} is out of order", bin));
   const std::uint32_t node_priority = priority(node);
-  QUADPOOL_ASSERT(
-      node_priority <= parent_priority,
-      fmt::format("OffsetAllocator::validate: the {} tree breaks the heap order", name));
-  const std::uint32_t* child = nodes_.data()[node].child[tree];
-  return 1 + validate_subtree(tree, child[0], low, node, node_priority, depth + 1, in_list) +
-         validate_subtree(tree, child[1], node, high, node_priority, depth + 1, in_list);
+  QUADPOOL_ASSERT(node_priority <= parent_priority,
+                  fmt::format("OffsetAllocator::validate: bin {} breaks the heap order", bin));
+  const Node& n = nodes_[node];
+  return 1 + validate_subtree(bin, n.child[0], low, node, node_priority, seen) +
+         validate_subtree(bin, n.child[1], node, high, node_priority, seen);
 }
 
 // --- DeferredOffsetAllocator -------------------------------------------------------------------
@@ -446,8 +546,7 @@ OffsetAllocation DeferredOffsetAllocator::allocate(std::uint64_t size, std::uint
 
 void DeferredOffsetAllocator::free(OffsetAllocation allocation, std::uint64_t frame) {
   if constexpr (kAssertsEnabled) {
-    allocator_.check_free(allocation.offset, allocation.size,
-                          allocator_.neighbours_of(allocation.offset));
+    allocator_.check_free(allocation.offset, allocation.size);
   }
   const StaleRange entry{frame, allocation};
   if (stale_head_ == stale_.size() || stale_.back().frame <= frame) {

@@ -3,21 +3,25 @@
 /// `capacity()` bytes (a GPU buffer, a staging ring, a file). It hands out offsets, never
 /// pointers, and touches no memory of the space it manages.
 ///
-/// Free blocks are kept in two ordered trees at once, one by offset and one by (size, offset),
-/// as in Diligent Engine's variable-size allocator. Both trees are treaps whose nodes live in one
-/// flat array and link to each other by 32-bit index: a free block costs one 32-byte node (in
-/// both trees at once) and 8 bytes of offset-list links, and the allocator makes no heap
-/// allocation once the array has reached its high-water mark (a steady frame loop makes none;
-/// `reserve_free_blocks` can pre-size it).
+/// Every block of the space, free or live, is a 32-byte node in one flat array, linked to its
+/// neighbours in offset order, so a free finds the blocks either side of it in O(1). Free blocks
+/// also sit in size classes (bins, as in TLSF: exact below 512 bytes, 256 per octave above) that
+/// a three-level bitmap indexes, and inside a bin in a small treap ordered by (size, offset),
+/// which a bin builds only when a search first needs its order; a table keyed by offset finds
+/// the node of a live range. The fit stays exact: the smallest block
+/// that holds the request, the lowest offset on a tie. The allocator makes no heap allocation
+/// once its arrays have reached their high-water mark (a steady frame loop makes none; `reserve`
+/// can pre-size them).
 ///
 /// DeferredOffsetAllocator wraps it for the GPU case: a range freed in frame F is held back until
 /// the caller says that every frame < F + 1 has completed.
 ///
 /// Invariants (checked by validate()):
-/// - free blocks never overlap, have size > 0, lie inside [0, capacity()) and are never adjacent
-///   (a free merges with its free neighbours, so two free blocks always have a live byte between
-///   them);
-/// - both trees hold exactly the same blocks, each in its order, with the treap heap property;
+/// - the blocks tile [0, capacity()) in offset order, each of size > 0, and two free blocks are
+///   never neighbours (a free merges with its free neighbours);
+/// - every free block is in the bin of its size, either pending or in the bin's treap, in
+///   (size, offset) order with the heap property; a bin's bit is set exactly when it is not empty;
+/// - the live table holds exactly the live blocks;
 /// - `free_size() == capacity() - sum of live sizes`, alignment padding included in the free side.
 ///
 /// Not thread-safe: one allocator belongs to one thread (the render loop).
@@ -25,6 +29,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "engine/memory/detail/offset_bins.hpp"
+#include "engine/memory/detail/offset_live_table.hpp"
 
 namespace quadpool::memory {
 
@@ -51,11 +58,11 @@ class OffsetAllocator {
   /// aligned offset stays free as its own block. Returns {offset, size}, or {kNoSpace, 0} when no
   /// block fits or `size` is 0.
   ///
-  /// Complexity: O(log n) in the number of free blocks when `alignment` is 1, and whenever the
-  /// smallest block of at least `size` bytes can hold the request. Otherwise the search walks up
-  /// the size order, O(1) amortised per step, past the blocks that are big enough but not once
-  /// padded: O(log n + k), where k counts the free blocks with a size in
-  /// [size, size + alignment - 1) (only those can fail that way).
+  /// Complexity: O(1) to find the first bin that can hold the request, plus O(log m) inside a
+  /// bin of m free blocks, when `alignment` is 1 and whenever the smallest block of at least
+  /// `size` bytes can hold the request. Otherwise the search walks up the size order past the
+  /// blocks that are big enough but not once padded, O(1) amortised each; only blocks with a size
+  /// in [size, size + alignment - 1) can fail that way.
   ///
   /// Throws std::invalid_argument when `alignment` is not a power of two, and std::bad_alloc
   /// only when an internal array must grow and the system has no memory (the allocator is then
@@ -63,34 +70,37 @@ class OffsetAllocator {
   OffsetAllocation allocate(std::uint64_t size, std::uint64_t alignment = 1);
 
   /// Returns a range: exactly the offset and size that allocate() returned. Merges it with its
-  /// free neighbours (four cases: none, the one before, the one after, both). O(log n).
-  /// QUADPOOL_ASSERT fires, before anything changes, when `size` is 0, when the range lies
-  /// outside [0, capacity()), or when it overlaps a free block (a double free).
+  /// free neighbours (four cases: none, the one before, the one after, both). O(1) expected,
+  /// plus O(log m) for a merged neighbour that sits in its bin's treap. QUADPOOL_ASSERT fires, before anything changes, when `size` is 0,
+  /// when the range lies outside [0, capacity()), when it overlaps a free block (a double free),
+  /// or when it is not exactly a live range. With asserts compiled out such a call is ignored.
   void free(std::uint64_t offset, std::uint64_t size);
 
   /// Grows the space at its end by `additional_bytes` (0 is a no-op); the new bytes merge with a
-  /// free block that ends at the old capacity. O(log n). Throws std::invalid_argument when the
-  /// capacity would pass 2^64 - 1.
+  /// free block that ends at the old capacity. Throws std::invalid_argument when the capacity
+  /// would pass 2^64 - 1.
   void extend(std::uint64_t additional_bytes);
 
-  /// Pre-sizes the node array for `count` free blocks, so that no later call allocates until the
-  /// allocator holds more free blocks than that.
-  void reserve_free_blocks(std::size_t count);
+  /// Pre-sizes the internal arrays for `live_ranges` live ranges (and the free blocks between
+  /// them), so that no later call allocates until the allocator holds more than that.
+  void reserve(std::size_t live_ranges);
 
   std::uint64_t capacity() const noexcept { return capacity_; }
   /// Bytes not handed out, alignment padding included. O(1).
   std::uint64_t free_size() const noexcept { return free_size_; }
-  /// The size of the largest free block (0 when none). O(log n).
+  /// The size of the largest free block (0 when none). O(log m), plus the unsorted blocks of
+  /// the largest size class.
   std::uint64_t largest_free_block() const noexcept;
   /// O(1).
   std::size_t free_block_count() const noexcept { return free_block_count_; }
 
   /// Calls f(offset, size) for every free block in increasing offset order, for example to draw
-  /// the buffer as a bar. O(n). f must not change the allocator.
+  /// the buffer as a bar. O(blocks, live ones included). f must not change the allocator.
   template <class F>
   void for_each_free_block(F&& f) const {
-    for (std::uint32_t i = first_; i != kNil; i = list_[i].next)
-      f(nodes_[i].offset, nodes_[i].size);
+    for (std::uint32_t i = first_; i != kNil; i = nodes_[i].next) {
+      if (is_free(i)) f(nodes_[i].offset, nodes_[i].size);
+    }
   }
 
   /// Checks every invariant listed at the top of this file, firing QUADPOOL_ASSERT with the one
@@ -101,43 +111,57 @@ class OffsetAllocator {
   friend class DeferredOffsetAllocator;
 
   static constexpr std::uint32_t kNil = ~std::uint32_t{0};
-  // Which tree a link belongs to; the index into Node::child.
-  enum Tree : int { kByOffset = 0, kBySize = 1 };
+  static constexpr std::size_t kMaxNodes = kNil;  // indices 0 .. 2^32 - 2
 
-  // What a tree descent reads, and nothing else: 32 bytes, aligned so that a node never
-  // straddles two cache lines. The treap priority is a hash of the node's index (priority()).
+  enum class State : std::uint8_t {
+    kUnused,   // on the unused-node list
+    kLive,     // a live range
+    kPending,  // free, on its bin's pending list, not yet in its bin's order
+    kSorted,   // free, in its bin's treap
+  };
+
+  // One block of the space, free or live: 32 bytes, aligned so that a node never straddles two
+  // cache lines. Its State lives beside it in states_, a byte per node that stays in cache, so
+  // that free() sees whether a neighbour is free without loading the neighbour's node. The treap
+  // priority is a hash of the node's index (priority()).
   struct alignas(32) Node {
     std::uint64_t offset;
     std::uint64_t size;
-    std::uint32_t child[2][2];  // [tree][0: smaller keys, 1: larger keys]
+    std::uint32_t prev, next;  // the blocks either side (kNil at the ends); unused: next unused
+    // kSorted: the treap's children (0: smaller keys).
+    // kPending: child[0] and child[1] are the previous and next node of the pending list.
+    std::uint32_t child[2];
   };
-  // The free blocks in offset order, for neighbours and iteration, beside the nodes (same index).
-  // An unused node keeps the next unused node's index in `next`.
-  struct ListLinks {
-    std::uint32_t prev, next;
+  // A bin's free blocks: those in (size, offset) order, and those not sorted yet.
+  struct Bin {
+    std::uint32_t root = kNil;
+    std::uint32_t pending = kNil;
+    std::uint32_t pending_count = 0;
   };
+  // A search scans up to this many pending blocks of a bin rather than sorting them.
+  static constexpr std::uint32_t kScanLimit = 8;
 
-  // The free blocks on either side of an offset: `next` starts at or after it, `prev` before it.
-  struct Neighbours {
-    std::uint32_t prev, next;
-  };
+  bool is_free(std::uint32_t node) const noexcept { return states_[node] >= State::kPending; }
 
-  // The first node in `tree`'s order for which at_or_after(node) holds; the predicate must be
-  // false, then true, along that order. kNil when it never holds.
-  template <class Predicate>
-  std::uint32_t first_where(Tree tree, Predicate at_or_after) const noexcept;
   std::uint32_t find_best_fit(std::uint64_t size, std::uint64_t alignment);
-  Neighbours neighbours_of(std::uint64_t offset) const noexcept;
+  std::uint32_t find_aligned_fit(std::uint64_t size, std::uint64_t alignment);
+  // The first block of `bin` in (size, offset) order with at least `size` bytes, or kNil.
+  std::uint32_t first_in_bin(std::uint32_t bin, std::uint64_t size) noexcept;
   // The three checks of free(); also used by DeferredOffsetAllocator::free to fail early.
-  void check_free(std::uint64_t offset, std::uint64_t size, Neighbours around) const;
+  // Returns the live range's node (kNil when there is none and asserts are off).
+  std::uint32_t check_free(std::uint64_t offset, std::uint64_t size) const;
+  std::uint32_t find_live(std::uint64_t offset) const noexcept {
+    return live_.find(offset, [this](std::uint32_t node) { return nodes_[node].offset; });
+  }
+  void report_bad_free(std::uint64_t offset, std::uint64_t size, std::uint32_t live) const;
 
-  std::uint32_t acquire_node(std::uint64_t offset, std::uint64_t size);
+  // Guarantees that `nodes` more nodes and one more live range can be added without allocating.
+  void reserve_for(std::size_t nodes, std::size_t live_ranges);
+  std::uint32_t acquire_node(std::uint64_t offset, std::uint64_t size) noexcept;
   void release_node(std::uint32_t node) noexcept;
-  // A new free block between the free blocks `around`, in both trees and the list.
-  std::uint32_t insert_block(std::uint64_t offset, std::uint64_t size, Neighbours around);
-  void remove_block(std::uint32_t node) noexcept;
-  void list_insert(std::uint32_t node, std::uint32_t prev, std::uint32_t next) noexcept;
-  void list_unlink(std::uint32_t node) noexcept;
+  void link_after(std::uint32_t node, std::uint32_t prev) noexcept;
+  void unlink(std::uint32_t node) noexcept;
+
   // A random-looking, reproducible heap key per node index (a MurmurHash3 finaliser): a treap
   // needs priorities independent of the keys, and the index of a node says nothing about its
   // block. Computing it costs less than the cache miss of storing it.
@@ -148,25 +172,32 @@ class OffsetAllocator {
     node *= 0xC2B2AE35u;
     return node ^ (node >> 16);
   }
-  bool less(Tree tree, std::uint32_t a, std::uint32_t b) const noexcept;
-  void tree_insert(Tree tree, std::uint32_t node) noexcept;
-  void tree_erase(Tree tree, std::uint32_t node) noexcept;
-  // Changes a block's size: the one key change that moves it in the size tree.
-  void resize_block(std::uint32_t node, std::uint64_t new_size) noexcept;
-  // validate() for the subtree at `node`, whose keys must lie strictly between those of `low`
-  // and `high` (kNil: unbounded) and whose priorities must not pass its parent's. Returns its
-  // node count.
-  std::size_t validate_subtree(Tree tree, std::uint32_t node, std::uint32_t low, std::uint32_t high,
-                               std::uint32_t parent_priority, std::size_t depth,
-                               const std::uint8_t* in_list) const;
+  bool less(std::uint32_t a, std::uint32_t b) const noexcept;
+  // A free block joins its bin's pending list, O(1), and leaves it in O(1) or its treap in
+  // O(log m). A bin is
+  // sorted (its pending blocks go into its treap) only when a search needs its order, so a
+  // block that no search reaches, such as a sliver smaller than every request, never pays for
+  // a treap descent.
+  void bin_insert(std::uint32_t node) noexcept;
+  void bin_erase(std::uint32_t node) noexcept;
+  void sort_bin(std::uint32_t bin) noexcept;
+  void treap_insert(std::uint32_t bin, std::uint32_t node) noexcept;
+  void treap_erase(std::uint32_t bin, std::uint32_t node) noexcept;
+  // validate() for the subtree at `node` of `bin`, whose keys must lie strictly between those of
+  // `low` and `high` (kNil: unbounded) and whose priorities must not pass its parent's. Marks
+  // each node seen; returns the node count.
+  std::size_t validate_subtree(std::uint32_t bin, std::uint32_t node, std::uint32_t low,
+                               std::uint32_t high, std::uint32_t parent_priority,
+                               std::vector<std::uint8_t>& seen) const;
 
   std::vector<Node> nodes_;
-  std::vector<ListLinks> list_;  // same indices as nodes_
-  // Scratch for find_best_fit's walk, kept so that a steady state allocates nothing. It grows
-  // to the height of the size tree, about 2 log2(free blocks).
+  std::vector<State> states_;  // same indices as nodes_
+  std::vector<Bin> bins_;            // up to the bin of capacity()
+  detail::OffsetBinBitmap bin_bits_;  // the bins that hold a free block
+  detail::OffsetLiveTable live_;      // live range offset -> node
+  // Scratch for find_aligned_fit's walk, kept so that a steady state allocates nothing.
   std::vector<std::uint32_t> walk_stack_;
-  std::uint32_t roots_[2] = {kNil, kNil};
-  std::uint32_t first_ = kNil, last_ = kNil;  // lowest and highest free block by offset
+  std::uint32_t first_ = kNil, last_ = kNil;  // the blocks at the start and the end of the space
   std::uint32_t unused_head_ = kNil;          // unused nodes, linked through Node::next
   std::uint64_t capacity_ = 0;
   std::uint64_t free_size_ = 0;
@@ -200,7 +231,7 @@ class DeferredOffsetAllocator {
   void free_now(OffsetAllocation allocation);
 
   /// Releases every allocation freed in a frame < completed_frames, i.e. all frames numbered
-  /// below `completed_frames` have completed. O(released · log n).
+  /// below `completed_frames` have completed. As OffsetAllocator::free per released range.
   void release_completed_frames(std::uint64_t completed_frames);
 
   /// As OffsetAllocator::extend.

@@ -9,6 +9,7 @@
 // differential test (and the fuzz corpus replay), DeferredOffsetAllocator, misuse: death tests.
 #include "engine/memory/offset_allocator.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -413,6 +414,93 @@ TEST(OffsetAllocator, MatchesAReferenceModelOverAMillionRandomOperations) {
   EXPECT_GT(total.extends, 100u);
 }
 
+// Log-uniform sizes in [16, 4096), as the OffsetFit benchmark draws them: every octave equally
+// likely, so the free space fills with slivers and blocks of every size class.
+std::uint64_t log_uniform_size(Random& random) {
+  return static_cast<std::uint64_t>(16.0 * std::exp2(8.0 * random.unit_double()));
+}
+
+// One request in 4 of a few common sizes: many free blocks of equal size crowd the same bins,
+// which then hold more blocks than a search scans, and the tie rule decides among them.
+std::uint64_t mixed_size(Random& random) {
+  constexpr std::uint64_t kCommon[] = {32, 48, 64, 256};
+  return random.below(4) == 0 ? kCommon[random.below(4)] : log_uniform_size(random);
+}
+
+// The differential test above runs on small spaces; this one runs the benchmark's workload (2000
+// live ranges in 1.02 times their expected bytes, so allocations fail often) with common sizes
+// mixed in, where bins hold many blocks, are sorted lazily and are scanned, and checks every
+// offset against brute-force best fit: the size classes must not change a single answer.
+TEST(OffsetAllocator, ReturnsTheModelsOffsetsOnTheBenchmarkWorkload) {
+  const unsigned long long seed = test::announce_seed("OffsetAllocator churn", 20261122);
+  Random random(seed);
+  constexpr std::size_t kLive = 2000;
+  constexpr std::size_t kSteps = 20 * kLive;
+  // 1.02 times the expected live bytes: the mean of mixed_size() is 3/4 of the log-uniform mean
+  // plus 1/4 of the common sizes' mean, 100.
+  const double mean_size = 0.75 * 4080.0 / std::log(256.0) + 0.25 * 100.0;
+  const auto capacity = static_cast<std::uint64_t>(1.02 * kLive * mean_size);
+  OffsetAllocator allocator(capacity);
+  test::OffsetAllocatorModel model(capacity);
+  std::vector<OffsetAllocation> live(kLive, OffsetAllocation{kNoSpace, 0});
+  std::uint64_t failed = 0, aligned = 0;
+  for (std::size_t step = 0; step < kLive + kSteps; ++step) {
+    // The first kLive steps fill the slots in order, then random slots are freed and refilled.
+    OffsetAllocation& slot = live[step < kLive ? step : random.below(kLive)];
+    if (slot.offset != kNoSpace) {
+      allocator.free(slot.offset, slot.size);
+      ASSERT_TRUE(model.vacate({slot.offset, slot.size}));
+    }
+    const std::uint64_t size = mixed_size(random);
+    // One allocation in 8 asks for an alignment from 2 to 256.
+    const std::uint64_t alignment =
+        random.below(8) == 0 ? std::uint64_t{2} << random.below(8) : std::uint64_t{1};
+    slot = allocator.allocate(size, alignment);
+    ASSERT_EQ(slot.offset, model.best_fit(size, alignment))
+        << "step " << step << ", size " << size << ", alignment " << alignment << ", seed "
+        << seed;
+    if (slot.offset == kNoSpace) {
+      ++failed;
+    } else {
+      ASSERT_TRUE(model.occupy({slot.offset, slot.size}));
+      aligned += alignment > 1;
+    }
+    if (step % 4096 == 0) allocator.validate();
+  }
+  std::printf("[ counts   ] %llu failed allocations, %llu aligned ones, %zu free blocks\n",
+              static_cast<unsigned long long>(failed), static_cast<unsigned long long>(aligned),
+              allocator.free_block_count());
+  EXPECT_GT(failed, 100u) << "the space was meant to be tight";
+  EXPECT_GT(aligned, 1000u);
+  for (const OffsetAllocation& range : live) {
+    if (range.offset != kNoSpace) allocator.free(range.offset, range.size);
+  }
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, ASteadyChurnMakesNoHeapAllocations) {
+  constexpr std::size_t kLive = 5000;
+  OffsetAllocator allocator(static_cast<std::uint64_t>(1.10 * kLive * 4080.0 / std::log(256.0)));
+  Random random(11);
+  std::vector<OffsetAllocation> live(kLive, OffsetAllocation{kNoSpace, 0});
+  auto churn = [&](std::size_t steps) {
+    for (std::size_t i = 0; i < steps; ++i) {
+      OffsetAllocation& slot = live[random.below(kLive)];
+      if (slot.offset != kNoSpace) allocator.free(slot.offset, slot.size);
+      slot = allocator.allocate(log_uniform_size(random), random.below(4) == 0 ? 16 : 1);
+    }
+  };
+  churn(20 * kLive);  // the arrays reach their high-water mark
+  const std::uint64_t heap_before = heap_allocations();
+  churn(20 * kLive);
+  EXPECT_EQ(heap_allocations() - heap_before, 0u)
+      << "allocate and free in steady state must not touch the heap";
+  for (const OffsetAllocation& range : live) {
+    if (range.offset != kNoSpace) allocator.free(range.offset, range.size);
+  }
+  expect_whole_capacity_comes_back(allocator);
+}
+
 // The fuzz target's committed seeds, replayed through the same driver in every test build (the
 // fuzz build needs clang and libFuzzer; this needs neither).
 TEST(OffsetAllocator, ReplaysEveryCommittedFuzzInputWithoutADisagreement) {
@@ -573,6 +661,26 @@ TEST_F(OffsetAllocatorDeathTest, AFreeThatPartlyOverlapsAFreeBlockAborts) {
         allocator.free(45, 10);  // [0, 50) is free
       },
       "double free.*\\[0, 50\\)");
+}
+
+TEST_F(OffsetAllocatorDeathTest, AFreeOfARangeThatWasNeverAllocatedAborts) {
+  EXPECT_DEATH(
+      {
+        OffsetAllocator allocator(100);
+        allocator.allocate(100);
+        allocator.free(10, 20);  // inside a live range, overlapping no free block
+      },
+      "no live range starts at 10");
+}
+
+TEST_F(OffsetAllocatorDeathTest, AFreeWithAnotherSizeThanAllocatedAborts) {
+  EXPECT_DEATH(
+      {
+        OffsetAllocator allocator(100);
+        allocator.allocate(100);
+        allocator.free(0, 40);
+      },
+      "allocated at 0 has 100 bytes");
 }
 
 TEST_F(OffsetAllocatorDeathTest, AFreeOfSizeZeroAborts) {
