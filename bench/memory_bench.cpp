@@ -8,6 +8,7 @@
 #include <boost/pool/object_pool.hpp>
 #include <boost/pool/pool.hpp>
 
+#include "bench/bench_guard.hpp"
 #include "bench/pool_bench_cases.hpp"
 
 namespace quadpool::bench {
@@ -94,4 +95,4 @@ BENCHMARK(tight_loop<BoostObjectPoolPeer>)->Name("Tight/BoostObjectPool");
 }  // namespace
 }  // namespace quadpool::bench
 
-BENCHMARK_MAIN();
+QUADPOOL_BENCHMARK_MAIN();

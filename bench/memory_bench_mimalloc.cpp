@@ -4,6 +4,7 @@
 //   build/bench/bench/memory_bench_mimalloc
 #include <mimalloc.h>
 
+#include "bench/bench_guard.hpp"
 #include "bench/pool_bench_cases.hpp"
 
 namespace quadpool::bench {
@@ -30,4 +31,4 @@ BENCHMARK(tight_loop<MimallocPeer>)->Name("Tight/Mimalloc");
 }  // namespace
 }  // namespace quadpool::bench
 
-BENCHMARK_MAIN();
+QUADPOOL_BENCHMARK_MAIN();

@@ -40,6 +40,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_guard.hpp"
 #include "bench/uniform_grid.hpp"
 #include "engine/core/random.hpp"
 #include "engine/spatial/brute_force.hpp"
@@ -401,6 +402,7 @@ bool read_int_flag(const char* arg, const char* name, int lo, int hi, int& out) 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (!quadpool::bench::guard_checked_build(argc, argv)) return 2;
   // Take our own flags out of argv before Google Benchmark sees it.
   int kept = 1;
   for (int i = 1; i < argc; ++i) {

@@ -4,7 +4,7 @@
 #   docs/spatial_bench.png    p50 per tick against N, every method, log-log (gnuplot)
 # and prints the Markdown table that engine/spatial/README.md shows.
 #
-#   scripts/plot_spatial.sh                     build build/bench if needed, run, plot
+#   scripts/plot_spatial.sh                     build preset bench, run, plot
 #   scripts/plot_spatial.sh --from FILE.json    plot an earlier run without running again
 #   TICKS=500 scripts/plot_spatial.sh           timed ticks per benchmark (default 500)
 #
@@ -34,10 +34,8 @@ if [ -n "$FROM" ]; then
   [ -f "$FROM" ] || die "no such file: $FROM"
   [ "$FROM" -ef "$JSON" ] || cp "$FROM" "$JSON"
 else
-  if [ ! -f build/bench/build.ninja ]; then
-    cmake -S . -B build/bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DQUADPOOL_BUILD_BENCH=ON
-  fi
-  cmake --build build/bench -j 2 --target spatial_bench
+  cmake --preset bench
+  cmake --build --preset bench -j 2 --target spatial_bench
   build/bench/bench/spatial_bench --ticks="$TICKS" --benchmark_out="$JSON" --benchmark_out_format=json
 fi
 

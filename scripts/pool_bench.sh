@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./setup.sh deps
-cmake -S . -B build/bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DQUADPOOL_BUILD_BENCH=ON >/dev/null
-cmake --build build/bench --target memory_bench memory_bench_mimalloc
+cmake --preset bench >/dev/null
+cmake --build --preset bench --target memory_bench memory_bench_mimalloc
 args=(--benchmark_filter='^(Frame|Tight)/' --benchmark_min_time=0.1 --benchmark_repetitions=5
       --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true
       --benchmark_format=json)

@@ -9,7 +9,7 @@
 # so that drifting machine load favours neither), and then one process that alternates the two
 # allocators every 50 ticks (--switch-allocator-every 50), which puts both under exactly the
 # same conditions. The table gives the median over the rounds of each run's median and p99.
-# Build: build/release (cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release).
+# Build: preset release (build/release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -36,10 +36,8 @@ done
 [ -n "${SCENES// /}" ] || { echo "tick_matrix.sh: --scenes must name at least one of: $ALL_SCENES" >&2; exit 2; }
 
 BUILD="$ROOT/build/release"
-if [ ! -f "$BUILD/build.ninja" ]; then
-  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
-fi
-cmake --build "$BUILD" -j 2 --target quadpool >&2
+cmake --preset release >&2
+cmake --build --preset release -j 2 --target quadpool >&2
 EXE="$BUILD/game/quadpool"
 if ! "$EXE" --help 2>&1 | grep -q -- '--scene'; then
   echo "tick_matrix.sh: $EXE has no --scene option; build a runner that has it" >&2

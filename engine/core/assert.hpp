@@ -1,11 +1,14 @@
 #pragma once
 /// QUADPOOL_ASSERT(cond, message): the one check for programming errors (a double free, a
-/// foreign pointer, NaN coordinates). It is compiled in when QUADPOOL_ENABLE_ASSERTS is defined:
-/// in Debug, RelWithDebInfo and every build that has the tests (see the top CMakeLists.txt).
+/// foreign pointer, NaN coordinates). It is compiled in when the generated config header says so
+/// (QUADPOOL_CONFIG_ASSERTS, from the CMake cache variable QUADPOOL_ASSERTS; AUTO means Debug,
+/// RelWithDebInfo and every build that has the tests).
 /// When it fires, the installed handler runs; the default one logs through the engine logger and
 /// aborts. Tests may install their own handler, for example one that throws.
 
 #include <string_view>
+
+#include "engine/core/config.hpp"
 
 namespace quadpool {
 
@@ -31,16 +34,11 @@ AssertHandler set_assert_handler(AssertHandler handler) noexcept;
 [[noreturn]] void assertion_failed(const AssertionInfo& info);
 
 /// True when QUADPOOL_ASSERT is compiled in.
-inline constexpr bool kAssertsEnabled =
-#if defined(QUADPOOL_ENABLE_ASSERTS)
-    true;
-#else
-    false;
-#endif
+inline constexpr bool kAssertsEnabled = QUADPOOL_CONFIG_ASSERTS != 0;
 
 }  // namespace quadpool
 
-#if defined(QUADPOOL_ENABLE_ASSERTS)
+#if QUADPOOL_CONFIG_ASSERTS
 #define QUADPOOL_ASSERT(cond, message)                                                   \
   do {                                                                                   \
     if (!(cond)) [[unlikely]] {                                                          \

@@ -23,6 +23,7 @@
 #include "engine/spatial/quad_tree.hpp"
 #include "game/pair_check.hpp"
 #include "tests/common/assert_throws.hpp"
+#include "tests/common/skip.hpp"
 
 namespace quadpool::game {
 namespace {
@@ -345,6 +346,7 @@ TEST(Simulation, AddSpriteClampsIntoTheWorld) {
 }
 
 TEST(Simulation, AddSpriteAssertsOnANonFiniteOrNonPositiveRadius) {
+  QUADPOOL_SKIP_WITHOUT_ASSERTS();
   test::ScopedThrowingAsserts throwing;
   Simulation sim(config_for(100, 12));
   EXPECT_THROW(sim.add_sprite(Sprite{.x = 1, .y = 1, .vx = 0, .vy = 0, .radius = 0.0f, .kind = 0}),
@@ -355,6 +357,7 @@ TEST(Simulation, AddSpriteAssertsOnANonFiniteOrNonPositiveRadius) {
 }
 
 TEST(Simulation, SpawnAndRemoveAssertOnBadArgumentsAndLeaveTheSceneAlone) {
+  QUADPOOL_SKIP_WITHOUT_ASSERTS();
   test::ScopedThrowingAsserts throwing;
   Simulation sim(config_for(100, 12));
   EXPECT_THROW(sim.spawn_at(NAN, 1.0f, 5, 1.0f), test::AssertionError);

@@ -12,6 +12,7 @@
 
 #include "engine/core/random.hpp"
 #include "tests/common/assert_throws.hpp"
+#include "tests/common/skip.hpp"
 
 namespace quadpool::memory {
 namespace {
@@ -125,7 +126,7 @@ TEST_F(ObjectPoolTest, StatsFollowCreateAndDestroy) {
 }
 
 TEST(ObjectPoolDeathTest, DestroyingAPoolWithLiveObjectsReportsTheLeak) {
-  if (!debug::kLeakCheck) GTEST_SKIP() << "the leak check is off in this build";
+  QUADPOOL_SKIP_UNLESS(debug::kLeakCheck, "the leak check (QUADPOOL_MEMORY_LEAK_CHECK)");
   EXPECT_DEATH(
       {
         ObjectPool<Counted> pool(4);
@@ -135,7 +136,7 @@ TEST(ObjectPoolDeathTest, DestroyingAPoolWithLiveObjectsReportsTheLeak) {
 }
 
 TEST(ObjectPoolDeathTest, DestroyingTwiceAborts) {
-  if (!debug::kSlotState) GTEST_SKIP() << "slot state is off in this build";
+  QUADPOOL_SKIP_UNLESS(debug::kSlotState, "slot state (QUADPOOL_MEMORY_SLOT_STATE)");
   EXPECT_DEATH(
       {
         ObjectPool<int> pool(4);

@@ -27,6 +27,7 @@
 #include "engine/core/heap_counter.hpp"
 #include "engine/core/random.hpp"
 #include "tests/common/assert_throws.hpp"
+#include "tests/common/skip.hpp"
 #include "tests/common/offset_allocator_model.hpp"
 
 namespace quadpool::memory {
@@ -507,7 +508,8 @@ TEST(OffsetAllocator, ReplaysEveryCommittedFuzzInputWithoutADisagreement) {
   const test::ScopedThrowingAsserts throwing;
   const std::filesystem::path corpus = std::filesystem::path(__FILE__).parent_path().parent_path() /
                                        "fuzz" / "corpus" / "offset_allocator";
-  if (!std::filesystem::is_directory(corpus)) GTEST_SKIP() << "no corpus at " << corpus;
+  // A missing corpus is a broken checkout, not a reason to pass.
+  ASSERT_TRUE(std::filesystem::is_directory(corpus)) << "no fuzz corpus at " << corpus;
   std::size_t replayed = 0;
   for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
     std::ifstream file(entry.path(), std::ios::binary);
@@ -612,7 +614,7 @@ TEST(DeferredOffsetAllocator, ASteadyFrameLoopMakesNoHeapAllocations) {
 class OffsetAllocatorDeathTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!kAssertsEnabled) GTEST_SKIP() << "asserts are compiled out in this build";
+    QUADPOOL_SKIP_WITHOUT_ASSERTS();
   }
 };
 

@@ -15,6 +15,7 @@
 #include "engine/core/heap_counter.hpp"
 #include "engine/core/random.hpp"
 #include "tests/common/assert_throws.hpp"
+#include "tests/common/skip.hpp"
 
 namespace quadpool::memory {
 namespace {
@@ -217,7 +218,7 @@ TEST(PoolAllocator, MakesNoHeapAllocationOnceItHasItsChunks) {
 // --- debug aids: only meaningful when the build has them ----------------------------------------
 
 TEST(PoolAllocator, FillsFreshAndFreedBlocksWithPatternsInCheckedBuilds) {
-  if (!debug::kFill || debug::kAsan) GTEST_SKIP() << "fill patterns are off (or ASan poisons)";
+  QUADPOOL_SKIP_UNLESS(debug::kFill && !debug::kAsan, "the fill pattern (QUADPOOL_MEMORY_FILL, or ASan poisons instead)");
   PoolAllocator pool({.block_size = 64, .blocks_per_chunk = 4, .alignment = 8});
   auto* p = static_cast<unsigned char*>(pool.allocate());
   EXPECT_TRUE(std::all_of(p, p + 64, [](unsigned char c) { return c == debug::kFreshFill; }));
@@ -230,7 +231,7 @@ TEST(PoolAllocator, FillsFreshAndFreedBlocksWithPatternsInCheckedBuilds) {
 // deallocate() is noexcept, so its asserts cannot be tested with a throwing handler: the death
 // tests below check each message against the real abort.
 TEST(PoolAllocatorDeathTest, DoubleFreeAborts) {
-  if (!debug::kSlotState) GTEST_SKIP() << "slot state is off in this build";
+  QUADPOOL_SKIP_UNLESS(debug::kSlotState, "slot state (QUADPOOL_MEMORY_SLOT_STATE)");
   EXPECT_DEATH(
       {
         PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 4});
@@ -244,7 +245,7 @@ TEST(PoolAllocatorDeathTest, DoubleFreeAborts) {
 }
 
 TEST(PoolAllocatorDeathTest, ForeignPointerAborts) {
-  if (!debug::kPointerChecks) GTEST_SKIP() << "pointer checks are off in this build";
+  QUADPOOL_SKIP_UNLESS(debug::kPointerChecks, "the pointer checks (QUADPOOL_MEMORY_POINTER_CHECKS)");
   EXPECT_DEATH(
       {
         PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 4});
@@ -256,7 +257,7 @@ TEST(PoolAllocatorDeathTest, ForeignPointerAborts) {
 }
 
 TEST(PoolAllocatorDeathTest, StackPointerAborts) {
-  if (!debug::kPointerChecks) GTEST_SKIP() << "pointer checks are off in this build";
+  QUADPOOL_SKIP_UNLESS(debug::kPointerChecks, "the pointer checks (QUADPOOL_MEMORY_POINTER_CHECKS)");
   EXPECT_DEATH(
       {
         PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 4});
@@ -269,7 +270,7 @@ TEST(PoolAllocatorDeathTest, StackPointerAborts) {
 }
 
 TEST(PoolAllocatorDeathTest, MisalignedPointerInsideAChunkAborts) {
-  if (!debug::kPointerChecks) GTEST_SKIP() << "pointer checks are off in this build";
+  QUADPOOL_SKIP_UNLESS(debug::kPointerChecks, "the pointer checks (QUADPOOL_MEMORY_POINTER_CHECKS)");
   EXPECT_DEATH(
       {
         PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 4});
@@ -280,7 +281,7 @@ TEST(PoolAllocatorDeathTest, MisalignedPointerInsideAChunkAborts) {
 }
 
 TEST(PoolAllocatorDeathTest, FreeOfANeverAllocatedBlockAborts) {
-  if (!debug::kSlotState) GTEST_SKIP() << "slot state is off in this build";
+  QUADPOOL_SKIP_UNLESS(debug::kSlotState, "slot state (QUADPOOL_MEMORY_SLOT_STATE)");
   EXPECT_DEATH(
       {
         PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 4});
@@ -291,7 +292,7 @@ TEST(PoolAllocatorDeathTest, FreeOfANeverAllocatedBlockAborts) {
 }
 
 TEST(PoolAllocatorDeathTest, DestroyingAPoolWithLiveBlocksReportsTheLeakCount) {
-  if (!debug::kLeakCheck) GTEST_SKIP() << "the leak check is off in this build";
+  QUADPOOL_SKIP_UNLESS(debug::kLeakCheck, "the leak check (QUADPOOL_MEMORY_LEAK_CHECK)");
   EXPECT_DEATH(
       {
         PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 4});

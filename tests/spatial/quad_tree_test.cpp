@@ -24,6 +24,7 @@
 #include "engine/spatial/brute_force.hpp"
 #include "scene/scene.hpp"
 #include "tests/common/assert_throws.hpp"
+#include "tests/common/skip.hpp"
 #include "tests/spatial/quad_tree_input.hpp"
 
 namespace quadpool::spatial {
@@ -495,7 +496,8 @@ TEST(QuadTree, ReplaysEveryCommittedFuzzInputWithoutADisagreement) {
   // corpus in every build.
   const std::filesystem::path corpus =
       std::filesystem::path(__FILE__).parent_path().parent_path() / "fuzz" / "corpus" / "quad_tree";
-  if (!std::filesystem::is_directory(corpus)) GTEST_SKIP() << "no corpus at " << corpus;
+  // A missing corpus is a broken checkout, not a reason to pass.
+  ASSERT_TRUE(std::filesystem::is_directory(corpus)) << "no fuzz corpus at " << corpus;
   std::size_t replayed = 0;
   for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
     if (!entry.is_regular_file() || entry.path().filename().string().starts_with(".")) continue;
@@ -510,7 +512,7 @@ TEST(QuadTree, ReplaysEveryCommittedFuzzInputWithoutADisagreement) {
 // --- death tests -------------------------------------------------------------------------------
 
 TEST(QuadTreeDeathTest, NanCoordinatesFireTheAssert) {
-  if (!kAssertsEnabled) GTEST_SKIP() << "asserts are compiled out";
+  QUADPOOL_SKIP_WITHOUT_ASSERTS();
   const float nan = std::numeric_limits<float>::quiet_NaN();
   QuadTree tree({.bounds = kWorld});
   const std::vector<Aabb> boxes = {{1, 1, 2, 2}, {nan, 1, 2, 2}};
@@ -520,7 +522,7 @@ TEST(QuadTreeDeathTest, NanCoordinatesFireTheAssert) {
 }
 
 TEST(QuadTreeDeathTest, InvertedBoxesFireTheAssert) {
-  if (!kAssertsEnabled) GTEST_SKIP() << "asserts are compiled out";
+  QUADPOOL_SKIP_WITHOUT_ASSERTS();
   QuadTree tree({.bounds = kWorld});
   const std::vector<Aabb> boxes = {{5, 1, 2, 2}};
   EXPECT_DEATH(tree.rebuild(boxes), "min > max");
