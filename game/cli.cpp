@@ -106,6 +106,19 @@ void parse_screenshot(const std::string& text, DemoOptions& demo) {
   demo.screenshot = text;
 }
 
+std::string scene_list() {
+  std::string names;
+  for (const SceneKind kind : kSceneKinds) {
+    names += fmt::format("{}'{}'", names.empty() ? "" : ", ", scene_name(kind));
+  }
+  return names;
+}
+
+SceneKind parse_scene(const std::string& text) {
+  if (const std::optional<SceneKind> kind = parse_scene_kind(text)) return *kind;
+  bad(fmt::format("--scene must be one of {}, got '{}'", scene_list(), shown(text)));
+}
+
 bool parse_vsync(const std::string& text) {
   if (text == "on") return true;
   if (text == "off") return false;
@@ -134,6 +147,7 @@ std::string help_footer() {
       "Examples:\n"
       "  quadpool --sprites 20000\n"
       "  quadpool --headless --sprites 100000 --ticks 600 --json\n"
+      "  quadpool --headless --scene mixed --sprites 20000 --ticks 300 --json\n"
       "  quadpool --headless --switch-allocator-every 7 --verify\n",
       kMaxSprites, kMaxTicks, kMaxFrames);
 }
@@ -157,6 +171,11 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
        "S",
        fmt::format("Scene seed, 0..2^64-1 (default {})", headless_defaults.seed),
        range_text(0, std::numeric_limits<std::uint64_t>::max()),
+       {}},
+      {"--scene",
+       "uniform|clustered|mixed|streams",
+       "Where the sprites start and how big they are (default uniform; see game/README.md)",
+       fmt::format("one of {}", scene_list()),
        {}},
       {"--allocator",
        "pool|new-delete",
@@ -201,6 +220,7 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
   bool headless = false;
   bool verify = false;
   bool json = false;
+  bool ab = false;
   app.add_flag("--headless", headless, "Run without a window (no display needed)")
       ->disable_flag_override();
   for (ValueFlag& flag : values) {
@@ -213,6 +233,11 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
           ->disable_flag_override();
   CLI::Option* json_flag =
       app.add_flag("--json", json, "Headless: print exactly one JSON object on stdout")
+          ->disable_flag_override();
+  CLI::Option* ab_flag =
+      app.add_flag("--ab", ab,
+                   "Demo: start an A/B run (pool against new-delete) on the first frame; with "
+                   "--frames its result goes into the JSON summary")
           ->disable_flag_override();
   help_text = app.help();
 
@@ -234,7 +259,7 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
                     shown(extras)));
   } catch (const CLI::ParseError& e) {
     const std::string what = e.what();
-    for (const char* name : {"headless", "verify", "json"}) {
+    for (const char* name : {"headless", "verify", "json", "ab"}) {
       if (what.rfind(std::string(name) + " was given a disallowed flag override", 0) == 0) {
         bad(fmt::format("--{} is a switch and takes no value", name));
       }
@@ -258,6 +283,7 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
       bad(fmt::format("{} is a demo flag and cannot be used with --headless", name));
     }
   }
+  if (headless && given(ab_flag)) bad("--ab is a demo flag and cannot be used with --headless");
   if (!headless) {
     for (const char* name : {"--ticks", "--switch-allocator-every"}) {
       if (given(value_of(name).option)) bad(fmt::format("{} needs --headless", name));
@@ -278,6 +304,9 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
     run.seed = demo.seed =
         parse_integer(f.name, f.text, 0, std::numeric_limits<std::uint64_t>::max());
   }
+  if (const ValueFlag& f = value_of("--scene"); given(f.option)) {
+    run.scene = demo.scene = parse_scene(f.text);
+  }
   if (const ValueFlag& f = value_of("--allocator"); given(f.option)) {
     run.allocator = demo.allocator = parse_allocator(f.text);
   }
@@ -294,6 +323,7 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
   if (const ValueFlag& f = value_of("--screenshot"); given(f.option))
     parse_screenshot(f.text, demo);
   if (const ValueFlag& f = value_of("--vsync"); given(f.option)) demo.vsync = parse_vsync(f.text);
+  demo.ab = ab;
   run.verify = verify;
   run.json = json;
   command.mode = headless ? CommandLine::Mode::Headless : CommandLine::Mode::Demo;

@@ -2,10 +2,11 @@
 /// The command line of the `quadpool` executable: every flag of the demo and of the headless
 /// runner, their defaults, their caps, and the one-line errors for bad input.
 ///
-///   quadpool [--sprites N] [--seed S] [--allocator pool|new-delete] [--window WxH] [--frames F]
-///            [--screenshot FILE] [--vsync on|off]                       (the SDL2 demo)
-///   quadpool --headless [--sprites N] [--ticks T] [--seed S] [--allocator pool|new-delete]
-///            [--switch-allocator-every K] [--verify] [--json]            (no window)
+///   quadpool [--sprites N] [--seed S] [--scene KIND] [--allocator pool|new-delete] [--window WxH]
+///            [--frames F] [--screenshot FILE] [--vsync on|off] [--ab]   (the SDL2 demo)
+///   quadpool --headless [--sprites N] [--ticks T] [--seed S] [--scene KIND]
+///            [--allocator pool|new-delete] [--switch-allocator-every K] [--verify] [--json]
+///   KIND: uniform|clustered|mixed|streams
 ///
 /// Bad input (a malformed, negative, zero, NaN or absurd value, an unknown flag or allocator, a
 /// flag that belongs to the other mode, a flag given twice) gives exactly one line that names
@@ -34,6 +35,7 @@ struct HeadlessOptions {
   std::size_t sprites = 10'000;
   std::uint64_t ticks = 1'000;
   std::uint64_t seed = 1;
+  SceneKind scene = SceneKind::Uniform;
   AllocatorKind allocator = AllocatorKind::Pool;
   std::uint64_t switch_allocator_every = 0;  // 0: never switch
   bool verify = false;

@@ -13,6 +13,7 @@
 
 #include "engine/spatial/quad_tree.hpp"
 #include "game/json_writer.hpp"
+#include "game/report_json.hpp"
 #include "game/pair_check.hpp"
 
 namespace quadpool::game {
@@ -49,14 +50,6 @@ AllocatorTimes times_of(const Samples& samples, AllocatorKind kind) {
   return times;
 }
 
-void write_percentiles(JsonWriter& json, const char* key, const Percentiles& p) {
-  json.begin(key);
-  json.number("median", p.median);
-  json.number("p99", p.p99);
-  json.number("max", p.max);
-  json.end();
-}
-
 }  // namespace
 
 std::optional<std::string> verify_tick(PairChecker& checker, std::uint64_t tick,
@@ -72,6 +65,7 @@ HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_count
   SimulationConfig config;
   config.scene.seed = options.seed;
   config.scene.sprites = options.sprites;
+  config.scene.kind = options.scene;
   config.allocator = options.allocator;
   config.heap_counter = heap_counter;
   Simulation sim(config);
@@ -127,6 +121,7 @@ HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_count
   report.contacts_total = sim.contacts_total();
   report.pool = last.pool;
   report.tree = last.tree;
+  report.tree_config = sim.tree().config();
   report.kinetic_energy_last = kinetic_energy(sim.sprites());
   report.pool_ticks = times_of(samples, AllocatorKind::Pool);
   report.new_delete_ticks = times_of(samples, AllocatorKind::NewDelete);
@@ -150,6 +145,7 @@ std::string format_json(const HeadlessReport& r) {
   json.integer("sprites", r.options.sprites);
   json.integer("ticks", r.options.ticks);
   json.integer("seed", r.options.seed);
+  json.string("scene", scene_name(r.options.scene));
   json.string("allocator", allocator_name(r.options.allocator));
   json.integer("switch_allocator_every", r.options.switch_allocator_every);
   json.boolean("verified", r.options.verify);
@@ -182,18 +178,8 @@ std::string format_json(const HeadlessReport& r) {
   } else {
     json.null("heap_allocs_per_tick");
   }
-  json.begin("pool");
-  json.integer("capacity", r.pool.capacity);
-  json.integer("in_use_peak", r.pool.high_water);
-  json.integer("chunks", r.pool.chunks);
-  json.integer("in_use_last_tick", r.pool.blocks_in_use);
-  json.integer("bytes_reserved", r.pool.bytes_reserved);
-  json.end();
-  json.begin("tree");
-  json.integer("nodes", r.tree.nodes);
-  json.integer("leaves", r.tree.leaves);
-  json.integer("max_depth_reached", r.tree.max_depth_reached);
-  json.end();
+  write_pool_stats(json, r.pool);
+  write_tree_stats(json, r.tree_config, r.tree);
   json.begin("kinetic_energy");
   json.number("first", r.kinetic_energy_first);
   json.number("last", r.kinetic_energy_last);
@@ -204,9 +190,10 @@ std::string format_json(const HeadlessReport& r) {
 }
 
 std::string format_summary(const HeadlessReport& r) {
-  std::string s = fmt::format("quadpool --headless: {} sprites, {} ticks, seed {}, allocator {}",
-                              r.options.sprites, r.options.ticks, r.options.seed,
-                              allocator_name(r.options.allocator));
+  std::string s =
+      fmt::format("quadpool --headless: {} scene, {} sprites, {} ticks, seed {}, allocator {}",
+                  scene_name(r.options.scene), r.options.sprites, r.options.ticks, r.options.seed,
+                  allocator_name(r.options.allocator));
   if (r.options.switch_allocator_every != 0) {
     s += fmt::format(", switching every {} ticks", r.options.switch_allocator_every);
   }
@@ -229,8 +216,10 @@ std::string format_summary(const HeadlessReport& r) {
     s += fmt::format("  heap allocs/tick  median {:.0f}  max {:.0f} (after the first {} ticks)\n",
                      r.heap_allocs_per_tick->median, r.heap_allocs_per_tick->max, kHeapWarmupTicks);
   }
-  s += fmt::format("  tree              {} nodes, {} leaves, depth {}\n", r.tree.nodes,
-                   r.tree.leaves, r.tree.max_depth_reached);
+  s += fmt::format(
+      "  tree              {} nodes, {} leaves, depth {} (max depth {}, leaf capacity {})\n",
+      r.tree.nodes, r.tree.leaves, r.tree.max_depth_reached, r.tree_config.max_depth,
+      r.tree_config.leaf_capacity);
   s += fmt::format("  node pool         capacity {}, peak {} in use, {} chunk(s)\n",
                    r.pool.capacity, r.pool.high_water, r.pool.chunks);
   s += fmt::format("  kinetic energy    {:.6g} -> {:.6g}\n", r.kinetic_energy_first,

@@ -34,7 +34,8 @@ struct HeadlessReport {
   // After the first kHeapWarmupTicks ticks; empty without a counter or with too few ticks.
   std::optional<Percentiles> heap_allocs_per_tick;
   memory::PoolStats pool{};         // after the last tick; high_water is the run's peak
-  spatial::QuadTreeStats tree{};    // after the last tick
+  spatial::QuadTreeConfig tree_config{};  // the settings the game's tree ran with
+  spatial::QuadTreeStats tree{};          // after the last tick
   double kinetic_energy_first = 0;  // before the first tick
   double kinetic_energy_last = 0;   // after the last tick
   double seconds = 0;               // wall-clock time of the whole run

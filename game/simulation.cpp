@@ -96,6 +96,18 @@ void Simulation::set_allocator(AllocatorKind kind) noexcept {
   next_allocator_ = kind;
 }
 
+void Simulation::set_tree_limits(int max_depth, int leaf_capacity) {
+  auto tree = std::make_unique<spatial::QuadTree>(
+      spatial::QuadTreeConfig{.bounds = tree_->config().bounds,
+                              .max_depth = max_depth,
+                              .leaf_capacity = leaf_capacity},
+      next_allocator_);
+  tree->rebuild(boxes_);
+  tree_ = std::move(tree);
+  config_.tree_max_depth = max_depth;
+  config_.tree_leaf_capacity = leaf_capacity;
+}
+
 const TickStats& Simulation::step() {
   const std::uint64_t heap_before = config_.heap_counter ? config_.heap_counter() : 0;
   const Clock::time_point start = Clock::now();

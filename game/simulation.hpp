@@ -67,12 +67,19 @@ inline constexpr std::uint64_t kHeapWarmupTicks = 10;
 /// "pool" or "new-delete", the spelling the command line, the JSON and the overlay use.
 const char* allocator_name(AllocatorKind kind) noexcept;
 
-/// The most sprites a Simulation holds (sprite indices are 32-bit in the broad phase; the cap
-/// keeps memory around 100 MB). The command line names the same cap.
+/// The fewest and the most sprites a Simulation holds (sprite indices are 32-bit in the broad
+/// phase; the cap keeps memory around 100 MB). The command line and the demo's slider use the
+/// same range.
+inline constexpr std::size_t kMinSprites = 1;
 inline constexpr std::size_t kMaxSprites = 1'000'000;
 
 /// Returns a monotonically increasing count of heap allocations, e.g. quadpool::heap_allocations.
 using HeapCounter = std::uint64_t (*)() noexcept;
+
+/// The tree settings' ranges: QuadTreeConfig's own for the depth; the leaf capacity has no upper
+/// bound there, and the demo's slider stops at kMaxLeafCapacity.
+inline constexpr int kMinTreeDepth = 1, kMaxTreeDepth = 16;
+inline constexpr int kMinLeafCapacity = 1, kMaxLeafCapacity = 128;
 
 struct SimulationConfig {
   SceneConfig scene;  // seed, initial sprite count, radii, speed; the world side follows from it
@@ -138,6 +145,11 @@ class Simulation {
   void set_allocator(AllocatorKind kind) noexcept;
   /// The allocator the next tick will use.
   AllocatorKind allocator() const noexcept { return next_allocator_; }
+  /// Replaces the tree with one of these settings (QuadTreeConfig's ranges), built at once from
+  /// the last tick's boxes so that it can be drawn before the next tick; the sprites are left
+  /// alone. A new tree has a new, cold node pool. Throws std::invalid_argument for a value out
+  /// of range, leaving the old tree in place.
+  void set_tree_limits(int max_depth, int leaf_capacity);
 
   // --- scene changes, between ticks (the demo's spawn tools) ----------------------------------
 

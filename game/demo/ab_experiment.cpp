@@ -6,15 +6,14 @@
 
 namespace quadpool::game::demo {
 
-void AbExperiment::start(std::size_t sprites, std::uint64_t seed, const Controls& controls,
+void AbExperiment::start(const SimulationConfig& subject, const Controls& controls,
                          AllocatorKind allocator) {
   running_ = true;
   cancelled_ = false;
   elapsed_ms_ = 0;
   leg_ = 0;
   frames_in_leg_ = 0;
-  sprites_ = sprites;
-  seed_ = seed;
+  subject_ = subject;
   for (int mode = 0; mode < 2; ++mode) {
     frame_ms_[mode].clear();
     tick_ms_[mode].clear();
@@ -25,7 +24,10 @@ void AbExperiment::start(std::size_t sprites, std::uint64_t seed, const Controls
   result_.reset();
   saved_controls_ = controls;
   saved_allocator_ = allocator;
-  logger().info("A/B: {} sprites, seed {}, {} legs of {} frames", sprites, seed, kLegs, kLegFrames);
+  logger().info("A/B: {} scene, {} sprites, seed {}, tree depth {} leaf capacity {}, {} legs of {} "
+                "frames",
+                scene_name(subject.scene.kind), subject.scene.sprites, subject.scene.seed,
+                subject.tree_max_depth, subject.tree_leaf_capacity, kLegs, kLegFrames);
 }
 
 AbExperiment::Next AbExperiment::record(const FrameSample& sample) {
@@ -44,8 +46,11 @@ AbExperiment::Next AbExperiment::record(const FrameSample& sample) {
   if (++leg_ < kLegs) return Next::NewLeg;
 
   AbResult result;
-  result.sprites = sprites_;
-  result.seed = seed_;
+  result.sprites = subject_.scene.sprites;
+  result.seed = subject_.scene.seed;
+  result.scene = subject_.scene.kind;
+  result.tree_max_depth = subject_.tree_max_depth;
+  result.tree_leaf_capacity = subject_.tree_leaf_capacity;
   result.settings = saved_controls_;
   for (int m = 0; m < 2; ++m) {
     result.frame_ms[m] = percentiles(frame_ms_[m]);
@@ -61,10 +66,10 @@ AbExperiment::Next AbExperiment::record(const FrameSample& sample) {
                         *result.heap_allocations_per_tick[1])
           : std::string("not counted");
   logger().info(
-      "A/B done ({} sprites, seed {}): tick median / p99 {:.3f} / {:.3f} ms pool, {:.3f} / "
+      "A/B done ({} scene, {} sprites, seed {}): tick median / p99 {:.3f} / {:.3f} ms pool, {:.3f} / "
       "{:.3f} ms new-delete (new-delete / pool {:.2f}x); frame median / p99 {:.2f} / {:.2f} ms "
       "pool, {:.2f} / {:.2f} ms new-delete; heap allocations per tick {}",
-      sprites_, seed_, result.tick_ms[0].median, result.tick_ms[0].p99, result.tick_ms[1].median,
+      scene_name(result.scene), result.sprites, result.seed, result.tick_ms[0].median, result.tick_ms[0].p99, result.tick_ms[1].median,
       result.tick_ms[1].p99, result.tick_median_ratio(), result.frame_ms[0].median,
       result.frame_ms[0].p99, result.frame_ms[1].median, result.frame_ms[1].p99, heap);
   result_ = result;

@@ -13,6 +13,7 @@
 #include "game/demo/controls.hpp"
 #include "game/demo/frame_stats.hpp"
 #include "game/percentiles.hpp"
+#include "game/simulation.hpp"
 
 namespace quadpool::game::demo {
 
@@ -20,6 +21,8 @@ namespace quadpool::game::demo {
 struct AbResult {
   std::size_t sprites = 0;
   std::uint64_t seed = 0;
+  SceneKind scene = SceneKind::Uniform;
+  int tree_max_depth = 0, tree_leaf_capacity = 0;  // the tree settings it ran with
   Controls settings{};  // the draw toggles and panel it ran with (speed 1, never paused)
   Percentiles frame_ms[2], tick_ms[2];
   std::optional<double> heap_allocations_per_tick[2];  // empty without a heap counter
@@ -37,10 +40,9 @@ class AbExperiment {
   /// What the App does after record().
   enum class Next { Continue, NewLeg, Done };
 
-  /// Starts a run on a scene of `sprites` from `seed`, saving `controls` and `allocator` to
+  /// Starts a run on `subject`'s scene and tree settings, saving `controls` and `allocator` to
   /// restore at the end. The caller then resets the scene on leg_allocator().
-  void start(std::size_t sprites, std::uint64_t seed, const Controls& controls,
-             AllocatorKind allocator);
+  void start(const SimulationConfig& subject, const Controls& controls, AllocatorKind allocator);
   /// Stops a running experiment without a result; the caller restores the saved state.
   void cancel() noexcept;
   /// Records one frame. NewLeg: reset the scene on leg_allocator(). Done: result() holds the
@@ -66,8 +68,7 @@ class AbExperiment {
   bool running_ = false;
   int leg_ = 0;
   std::uint64_t frames_in_leg_ = 0;
-  std::size_t sprites_ = 0;
-  std::uint64_t seed_ = 0;
+  SimulationConfig subject_;  // the scene and tree settings measured
   bool cancelled_ = false;
   double elapsed_ms_ = 0;                         // the recorded frames' total
   std::vector<double> frame_ms_[2], tick_ms_[2];  // [0] pool, [1] new-delete

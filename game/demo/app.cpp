@@ -47,7 +47,8 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const D
     : target_{window, renderer, renderer_name(renderer), {}},
       options_(options),
       input_(std::move(script)),
-      runner_(options.sprites, options.seed, options.allocator, options.heap_counter),
+      runner_(SceneConfig{.seed = options.seed, .sprites = options.sprites, .kind = options.scene},
+              options.allocator, options.heap_counter),
       // A start: the stream grows to what is drawn, which the density map bounds by the
       // screen's area however many sprites there are.
       stream_(kInitialStreamQuads * 4 * VertexStream::kFramesInFlight),
@@ -59,6 +60,15 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const D
 
 void App::reset(std::size_t sprites, std::uint64_t seed) {
   runner_.reset(sprites, seed);
+  after_reset();
+}
+
+void App::reset(SceneKind kind) {
+  runner_.reset(kind);
+  after_reset();
+}
+
+void App::after_reset() {
   selection_.clear();
   overlay_.show_scene_size(runner_.scene().sprites);
   fit_camera();
@@ -93,8 +103,14 @@ int App::run() {
   const std::clock_t cpu_start = std::clock();
   while (!quit_) {
     const Clock::time_point frame_start = Clock::now();
-    input_.inject_script(frame_, target_.window);
+    const std::optional<SceneKind> scripted_scene = input_.inject_script(frame_, target_.window);
     handle_events();
+    if (scripted_scene) {
+      OverlayRequests pick;
+      pick.scene = scripted_scene;
+      apply(pick);
+    }
+    if (options_.ab && frame_ == 0) start_ab();
     update_layout();
 
     FrameSample sample;
@@ -315,6 +331,15 @@ void App::apply(const OverlayRequests& requests) {
   if (requests.allocator) runner_.set_allocator(*requests.allocator);
   if (requests.sprites) reset(*requests.sprites, runner_.scene().seed);
   if (requests.reset_seed) reset(runner_.scene().sprites, *requests.reset_seed);
+  // The overlay locks these during an A/B run; a script's scene pick waits like a key would.
+  if (ab_.running() && (requests.scene || requests.tree_limits)) {
+    logger().info("A/B run in progress: scene and tree settings are locked (Esc cancels the run)");
+  } else {
+    if (requests.scene) reset(*requests.scene);
+    if (requests.tree_limits) {
+      runner_.set_tree_limits(requests.tree_limits->max_depth, requests.tree_limits->leaf_capacity);
+    }
+  }
   if (requests.start_ab) start_ab();
   if (requests.cancel_ab) cancel_ab();
 }
@@ -323,7 +348,7 @@ void App::apply(const OverlayRequests& requests) {
 
 void App::start_ab() {
   if (ab_.running()) return;
-  ab_.start(runner_.scene().sprites, runner_.scene().seed, controls_, runner_.sim().allocator());
+  ab_.start(runner_.config(), controls_, runner_.sim().allocator());
   controls_.paused = false;
   controls_.speed = 1.0f;
   runner_.set_allocator(ab_.leg_allocator());

@@ -61,6 +61,8 @@ class App {
   void apply(Action action);
   void apply(const OverlayRequests& requests);
   void reset(std::size_t sprites, std::uint64_t seed);
+  void reset(SceneKind kind);
+  void after_reset();
   void fit_camera();
   void start_ab();
   void cancel_ab();

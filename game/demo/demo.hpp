@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/spatial/quad_tree.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game {
 
@@ -20,6 +21,8 @@ struct DemoOptions {
   std::optional<std::uint64_t> frames;  // quit after this many frames
   std::string screenshot;               // PNG or BMP of the last frame; empty for none
   bool vsync = true;
+  scene::SceneKind scene = scene::SceneKind::Uniform;  // the scene the demo opens with
+  bool ab = false;  // start an A/B run on the first frame (so --frames runs can record it)
   /// Counts heap allocations (quadpool::heap_allocations when the executable links
   /// quadpool::heap_hook); nullptr: the overlay and the summary show no allocation counts.
   std::uint64_t (*heap_counter)() noexcept = nullptr;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -37,6 +38,13 @@ bool parse_script_input(const std::string& what, ScriptedKey& out) {
   if (whole(std::sscanf(what.c_str(), "pick=%d/%d%n", &out.x0, &out.y0, &used), 2)) {
     out.kind = ScriptedKey::Kind::Pick;
     return true;
+  }
+  constexpr std::string_view kScene = "scene=";
+  if (what.rfind(kScene, 0) == 0) {
+    const std::optional<SceneKind> kind = parse_scene_kind(std::string_view(what).substr(kScene.size()));
+    out.kind = ScriptedKey::Kind::Scene;
+    if (kind) out.scene = *kind;
+    return kind.has_value();
   }
   return false;
 }
@@ -80,7 +88,7 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
       error = fmt::format(
           "QUADPOOL_DEMO_KEYS: '{}' is not FRAME:KEY (a frame number from 0, then an SDL key "
           "name such as A, Space or ., a window size WxH from 64x64 to 16384x16384, "
-          "query=X0/Y0/X1/Y1 or pick=X/Y)",
+          "query=X0/Y0/X1/Y1, pick=X/Y or scene=uniform|clustered|mixed|streams)",
           entry);
       return {};
     }
@@ -92,7 +100,8 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
   return keys;
 }
 
-void Input::inject_script(std::uint64_t frame, SDL_Window* window) {
+std::optional<SceneKind> Input::inject_script(std::uint64_t frame, SDL_Window* window) {
+  std::optional<SceneKind> scene;
   if (script_holds_shift_) {
     SDL_SetModState(KMOD_NONE);
     script_holds_shift_ = false;
@@ -103,6 +112,9 @@ void Input::inject_script(std::uint64_t frame, SDL_Window* window) {
        ++next_script_key_) {
     const ScriptedKey& scripted = script_[next_script_key_];
     switch (scripted.kind) {
+      case ScriptedKey::Kind::Scene:
+        scene = scripted.scene;
+        break;
       case ScriptedKey::Kind::Resize:
         SDL_SetWindowSize(window, scripted.width, scripted.height);
         break;
@@ -134,6 +146,7 @@ void Input::inject_script(std::uint64_t frame, SDL_Window* window) {
       }
     }
   }
+  return scene;
 }
 
 Action Input::handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_keyboard,

@@ -4,12 +4,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "game/demo/camera.hpp"
 #include "game/demo/key_map.hpp"
 #include "game/demo/selection.hpp"
+#include "game/simulation.hpp"
 
 union SDL_Event;
 struct SDL_Window;
@@ -17,22 +19,25 @@ struct SDL_Window;
 namespace quadpool::game::demo {
 
 /// Input to inject at the start of a frame: a key press through SDL_PushEvent (the path a real
-/// key press takes), a window resize (SDL_SetWindowSize, as a user dragging its border), or a
+/// key press takes), a window resize (SDL_SetWindowSize, as a user dragging its border), a
 /// shift + left drag or click of the query tool (mouse events through SDL_PushEvent, with
-/// shift held). Scripts come from $QUADPOOL_DEMO_KEYS (see parse_key_script).
+/// shift held), or a pick in the overlay's scene list. Scripts come from $QUADPOOL_DEMO_KEYS
+/// (see parse_key_script).
 struct ScriptedKey {
-  enum class Kind { Key, Resize, Query, Pick };
+  enum class Kind { Key, Resize, Query, Pick, Scene };
   std::uint64_t frame;
   int keycode;  // SDL_Keycode of a Key
   Kind kind = Kind::Key;
   int width = 0, height = 0;  // a Resize's window size
   int x0 = 0, y0 = 0;         // window pixels: a Query's first corner, a Pick's point
   int x1 = 0, y1 = 0;         // a Query's second corner
+  SceneKind scene = SceneKind::Uniform;  // a Scene's pick
 };
 
 /// Parses "FRAME:WHAT[,FRAME:WHAT...]", WHAT being an SDL key name ("A", "Space", "."), a window
-/// size WxH, "query=X0/Y0/X1/Y1" (a shift-drag between two window points) or "pick=X/Y" (a
-/// shift-click), e.g. "100:A,150:1024x600,160:pick=700/300". Returns the entries sorted by
+/// size WxH, "query=X0/Y0/X1/Y1" (a shift-drag between two window points), "pick=X/Y" (a
+/// shift-click) or "scene=KIND" (the overlay's scene list, e.g. scene=mixed), e.g.
+/// "100:A,150:1024x600,160:pick=700/300,200:scene=streams". Returns the entries sorted by
 /// frame, or an error naming the bad entry.
 std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& error);
 
@@ -41,8 +46,9 @@ class Input {
   explicit Input(std::vector<ScriptedKey> script) : script_(std::move(script)) {}
 
   /// Pushes the scripted presses (and releases) due by `frame` into SDL's event queue for
-  /// `window`, and applies the resizes due.
-  void inject_script(std::uint64_t frame, SDL_Window* window);
+  /// `window`, and applies the resizes due. Returns the scene the script picks at this frame,
+  /// if any, for the caller to apply as the overlay's scene list would.
+  std::optional<SceneKind> inject_script(std::uint64_t frame, SDL_Window* window);
 
   /// Handles one SDL event, after ImGui has seen it (`ui_wants_mouse` / `ui_wants_keyboard`:
   /// ImGui's WantCapture flags). Mouse gestures move `camera` and drag `selection`. Returns

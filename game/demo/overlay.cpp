@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cinttypes>
 #include <string>
 
@@ -209,8 +210,9 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
   }
 
   const TickStats& tick = view.sim.last_tick();
-  text(fmt::format("tree: {} nodes, {} leaves, depth {}", tick.tree.nodes, tick.tree.leaves,
-                   tick.tree.max_depth_reached));
+  text(fmt::format("tree: {} nodes, {} leaves, depth {} of {}, leaf capacity {}", tick.tree.nodes,
+                   tick.tree.leaves, tick.tree.max_depth_reached, view.sim.config().tree_max_depth,
+                   view.sim.config().tree_leaf_capacity));
   text(fmt::format("pairs tested {}   contacts {}", tick.pairs_tested, tick.contacts));
 }
 
@@ -322,7 +324,8 @@ void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requ
   ImGui::PushItemWidth(0.55f * content_w_);
   // The scene is rebuilt when the slider is let go, not on every value it passes through.
   // AlwaysClamp: ctrl+click turns a slider into a text field, which ImGui does not clamp.
-  ImGui::SliderInt("sprites", &sprites_slider_, 100, static_cast<int>(kMaxSprites), "%d",
+  ImGui::SliderInt("sprites", &sprites_slider_, static_cast<int>(kMinSprites),
+                   static_cast<int>(kMaxSprites), "%d",
                    ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   if (ImGui::IsItemDeactivatedAfterEdit()) {
     requests.sprites = static_cast<std::size_t>(sprites_slider_);
@@ -344,7 +347,36 @@ void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requ
   ImGui::Checkbox("draw tree (T)", &controls.draw_tree);
   ImGui::SameLine();
   ImGui::Checkbox("highlight contacts (C)", &controls.highlight_contacts);
+  draw_scene_controls(view, requests);
   ImGui::EndDisabled();
+}
+
+// The scene list and the tree's settings: each change applies from the next frame (a new scene
+// with the current seed and sprite count; a new tree over the same sprites).
+void Overlay::draw_scene_controls(const OverlayView& view, OverlayRequests& requests) {
+  const SimulationConfig& config = view.sim.config();
+  std::array<const char*, kSceneKinds.size()> names{};
+  for (std::size_t i = 0; i < kSceneKinds.size(); ++i) names[i] = scene_name(kSceneKinds[i]);
+  int scene = static_cast<int>(config.scene.kind);
+  ImGui::PushItemWidth(0.55f * content_w_);
+  if (ImGui::Combo("scene", &scene, names.data(), static_cast<int>(names.size()))) {
+    requests.scene = kSceneKinds[static_cast<std::size_t>(scene)];
+  }
+  // The sliders follow the tree's settings except while the user holds one.
+  if (!ImGui::IsAnyItemActive()) {
+    depth_slider_ = config.tree_max_depth;
+    capacity_slider_ = config.tree_leaf_capacity;
+  }
+  ImGui::SliderInt("tree max depth", &depth_slider_, kMinTreeDepth, kMaxTreeDepth, "%d",
+                   ImGuiSliderFlags_AlwaysClamp);
+  const bool depth_done = ImGui::IsItemDeactivatedAfterEdit();
+  ImGui::SliderInt("leaf capacity", &capacity_slider_, kMinLeafCapacity, kMaxLeafCapacity, "%d",
+                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  const bool capacity_done = ImGui::IsItemDeactivatedAfterEdit();
+  ImGui::PopItemWidth();
+  if (depth_done || capacity_done) {
+    requests.tree_limits = OverlayRequests::TreeLimits{depth_slider_, capacity_slider_};
+  }
 }
 
 void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) {
@@ -363,6 +395,11 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
                         ab.cancelled() ? ", last run cancelled" : "");
   }
   const std::optional<AbResult>& result = ab.result();
+  if (result) {
+    ImGui::TextDisabled("%s scene, seed %" PRIu64 ", tree depth %d, leaf capacity %d",
+                        scene_name(result->scene), result->seed, result->tree_max_depth,
+                        result->tree_leaf_capacity);
+  }
   if (result && ImGui::BeginTable("ab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
     ImGui::TableSetupColumn(fmt::format("{} sprites", result->sprites).c_str());
     ImGui::TableSetupColumn("pool");

@@ -46,6 +46,11 @@ struct OverlayRequests {
   std::optional<AllocatorKind> allocator;
   std::optional<std::size_t> sprites;       // the slider was let go: a new scene of this size
   std::optional<std::uint64_t> reset_seed;  // Reset was pressed, with the seed field's value
+  std::optional<SceneKind> scene;  // a pick in the scene list: a new scene of this kind
+  struct TreeLimits {
+    int max_depth, leaf_capacity;
+  };
+  std::optional<TreeLimits> tree_limits;  // a tree slider was let go: these settings
   bool start_ab = false;
   bool cancel_ab = false;
 };
@@ -74,6 +79,7 @@ class Overlay {
   void draw_pool_panel(const OverlayView& view);
   void draw_stream_panel(const OverlayView& view);
   void draw_controls_panel(const OverlayView& view, OverlayRequests& requests);
+  void draw_scene_controls(const OverlayView& view, OverlayRequests& requests);
   void draw_ab_panel(const OverlayView& view, OverlayRequests& requests);
   void draw_keys_panel(bool& open);
   void draw_query_panel(const OverlayView& view);
@@ -81,6 +87,7 @@ class Overlay {
 
   std::vector<memory::BlockState> chunk_states_;  // the per-chunk strip, refreshed now and then
   int sprites_slider_ = 0;
+  int depth_slider_ = 0, capacity_slider_ = 0;  // the tree settings' sliders
   std::uint64_t seed_input_;
   float scale_ = 0.0f;  // the layout's UI scale, as last applied to ImGui's style
   std::unique_ptr<ImGuiStyle> base_style_;  // the style at scale 1, taken at the first draw

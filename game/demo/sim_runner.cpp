@@ -6,27 +6,46 @@
 
 namespace quadpool::game::demo {
 
-SimRunner::SimRunner(std::size_t sprites, std::uint64_t seed, AllocatorKind allocator,
-                     HeapCounter heap_counter)
-    : heap_counter_(heap_counter) {
-  scene_.seed = seed;
-  reset(sprites, seed);
-  sim_->set_allocator(allocator);
+SimRunner::SimRunner(const SceneConfig& scene, AllocatorKind allocator,
+                     HeapCounter heap_counter) {
+  config_.scene = scene;
+  config_.allocator = allocator;
+  config_.heap_counter = heap_counter;
+  reset(scene.sprites, scene.seed);
 }
 
 void SimRunner::reset(std::size_t sprites, std::uint64_t seed) {
-  const AllocatorKind allocator = sim_ ? sim_->allocator() : AllocatorKind::Pool;
-  scene_.sprites = std::clamp(sprites, kMinSprites, kMaxSprites);
-  scene_.seed = seed;
-  SimulationConfig config;
-  config.scene = scene_;
-  config.allocator = allocator;
-  config.heap_counter = heap_counter_;
+  config_.scene.sprites = std::clamp(sprites, kMinSprites, kMaxSprites);
+  config_.scene.seed = seed;
+  rebuild_simulation();
+}
+
+void SimRunner::reset(SceneKind kind) {
+  config_.scene.kind = kind;
+  rebuild_simulation();
+  logger().info("scene: {}, {} sprites, seed {}", scene_name(kind), config_.scene.sprites,
+                config_.scene.seed);
+}
+
+void SimRunner::rebuild_simulation() {
+  if (sim_) config_.allocator = sim_->allocator();
   sim_.reset();  // free the old scene first: at the cap it is ~100 MB
-  sim_ = std::make_unique<Simulation>(config);
+  sim_ = std::make_unique<Simulation>(config_);
   ticks_since_reset_ = 0;
   tick_debt_ = 0;
   in_contact_.clear();
+}
+
+void SimRunner::set_tree_limits(int max_depth, int leaf_capacity) {
+  max_depth = std::clamp(max_depth, kMinTreeDepth, kMaxTreeDepth);
+  leaf_capacity = std::clamp(leaf_capacity, kMinLeafCapacity, kMaxLeafCapacity);
+  if (max_depth == config_.tree_max_depth && leaf_capacity == config_.tree_leaf_capacity) return;
+  sim_->set_tree_limits(max_depth, leaf_capacity);
+  config_.tree_max_depth = max_depth;
+  config_.tree_leaf_capacity = leaf_capacity;
+  ticks_since_reset_ = 0;  // a new tree has a cold pool: warm-up again
+  logger().info("tree: max depth {}, leaf capacity {} from the next tick", max_depth,
+                leaf_capacity);
 }
 
 void SimRunner::set_allocator(AllocatorKind kind) {

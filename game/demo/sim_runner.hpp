@@ -17,16 +17,19 @@ namespace quadpool::game::demo {
 
 class SimRunner {
  public:
-  /// The first scene: `sprites` (clamped to [kMinSprites, kMaxSprites]) from `seed`, its tree
-  /// on `allocator`; `heap_counter` may be nullptr (then no allocation counts).
-  SimRunner(std::size_t sprites, std::uint64_t seed, AllocatorKind allocator,
-            HeapCounter heap_counter);
+  /// The first scene: `scene` (its sprite count clamped to [kMinSprites, kMaxSprites]), its
+  /// tree on `allocator` with the game's default settings; `heap_counter` may be nullptr (then
+  /// no allocation counts).
+  SimRunner(const SceneConfig& scene, AllocatorKind allocator, HeapCounter heap_counter);
 
-  /// The fewest sprites a scene has.
-  static constexpr std::size_t kMinSprites = 100;
-
-  /// Replaces the scene with a new one of `sprites` (clamped) from `seed`, on the same allocator.
+  /// Replaces the scene with a new one of `sprites` (clamped) from `seed`, of the same kind, on
+  /// the same allocator and tree settings.
   void reset(std::size_t sprites, std::uint64_t seed);
+  /// Replaces the scene with a new one of `kind`, same sprite count and seed.
+  void reset(SceneKind kind);
+  /// New tree settings from the next tick on (the sprites stay); kept by later resets. Values
+  /// out of QuadTreeConfig's ranges are clamped into them.
+  void set_tree_limits(int max_depth, int leaf_capacity);
   /// The allocator from the next tick on; a real change is counted and logged.
   void set_allocator(AllocatorKind kind);
   /// Runs this frame's ticks (one after a step, none while paused, `controls.speed` per frame on
@@ -36,18 +39,20 @@ class SimRunner {
   void spawn(float x, float y, std::size_t count, float spread);
 
   const Simulation& sim() const noexcept { return *sim_; }
-  /// The scene reset() last built: seed and sprite count.
-  const SceneConfig& scene() const noexcept { return scene_; }
+  /// The scene reset() last built: kind, seed and sprite count.
+  const SceneConfig& scene() const noexcept { return config_.scene; }
+  /// The scene, the tree settings and the heap counter every reset uses.
+  const SimulationConfig& config() const noexcept { return config_; }
   std::uint64_t allocator_switches() const noexcept { return allocator_switches_; }
   /// Per sprite, 1 when its circle touched another in the last tick.
   std::span<const std::uint8_t> in_contact() const noexcept { return in_contact_; }
 
  private:
   void update_contacts();
+  void rebuild_simulation();
 
   std::unique_ptr<Simulation> sim_;
-  SceneConfig scene_;
-  HeapCounter heap_counter_;
+  SimulationConfig config_;  // what the next reset builds (its allocator: the current one)
   std::uint64_t ticks_since_reset_ = 0;
   std::uint64_t allocator_switches_ = 0;
   float tick_debt_ = 0;  // fractional ticks owed at speeds below 1

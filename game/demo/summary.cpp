@@ -1,18 +1,11 @@
 #include "game/demo/summary.hpp"
 
 #include "game/json_writer.hpp"
+#include "game/report_json.hpp"
 
 namespace quadpool::game::demo {
 
 namespace {
-
-void write_percentiles(JsonWriter& json, const char* key, const Percentiles& p) {
-  json.begin(key);
-  json.number("median", p.median);
-  json.number("p99", p.p99);
-  json.number("max", p.max);
-  json.end();
-}
 
 void write_mode(JsonWriter& json, const char* key, const ModeSummary& m) {
   json.begin(key);
@@ -26,19 +19,8 @@ void write_mode(JsonWriter& json, const char* key, const ModeSummary& m) {
 }
 
 void write_pool_and_tree(JsonWriter& json, const Simulation& sim) {
-  const memory::PoolStats pool = sim.tree().pool_stats();
-  json.begin("pool");
-  json.integer("capacity", pool.capacity);
-  json.integer("in_use", pool.blocks_in_use);
-  json.integer("high_water", pool.high_water);
-  json.integer("chunks", pool.chunks);
-  json.end();
-  const spatial::QuadTreeStats tree = sim.last_tick().tree;
-  json.begin("tree");
-  json.integer("nodes", tree.nodes);
-  json.integer("leaves", tree.leaves);
-  json.integer("max_depth_reached", tree.max_depth_reached);
-  json.end();
+  write_pool_stats(json, sim.tree().pool_stats());
+  write_tree_stats(json, sim.tree().config(), sim.last_tick().tree);
 }
 
 void write_stream(JsonWriter& json, const VertexStreamStats& stream) {
@@ -98,8 +80,13 @@ void write_ab(JsonWriter& json, const AbExperiment& ab) {
                        : result         ? "done"
                                         : "none");
   if (result && !ab.running()) {
+    json.string("scene", scene_name(result->scene));
     json.integer("sprites", result->sprites);
     json.integer("seed", result->seed);
+    json.begin("tree");
+    json.integer("max_depth", static_cast<std::uint64_t>(result->tree_max_depth));
+    json.integer("leaf_capacity", static_cast<std::uint64_t>(result->tree_leaf_capacity));
+    json.end();
     json.integer("legs", AbExperiment::kLegs);
     json.integer("leg_frames", AbExperiment::kLegFrames);
     json.begin("settings");
@@ -151,6 +138,7 @@ std::string summary_json(const SummaryInputs& in) {
   JsonWriter json;
   json.begin();
   json.integer("frames", in.stats.frames());
+  json.string("scene", scene_name(in.sim.config().scene.kind));
   json.integer("sprites", in.sim.sprites().size());
   json.integer("seed", in.seed);
   json.string("renderer", in.renderer);

@@ -60,6 +60,22 @@ TEST(CommandLine, DemoFlagsFillDemoOptions) {
   EXPECT_FALSE(d.vsync);
 }
 
+TEST(CommandLine, SceneAndAbReachBothModes) {
+  for (const SceneKind kind : kSceneKinds) {
+    const ParseResult headless = parse({"--headless", "--scene", scene_name(kind)});
+    ASSERT_TRUE(headless.command.has_value()) << headless.message;
+    EXPECT_EQ(headless.command->headless.scene, kind);
+    const ParseResult demo = parse({"--scene", scene_name(kind), "--ab"});
+    ASSERT_TRUE(demo.command.has_value()) << demo.message;
+    EXPECT_EQ(demo.command->demo.scene, kind);
+    EXPECT_TRUE(demo.command->demo.ab);
+  }
+  const ParseResult defaults = parse({"--headless"});
+  ASSERT_TRUE(defaults.command.has_value());
+  EXPECT_EQ(defaults.command->headless.scene, SceneKind::Uniform);
+  EXPECT_FALSE(parse({}).command->demo.ab);
+}
+
 TEST(CommandLine, HelpNamesEveryDefaultAndCap) {
   const ParseResult r = parse({"--help"});
   EXPECT_FALSE(r.command.has_value());
@@ -117,6 +133,11 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--frames", "0"}, "--frames", "[1, 100000000]"},
       {{"--screenshot", "shot.jpg"}, "--screenshot", ".png or .bmp"},
       {{"--vsync", "maybe"}, "--vsync", "'on' or 'off'"},
+      {{"--headless", "--scene", "nope"}, "--scene", "'uniform', 'clustered', 'mixed', 'streams'"},
+      {{"--scene", "Uniform"}, "--scene", "'uniform', 'clustered', 'mixed', 'streams'"},
+      {{"--headless", "--scene"}, "--scene", "'uniform', 'clustered', 'mixed', 'streams'"},
+      {{"--headless", "--ab"}, "--ab", "cannot be used with --headless"},
+      {{"--ab=1"}, "--ab", "takes no value"},
   };
   return cases;
 }

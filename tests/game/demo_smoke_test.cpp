@@ -169,6 +169,40 @@ TEST_F(DemoSmoke, AnABRunStartedByBPutsItsResultInTheSummary) {
   EXPECT_EQ(number(json, "allocator_switches"), 4u);
 }
 
+TEST_F(DemoSmoke, AbOnTheCommandLineRunsFromTheFirstFrameAndNamesTheSceneAndTheTreeSettings) {
+  const test::ProcessResult r =
+      test::run_quadpool("--scene mixed --ab --sprites 800 --seed 3 --frames 605 --window 640x400 "
+                         "--vsync off",
+                         test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(json.at("scene"), "mixed");
+  ASSERT_EQ(json.at("ab.state"), "done") << r.output;
+  EXPECT_EQ(json.at("ab.scene"), "mixed");
+  EXPECT_EQ(number(json, "ab.sprites"), 800u);
+  EXPECT_EQ(number(json, "ab.tree.max_depth"), number(json, "tree.max_depth"));
+  EXPECT_EQ(number(json, "ab.tree.leaf_capacity"), number(json, "tree.leaf_capacity"));
+  EXPECT_GT(number(json, "ab.tree.leaf_capacity"), 0u);
+}
+
+TEST_F(DemoSmoke, TheSceneListSwitchesScenesLiveButNotDuringAnABRun) {
+  ::setenv("QUADPOOL_DEMO_KEYS", "5:scene=clustered,10:scene=streams", 1);
+  test::ProcessResult r = test::run_quadpool(
+      "--sprites 700 --frames 20 --window 640x400 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto json = parse_summary(r);
+  EXPECT_EQ(json.at("scene"), "streams");
+  EXPECT_EQ(number(json, "sprites"), 700u) << "a new scene keeps the sprite count";
+
+  ::setenv("QUADPOOL_DEMO_KEYS", "1:B,5:scene=mixed,10:Escape", 1);
+  r = test::run_quadpool("--scene clustered --sprites 700 --frames 20 --window 640x400 --vsync off",
+                         test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  json = parse_summary(r);
+  EXPECT_EQ(json.at("ab.state"), "cancelled");
+  EXPECT_EQ(json.at("scene"), "clustered") << "the scene is locked while an A/B run measures";
+}
+
 TEST_F(DemoSmoke, DuringAnABRunTheMeasurementIsLockedAndEscCancelsItInsteadOfQuitting) {
   // B starts a run; Space, T, C, H, A, '.' and a query during it must do nothing; Esc at 20
   // cancels the run and the demo goes on; Space at 40 then pauses as usual.

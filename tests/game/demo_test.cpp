@@ -211,7 +211,12 @@ TEST(AbExperiment, LegsAlternateAllocatorsAndTheResultRestoresWhatWasSaved) {
   Controls controls;
   controls.paused = true;
   controls.speed = 2.5f;
-  ab.start(5000, 42, controls, AllocatorKind::NewDelete);
+  SimulationConfig subject;
+  subject.scene.sprites = 5000;
+  subject.scene.seed = 42;
+  subject.scene.kind = SceneKind::Mixed;
+  subject.tree_leaf_capacity = 16;
+  ab.start(subject, controls, AllocatorKind::NewDelete);
   ASSERT_TRUE(ab.running());
   std::vector<AllocatorKind> legs{ab.leg_allocator()};
   FrameSample sample;
@@ -235,6 +240,9 @@ TEST(AbExperiment, LegsAlternateAllocatorsAndTheResultRestoresWhatWasSaved) {
   ASSERT_TRUE(ab.result().has_value());
   EXPECT_EQ(ab.result()->sprites, 5000u);
   EXPECT_EQ(ab.result()->seed, 42u);
+  EXPECT_EQ(ab.result()->scene, SceneKind::Mixed);
+  EXPECT_EQ(ab.result()->tree_leaf_capacity, 16);
+  EXPECT_EQ(ab.result()->tree_max_depth, subject.tree_max_depth);
   EXPECT_DOUBLE_EQ(ab.result()->tick_ms[0].median, 1.0);
   EXPECT_DOUBLE_EQ(ab.result()->tick_ms[1].median, 3.0);
   EXPECT_FLOAT_EQ(ab.progress(), 1.0f);

@@ -114,7 +114,11 @@ TEST(Executable, JsonIsOneObjectWithEveryContractField) {
                           "heap_allocs_per_tick.median",
                           "heap_allocs_per_tick.max",
                           "pool.capacity",
-                          "pool.in_use_peak",
+                          "pool.high_water",
+                          "pool.in_use",
+                          "tree.max_depth",
+                          "tree.leaf_capacity",
+                          "scene",
                           "pool.chunks",
                           "tree.nodes",
                           "tree.leaves",
@@ -145,6 +149,34 @@ TEST(Executable, StateHashIsTheSameForPoolNewDeleteAndSwitchingEverySeven) {
   for (int t = 0; t < 200; ++t) sim.step();
   EXPECT_EQ(format_hash(sim.state_hash()), pool);
 }
+
+class ExecutableScene : public ::testing::TestWithParam<SceneKind> {};
+
+TEST_P(ExecutableScene, NamesTheSceneAndHashesAgreeForPoolNewDeleteAndSwitchingWithVerifyOn) {
+  const std::string name = scene_name(GetParam());
+  const std::string run = "--scene " + name + " --sprites 2000 --ticks 120 --seed 9 --verify";
+  auto pool = run_json(run + " --allocator pool");
+  EXPECT_EQ(pool["scene"], name);
+  EXPECT_EQ(pool["heap_allocs_per_tick.max"], "0") << "a warm pool tick allocated";
+  EXPECT_EQ(run_json(run + " --allocator new-delete")["state_hash"], pool["state_hash"]);
+  EXPECT_EQ(run_json(run + " --switch-allocator-every 7")["state_hash"], pool["state_hash"]);
+
+  // The runner ran that scene, not another: its hash is the Simulation API's for the kind.
+  SimulationConfig config;
+  config.scene = {.seed = 9, .sprites = 2000, .kind = GetParam()};
+  Simulation sim(config);
+  for (int t = 0; t < 120; ++t) sim.step();
+  EXPECT_EQ(format_hash(sim.state_hash()), pool["state_hash"]);
+
+  const test::ProcessResult summary =
+      test::run_quadpool("--headless --scene " + name + " --sprites 300 --ticks 5",
+                         test::Capture::Stdout);
+  EXPECT_EQ(summary.exit_code, 0);
+  EXPECT_NE(summary.output.find(name + " scene"), std::string::npos) << summary.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kinds, ExecutableScene, ::testing::ValuesIn(kSceneKinds),
+                         [](const auto& info) { return std::string(scene_name(info.param)); });
 
 TEST(Executable, VerifyPassesOnTheRealTreeAndThePlainSummaryIsReadable) {
   const test::ProcessResult r = test::run_quadpool(

@@ -394,6 +394,27 @@ TEST(Simulation, ASingleSpriteInItsTinyWorldStaysInside) {
   EXPECT_TRUE(inside_world(sim.sprites()[0], sim.world_side()));
 }
 
+TEST(Simulation, NewTreeLimitsTakeEffectAtOnceOverTheSameSpritesAndBadOnesChangeNothing) {
+  Simulation sim(config_for(3000, 8));
+  for (int t = 0; t < 5; ++t) sim.step();
+  const std::uint64_t hash = sim.state_hash();
+  sim.set_tree_limits(3, 64);
+  EXPECT_EQ(sim.state_hash(), hash) << "the sprites must stay as they were";
+  EXPECT_EQ(sim.tree().config().max_depth, 3);
+  EXPECT_EQ(sim.tree().config().leaf_capacity, 64);
+  EXPECT_EQ(sim.config().tree_leaf_capacity, 64);
+  EXPECT_EQ(sim.tree().stats().items, 3000u) << "built at once from the last tick's boxes";
+  const TickStats& tick = sim.step();
+  EXPECT_LE(tick.tree.max_depth_reached, 3u);
+  PairChecker checker;
+  EXPECT_FALSE(checker.check(sim.last_boxes(), sim.last_pairs()).has_value());
+
+  EXPECT_THROW(sim.set_tree_limits(17, 8), std::invalid_argument);
+  EXPECT_THROW(sim.set_tree_limits(8, 0), std::invalid_argument);
+  EXPECT_EQ(sim.tree().config().max_depth, 3) << "a refused setting leaves the old tree";
+  EXPECT_EQ(sim.config().tree_max_depth, 3);
+}
+
 // --- scenes -------------------------------------------------------------------------------------
 
 SimulationConfig scene_config(SceneKind kind, std::size_t sprites, std::uint64_t seed) {
