@@ -1,10 +1,18 @@
-// The command line. Sections: one-line errors and value converters (integers, allocator, window,
-// screenshot, vsync), the flag table and CLI11 set-up, the mode checks, parse_command_line.
+// The command line, on CLI11's typed options: every option is bound to its typed variable, and
+// its value is checked (and normalised) by a CLI11 Validator that writes the one-line error.
+//
+// Sections: messages; validators; the option table; the checks CLI11 has no notion of (a value
+// given to a switch, an empty value after '=', a flag of the other mode); parse_command_line.
 #include "game/cli.hpp"
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <filesystem>
+#include <functional>
+#include <istream>
 #include <limits>
 #include <map>
 #include <vector>
@@ -16,24 +24,31 @@ namespace quadpool::game {
 
 namespace {
 
-// Thrown inside the parser for bad input and turned into ParseResult at the top: the message
+// --- messages ----------------------------------------------------------------------------------
+
+// Thrown inside the parser for bad input and turned into a ParseResult at the top: the message
 // is already the complete line.
 struct BadInput {
   std::string line;
 };
 
-[[noreturn]] void bad(std::string line) {
-  throw BadInput{"quadpool: " + std::move(line)};
+[[noreturn]] void bad(const std::string& line) {
+  throw BadInput{"quadpool: " + line};
 }
 
 // A user's value as an error message quotes it: control characters become '?' so that the
-// message stays one line, and a very long value is cut.
+// message stays one line, and a long value is cut after `longest` bytes, never inside a UTF-8
+// character.
 std::string shown(const std::string& text, std::size_t longest = 40) {
-  std::string out = text.substr(0, longest);
+  std::size_t cut = std::min(longest, text.size());
+  while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
+    --cut;  // text[cut] continues a character that starts before it
+  }
+  std::string out = text.substr(0, cut);
   for (char& c : out) {
     if (std::iscntrl(static_cast<unsigned char>(c)) != 0) c = '?';
   }
-  if (text.size() > longest) out += "...";
+  if (cut < text.size()) out += "...";
   return out;
 }
 
@@ -41,99 +56,134 @@ std::string range_text(std::uint64_t min, std::uint64_t max) {
   return fmt::format("an integer in [{}, {}]", min, max);
 }
 
-// Digits only: no sign, no spaces, no exponent, no hex; anything else is not "an integer".
-std::optional<std::uint64_t> to_unsigned(const std::string& text) {
-  if (text.empty() || !std::all_of(text.begin(), text.end(),
-                                   [](unsigned char c) { return std::isdigit(c) != 0; })) {
-    return std::nullopt;
-  }
-  std::uint64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc{} || end != text.data() + text.size()) {
-    // Only overflow gets here; report it as out of range, not as malformed.
-    return std::numeric_limits<std::uint64_t>::max();
-  }
-  return value;
-}
-
-std::uint64_t parse_integer(const std::string& flag, const std::string& text, std::uint64_t min,
-                            std::uint64_t max) {
-  const std::optional<std::uint64_t> value = to_unsigned(text);
-  const bool overflow = value && *value == std::numeric_limits<std::uint64_t>::max() &&
-                        text != std::to_string(*value);
-  if (!value || overflow || *value < min || *value > max) {
-    bad(fmt::format("{} must be {}, got '{}'", flag, range_text(min, max), shown(text)));
-  }
-  return *value;
-}
-
-AllocatorKind parse_allocator(const std::string& text) {
-  if (text == "pool") return AllocatorKind::Pool;
-  if (text == "new-delete") return AllocatorKind::NewDelete;
-  bad(fmt::format("--allocator must be 'pool' or 'new-delete', got '{}'", shown(text)));
-}
-
-void parse_window(const std::string& text, DemoOptions& demo) {
-  const std::string expected =
-      fmt::format("WIDTHxHEIGHT with WIDTH in [{}, {}] and HEIGHT in [{}, {}]", kMinWindowWidth,
-                  kMaxWindowWidth, kMinWindowHeight, kMaxWindowHeight);
-  const std::size_t x = text.find('x');
-  const auto width = x == std::string::npos ? std::nullopt : to_unsigned(text.substr(0, x));
-  const auto height = x == std::string::npos ? std::nullopt : to_unsigned(text.substr(x + 1));
-  if (!width || !height || *width < kMinWindowWidth || *width > kMaxWindowWidth ||
-      *height < kMinWindowHeight || *height > kMaxWindowHeight) {
-    bad(fmt::format("--window must be {}, got '{}'", expected, shown(text)));
-  }
-  demo.window_width = static_cast<int>(*width);
-  demo.window_height = static_cast<int>(*height);
-}
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+template <class Enum>
+std::string quoted_names(const std::map<std::string, Enum>& names) {
+  std::string text;
+  for (const auto& [name, value] : names)
+    text += fmt::format("{}'{}'", text.empty() ? "" : ", ", name);
   return text;
 }
 
-void parse_screenshot(const std::string& text, DemoOptions& demo) {
-  const std::string name = lower(text);
-  const auto ends_with = [&](const char* suffix) {
-    const std::string s = suffix;
-    return name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
-  };
-  if (!ends_with(".png") && !ends_with(".bmp")) {
-    bad(fmt::format("--screenshot must name a .png or .bmp file, got '{}'", shown(text)));
+// --- validators --------------------------------------------------------------------------------
+
+// Every validator knows its flag's name and writes the whole error line into `failure`; CLI11
+// then throws a ValidationError, whose type alone tells parse() that `failure` is the message.
+// (CLI11 would put its own words around a returned message.)
+using Failure = std::string;
+
+CLI::Validator failing_with(Failure& failure, std::string flag,
+                            std::function<std::string(std::string&)> check) {
+  return CLI::Validator(
+      [&failure, flag = std::move(flag), check = std::move(check)](std::string& text) {
+        std::string error = check(text);
+        if (!error.empty()) failure = fmt::format("{} {}", flag, error);
+        return error;
+      },
+      "");
+}
+
+// Decimal digits only (no sign, space, exponent or hex; leading zeros allowed) in [min, max].
+// The text is normalised to its value without leading zeros, which CLI11's own conversion would
+// otherwise read as octal.
+CLI::Validator unsigned_in(Failure& failure, const char* flag, std::uint64_t min,
+                           std::uint64_t max) {
+  return failing_with(failure, flag, [min, max](std::string& text) -> std::string {
+    const std::string error =
+        fmt::format("must be {}, got '{}'", range_text(min, max), shown(text));
+    const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) {
+      return std::isdigit(c) != 0;
+    });
+    if (!digits) return error;
+    const std::size_t first = text.find_first_not_of('0');
+    const std::string plain = first == std::string::npos ? "0" : text.substr(first);
+    std::uint64_t value = 0;
+    const auto [end, code] = std::from_chars(plain.data(), plain.data() + plain.size(), value);
+    if (code != std::errc{} || end != plain.data() + plain.size() || value < min || value > max) {
+      return error;
+    }
+    text = plain;
+    return {};
+  });
+}
+
+// Exactly one of `names`, turned into the enum's value for CLI11 to assign.
+template <class Enum>
+CLI::Validator one_of(Failure& failure, const char* flag, std::map<std::string, Enum> names,
+                      std::string valid) {
+  return failing_with(failure, flag, [names = std::move(names), valid](std::string& text) {
+    const auto it = names.find(text);
+    if (it == names.end()) return fmt::format("must be {}, got '{}'", valid, shown(text));
+    text = std::to_string(static_cast<long long>(it->second));
+    return std::string();
+  });
+}
+
+std::string window_text() {
+  return fmt::format("WIDTHxHEIGHT with WIDTH in [{}, {}] and HEIGHT in [{}, {}]", kMinWindowWidth,
+                     kMaxWindowWidth, kMinWindowHeight, kMaxWindowHeight);
+}
+
+// The --window value as CLI11 converts it, from the "WIDTH HEIGHT" that window_size() leaves.
+struct WindowSize {
+  int width, height;
+  friend std::istream& operator>>(std::istream& in, WindowSize& size) {
+    return in >> size.width >> size.height;
   }
-  demo.screenshot = text;
-}
-
-std::string scene_list() {
-  std::string names;
-  for (const SceneKind kind : kSceneKinds) {
-    names += fmt::format("{}'{}'", names.empty() ? "" : ", ", scene_name(kind));
-  }
-  return names;
-}
-
-SceneKind parse_scene(const std::string& text) {
-  if (const std::optional<SceneKind> kind = parse_scene_kind(text)) return *kind;
-  bad(fmt::format("--scene must be one of {}, got '{}'", scene_list(), shown(text)));
-}
-
-bool parse_vsync(const std::string& text) {
-  if (text == "on") return true;
-  if (text == "off") return false;
-  bad(fmt::format("--vsync must be 'on' or 'off', got '{}'", shown(text)));
-}
-
-// One value-taking flag: its name, what --help says, and the range an error message names.
-struct ValueFlag {
-  const char* name;
-  const char* value_name;
-  std::string help;
-  std::string valid;  // for "needs a value" errors
-  std::string text;   // what the user gave
-  CLI::Option* option = nullptr;
 };
+
+// WIDTHxHEIGHT in the window caps, normalised to "WIDTH HEIGHT" for WindowSize's conversion.
+CLI::Validator window_size(Failure& failure) {
+  return failing_with(failure, "--window", [](std::string& text) -> std::string {
+    const std::string error = fmt::format("must be {}, got '{}'", window_text(), shown(text));
+    const std::size_t x = text.find('x');
+    if (x == std::string::npos) return error;
+    int width = 0, height = 0;
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    const auto w = std::from_chars(first, first + x, width);
+    const auto h = std::from_chars(first + x + 1, last, height);
+    const bool whole = w.ec == std::errc{} && w.ptr == first + x && h.ec == std::errc{} &&
+                       h.ptr == last && std::isdigit(static_cast<unsigned char>(text[0])) != 0 &&
+                       std::isdigit(static_cast<unsigned char>(text[x + 1])) != 0;
+    if (!whole || width < kMinWindowWidth || width > kMaxWindowWidth || height < kMinWindowHeight ||
+        height > kMaxWindowHeight) {
+      return error;
+    }
+    text = fmt::format("{} {}", width, height);
+    return {};
+  });
+}
+
+// A .png or .bmp file name (any case) in a folder that exists and can be written, checked now so
+// that a bad path fails before any window opens rather than after the last frame.
+CLI::Validator screenshot_file(Failure& failure) {
+  return failing_with(failure, "--screenshot", [](std::string& text) -> std::string {
+    std::string lower = text;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const auto ends_with = [&](const std::string& suffix) {
+      return lower.size() > suffix.size() &&
+             lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    if (!ends_with(".png") && !ends_with(".bmp")) {
+      return fmt::format("must name a .png or .bmp file, got '{}'", shown(text));
+    }
+    std::filesystem::path folder = std::filesystem::path(text).parent_path();
+    if (folder.empty()) folder = ".";
+    std::error_code error;
+    if (!std::filesystem::is_directory(folder, error)) {
+      return fmt::format("'{}': '{}' is not a folder that exists", shown(text, 200),
+                         shown(folder.string(), 200));
+    }
+    if (::access(folder.c_str(), W_OK) != 0) {
+      return fmt::format("'{}': the folder '{}' cannot be written", shown(text, 200),
+                         shown(folder.string(), 200));
+    }
+    return {};
+  });
+}
+
+// --- the option table --------------------------------------------------------------------------
 
 std::string help_footer() {
   return fmt::format(
@@ -142,8 +192,8 @@ std::string help_footer() {
       "  with --headless     runs the simulation without a window and prints a summary\n"
       "                      (--json: exactly one JSON object on stdout)\n"
       "Caps: --sprites <= {}, --ticks <= {}, --frames <= {}.\n"
-      "Exit codes: 0 success, 1 --verify found a broad-phase mismatch, 2 bad input or no "
-      "display.\n"
+      "Exit codes: 0 success, 1 --verify found a broad-phase mismatch or the report could not be "
+      "written, 2 bad input or no display.\n"
       "Examples:\n"
       "  quadpool --sprites 20000\n"
       "  quadpool --headless --sprites 100000 --ticks 600 --json\n"
@@ -152,181 +202,222 @@ std::string help_footer() {
       kMaxSprites, kMaxTicks, kMaxFrames);
 }
 
-CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_text) {
-  CommandLine command;
-  const HeadlessOptions headless_defaults;
-  const DemoOptions demo_defaults;
-
+// CLI11's app with every option bound to a typed field below.
+struct Parser {
   CLI::App app{"quadpool: pooled quad-tree collision demo and headless tick runner", "quadpool"};
+  Failure failure;  // the line a failing validator wrote
+  HeadlessOptions headless;
+  DemoOptions demo;
+  WindowSize window{demo.window_width, demo.window_height};
+  std::uint64_t frames = 0;
+  bool headless_mode = false;
+  std::vector<CLI::Option*> switches;         // take no value
+  std::map<std::string, std::string> valued;  // flag -> what a missing value should have been
+  std::vector<CLI::Option*> headless_only, demo_only;
+
+  Parser();
+  CLI::Option* flag(const char* name, bool& target, std::string help);
+  // A value option bound to `target`; `valid` is what an error says a value must be.
+  template <class T>
+  CLI::Option* value(const char* name, T& target, const char* value_name, std::string help,
+                     std::string valid) {
+    valued[name] = std::move(valid);
+    return app.add_option(name, target, std::move(help))
+        ->type_name(value_name)
+        ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+  }
+  void add_shared_options();
+  void add_headless_options();
+  void add_demo_options();
+};
+
+CLI::Option* Parser::flag(const char* name, bool& target, std::string help) {
+  CLI::Option* option = app.add_flag(name, target, std::move(help));
+  option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+  switches.push_back(option);
+  return option;
+}
+
+Parser::Parser() {
+  app.set_help_flag("--help", "Print this help and exit");
+  app.allow_extras();  // unknown arguments are collected, in order, and reported below
   app.footer(help_footer());
   app.get_formatter()->column_width(34);
+  flag("--headless", headless_mode, "Run without a window (no display needed)");
+  add_shared_options();
+  add_headless_options();
+  add_demo_options();
+}
 
-  std::vector<ValueFlag> values = {
-      {"--sprites",
-       "N",
-       fmt::format("Number of sprites, 1..{} (default {})", kMaxSprites, headless_defaults.sprites),
-       range_text(1, kMaxSprites),
-       {}},
-      {"--seed",
-       "S",
-       fmt::format("Scene seed, 0..2^64-1 (default {})", headless_defaults.seed),
-       range_text(0, std::numeric_limits<std::uint64_t>::max()),
-       {}},
-      {"--scene",
-       "uniform|clustered|mixed|streams",
-       "Where the sprites start and how big they are (default uniform; see game/README.md)",
-       fmt::format("one of {}", scene_list()),
-       {}},
-      {"--allocator",
-       "pool|new-delete",
-       "Where the quad-tree's nodes come from (default pool)",
-       "'pool' or 'new-delete'",
-       {}},
-      {"--ticks",
-       "T",
-       fmt::format("Headless: ticks to run, 1..{} (default {})", kMaxTicks,
-                   headless_defaults.ticks),
-       range_text(1, kMaxTicks),
-       {}},
-      {"--switch-allocator-every",
-       "K",
-       fmt::format("Headless: alternate pool and new-delete every K ticks, 1..{} (default: never)",
-                   kMaxTicks),
-       range_text(1, kMaxTicks),
-       {}},
-      {"--window",
-       "WxH",
-       fmt::format("Demo: window size, width {}..{}, height {}..{} (default {}x{})",
-                   kMinWindowWidth, kMaxWindowWidth, kMinWindowHeight, kMaxWindowHeight,
-                   demo_defaults.window_width, demo_defaults.window_height),
-       "WIDTHxHEIGHT",
-       {}},
-      {"--frames",
-       "F",
-       fmt::format("Demo: quit after F frames, 1..{} (default: run until closed)", kMaxFrames),
-       range_text(1, kMaxFrames),
-       {}},
-      {"--screenshot",
-       "FILE",
-       "Demo: save the last frame as FILE, .png or .bmp (default: none)",
-       "a .png or .bmp file name",
-       {}},
-      {"--vsync",
-       "on|off",
-       "Demo: wait for the display's refresh (default on)",
-       "'on' or 'off'",
-       {}},
-  };
-  bool headless = false;
-  bool verify = false;
-  bool json = false;
-  bool ab = false;
-  app.add_flag("--headless", headless, "Run without a window (no display needed)")
-      ->disable_flag_override();
-  for (ValueFlag& flag : values) {
-    flag.option = app.add_option(flag.name, flag.text, flag.help)->type_name(flag.value_name);
+// Both modes' options, bound to the headless fields and copied to the demo's after parsing.
+void Parser::add_shared_options() {
+  value("--sprites", headless.sprites, "N",
+        fmt::format("Number of sprites, {}..{} (default {})", kMinSprites, kMaxSprites,
+                    headless.sprites),
+        range_text(kMinSprites, kMaxSprites))
+      ->transform(unsigned_in(failure, "--sprites", kMinSprites, kMaxSprites));
+  value("--seed", headless.seed, "S",
+        fmt::format("Scene seed, 0..2^64-1 (default {})", headless.seed),
+        range_text(0, std::numeric_limits<std::uint64_t>::max()))
+      ->transform(unsigned_in(failure, "--seed", 0, std::numeric_limits<std::uint64_t>::max()));
+  std::map<std::string, SceneKind> scenes;
+  for (const SceneKind kind : kSceneKinds) scenes[scene_name(kind)] = kind;
+  // In declaration order, as --help and the README list them.
+  std::string scene_names;
+  for (const SceneKind kind : kSceneKinds) {
+    scene_names += fmt::format("{}'{}'", scene_names.empty() ? "" : ", ", scene_name(kind));
   }
-  CLI::Option* verify_flag =
-      app.add_flag("--verify", verify,
-                   "Headless: check the tree's pairs against a sweep-and-prune reference every "
-                   "tick; exit 1 on a mismatch")
-          ->disable_flag_override();
-  CLI::Option* json_flag =
-      app.add_flag("--json", json, "Headless: print exactly one JSON object on stdout")
-          ->disable_flag_override();
-  CLI::Option* ab_flag =
-      app.add_flag("--ab", ab,
-                   "Demo: start an A/B run (pool against new-delete) on the first frame; with "
-                   "--frames its result goes into the JSON summary")
-          ->disable_flag_override();
-  help_text = app.help();
+  value("--scene", headless.scene, "uniform|clustered|mixed|streams",
+        "Where the sprites start and how big they are (default uniform; see game/README.md)",
+        "one of " + scene_names)
+      ->transform(one_of(failure, "--scene", scenes, "one of " + scene_names));
+  const std::map<std::string, AllocatorKind> allocators{{"pool", AllocatorKind::Pool},
+                                                        {"new-delete", AllocatorKind::NewDelete}};
+  value("--allocator", headless.allocator, "pool|new-delete",
+        "Where the quad-tree's nodes come from (default pool)", "'pool' or 'new-delete'")
+      ->transform(one_of(failure, "--allocator", allocators, "'pool' or 'new-delete'"));
+}
 
-  // The vector overload of parse() takes the arguments without the program name, reversed.
-  std::vector<std::string> argv(args.begin() + (args.empty() ? 0 : 1), args.end());
-  std::reverse(argv.begin(), argv.end());
+void Parser::add_headless_options() {
+  headless_only.push_back(
+      value("--ticks", headless.ticks, "T",
+            fmt::format("Headless: ticks to run, 1..{} (default {})", kMaxTicks, headless.ticks),
+            range_text(1, kMaxTicks))
+          ->transform(unsigned_in(failure, "--ticks", 1, kMaxTicks)));
+  headless_only.push_back(
+      value("--switch-allocator-every", headless.switch_allocator_every, "K",
+            fmt::format("Headless: alternate pool and new-delete every K ticks, 1..{} (default: "
+                        "never)",
+                        kMaxTicks),
+            range_text(1, kMaxTicks))
+          ->transform(unsigned_in(failure, "--switch-allocator-every", 1, kMaxTicks)));
+  headless_only.push_back(flag("--verify", headless.verify,
+                               "Headless: check the tree's pairs against a sweep-and-prune "
+                               "reference every tick; exit 1 on a mismatch"));
+  headless_only.push_back(
+      flag("--json", headless.json, "Headless: print exactly one JSON object on stdout"));
+}
+
+void Parser::add_demo_options() {
+  demo_only.push_back(
+      value("--window", window, "WxH",
+            fmt::format("Demo: window size, width {}..{}, height {}..{} (default {}x{})",
+                        kMinWindowWidth, kMaxWindowWidth, kMinWindowHeight, kMaxWindowHeight,
+                        demo.window_width, demo.window_height),
+            "WIDTHxHEIGHT")
+          ->transform(window_size(failure)));
+  demo_only.push_back(
+      value("--frames", frames, "F",
+            fmt::format("Demo: quit after F frames, 1..{} (default: run until closed)", kMaxFrames),
+            range_text(1, kMaxFrames))
+          ->transform(unsigned_in(failure, "--frames", 1, kMaxFrames)));
+  demo_only.push_back(value("--screenshot", demo.screenshot, "FILE",
+                            "Demo: save the last frame as FILE, .png or .bmp, in a folder that "
+                            "exists (default: none)",
+                            "a .png or .bmp file name")
+                          ->check(screenshot_file(failure)));
+  const std::map<std::string, int> on_off{{"off", 0}, {"on", 1}};
+  demo_only.push_back(value("--vsync", demo.vsync, "on|off",
+                            "Demo: wait for the display's refresh (default on)", "'on' or 'off'")
+                          ->transform(one_of(failure, "--vsync", on_off, "'on' or 'off'")));
+  demo_only.push_back(flag("--ab", demo.ab,
+                           "Demo: start an A/B run (pool against new-delete) on the first "
+                           "frame; with --frames its result goes into the JSON summary"));
+}
+
+// --- checks CLI11 has no notion of -------------------------------------------------------------
+
+// CLI11 accepts some values on a switch ("--json=true", "--json=") and refuses others
+// ("--json=1"); an empty "--sprites=" makes it take the next argument as the value; and a value
+// flag at the very end gets its own wording. All three are bad input here, caught before CLI11
+// sees the arguments.
+void check_written_values(const Parser& parser, const std::vector<std::string>& args) {
+  const auto is_switch = [&](const std::string& name) {
+    return std::any_of(parser.switches.begin(), parser.switches.end(),
+                       [&](const CLI::Option* o) { return o->check_lname(name.substr(2)); });
+  };
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.rfind("--", 0) != 0) continue;
+    const std::size_t equals = arg.find('=');
+    const std::string name = arg.substr(0, equals);
+    if (equals != std::string::npos && is_switch(name)) {
+      bad(fmt::format("{} is a switch and takes no value", name));
+    }
+    const auto valued = parser.valued.find(name);
+    if (valued == parser.valued.end()) continue;
+    const bool empty_after_equals = equals != std::string::npos && equals + 1 == arg.size();
+    const bool last_without_value = equals == std::string::npos && i + 1 == args.size();
+    if (empty_after_equals || last_without_value) {
+      bad(fmt::format("{} needs a value: {}", name, valued->second));
+    }
+  }
+}
+
+// The flags that belong to one mode only.
+void check_modes(const Parser& parser) {
+  for (const CLI::Option* option : parser.demo_only) {
+    if (parser.headless_mode && option->count() > 0) {
+      bad(fmt::format("{} is a demo flag and cannot be used with --headless", option->get_name()));
+    }
+  }
+  for (const CLI::Option* option : parser.headless_only) {
+    if (!parser.headless_mode && option->count() > 0) {
+      bad(fmt::format("{} needs --headless", option->get_name()));
+    }
+  }
+}
+
+// The line for a CLI11 parse error, chosen by the exception's type and the options' state.
+[[noreturn]] void report(const CLI::ParseError& error, const Parser& parser) {
+  if (dynamic_cast<const CLI::ValidationError*>(&error) != nullptr && !parser.failure.empty()) {
+    bad(parser.failure);
+  }
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr) {
+    for (const CLI::Option* option : parser.app.get_options()) {
+      if (option->count() > 1) bad(fmt::format("{} was given more than once", option->get_name()));
+    }
+  }
+  bad(fmt::format("{}; run 'quadpool --help' for the flags", shown(error.what(), 200)));
+}
+
+CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_text) {
+  Parser parser;
+  help_text = parser.app.help();
+  const std::vector<std::string> given(args.begin() + (args.empty() ? 0 : 1), args.end());
+  check_written_values(parser, given);
   try {
-    app.parse(argv);
+    parser.app.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::CallForHelp&) {
-    command.mode = CommandLine::Mode::Help;
-    return command;
-  } catch (const CLI::ExtrasError& e) {
-    const std::string what = e.what();
-    const std::size_t colon = what.find(':');
-    const std::string extras = colon == std::string::npos ? what : what.substr(colon + 2);
+    CommandLine help;
+    help.mode = CommandLine::Mode::Help;
+    return help;
+  } catch (const CLI::ParseError& error) {
+    report(error, parser);
+  }
+  if (const std::vector<std::string> extras = parser.app.remaining(); !extras.empty()) {
+    std::string joined;
+    for (const std::string& extra : extras) joined += (joined.empty() ? "" : " ") + extra;
     bad(
         fmt::format("unknown flag or unexpected argument '{}'; run 'quadpool --help' for the "
                     "flags",
-                    shown(extras)));
-  } catch (const CLI::ParseError& e) {
-    const std::string what = e.what();
-    for (const char* name : {"headless", "verify", "json", "ab"}) {
-      if (what.rfind(std::string(name) + " was given a disallowed flag override", 0) == 0) {
-        bad(fmt::format("--{} is a switch and takes no value", name));
-      }
-    }
-    for (const ValueFlag& flag : values) {
-      if (what.rfind(std::string(flag.name) + ":", 0) != 0) continue;
-      if (flag.option->count() > 1) bad(fmt::format("{} was given more than once", flag.name));
-      bad(fmt::format("{} needs a value: {}", flag.name, flag.valid));
-    }
-    bad(fmt::format("{}; run 'quadpool --help' for the flags", shown(what, 200)));
+                    shown(joined)));
   }
+  check_modes(parser);
 
-  const auto given = [](const CLI::Option* option) { return option->count() > 0; };
-  const auto value_of = [&](const char* name) -> const ValueFlag& {
-    return *std::find_if(values.begin(), values.end(),
-                         [&](const ValueFlag& f) { return std::string(f.name) == name; });
-  };
-
-  for (const char* name : {"--window", "--frames", "--screenshot", "--vsync"}) {
-    if (headless && given(value_of(name).option)) {
-      bad(fmt::format("{} is a demo flag and cannot be used with --headless", name));
-    }
-  }
-  if (headless && given(ab_flag)) bad("--ab is a demo flag and cannot be used with --headless");
-  if (!headless) {
-    for (const char* name : {"--ticks", "--switch-allocator-every"}) {
-      if (given(value_of(name).option)) bad(fmt::format("{} needs --headless", name));
-    }
-    if (given(verify_flag)) bad("--verify needs --headless");
-    if (given(json_flag)) bad("--json needs --headless");
-  }
-
-  HeadlessOptions& run = command.headless;
+  CommandLine command;
+  command.mode = parser.headless_mode ? CommandLine::Mode::Headless : CommandLine::Mode::Demo;
+  command.headless = parser.headless;
   DemoOptions& demo = command.demo;
-  if (const ValueFlag& f = value_of("--sprites"); given(f.option)) {
-    run.sprites = demo.sprites = parse_integer(f.name, f.text, 1, kMaxSprites);
-  } else {
-    run.sprites = headless_defaults.sprites;
-    demo.sprites = demo_defaults.sprites;
-  }
-  if (const ValueFlag& f = value_of("--seed"); given(f.option)) {
-    run.seed = demo.seed =
-        parse_integer(f.name, f.text, 0, std::numeric_limits<std::uint64_t>::max());
-  }
-  if (const ValueFlag& f = value_of("--scene"); given(f.option)) {
-    run.scene = demo.scene = parse_scene(f.text);
-  }
-  if (const ValueFlag& f = value_of("--allocator"); given(f.option)) {
-    run.allocator = demo.allocator = parse_allocator(f.text);
-  }
-  if (const ValueFlag& f = value_of("--ticks"); given(f.option)) {
-    run.ticks = parse_integer(f.name, f.text, 1, kMaxTicks);
-  }
-  if (const ValueFlag& f = value_of("--switch-allocator-every"); given(f.option)) {
-    run.switch_allocator_every = parse_integer(f.name, f.text, 1, kMaxTicks);
-  }
-  if (const ValueFlag& f = value_of("--window"); given(f.option)) parse_window(f.text, demo);
-  if (const ValueFlag& f = value_of("--frames"); given(f.option)) {
-    demo.frames = parse_integer(f.name, f.text, 1, kMaxFrames);
-  }
-  if (const ValueFlag& f = value_of("--screenshot"); given(f.option))
-    parse_screenshot(f.text, demo);
-  if (const ValueFlag& f = value_of("--vsync"); given(f.option)) demo.vsync = parse_vsync(f.text);
-  demo.ab = ab;
-  run.verify = verify;
-  run.json = json;
-  command.mode = headless ? CommandLine::Mode::Headless : CommandLine::Mode::Demo;
+  demo = parser.demo;
+  // The options both modes share are bound to the headless fields.
+  demo.sprites = parser.headless.sprites;
+  demo.seed = parser.headless.seed;
+  demo.scene = parser.headless.scene;
+  demo.allocator = parser.headless.allocator;
+  demo.window_width = parser.window.width;
+  demo.window_height = parser.window.height;
+  if (parser.frames != 0) demo.frames = parser.frames;
   return command;
 }
 

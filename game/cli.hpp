@@ -9,8 +9,10 @@
 ///   KIND: uniform|clustered|mixed|streams
 ///
 /// Bad input (a malformed, negative, zero, NaN or absurd value, an unknown flag or allocator, a
-/// flag that belongs to the other mode, a flag given twice) gives exactly one line that names
-/// the flag, the value and the valid range, and exit code 2.
+/// flag that belongs to the other mode, a flag given twice, a value given to a switch) gives
+/// exactly one line that names the flag, the value and the valid range, and exit code 2. The
+/// headless options live in headless_options.hpp, the demo's in demo/demo.hpp; this is only
+/// the parser that fills them.
 
 #include <cstddef>
 #include <cstdint>
@@ -19,28 +21,9 @@
 #include <string>
 
 #include "game/demo/demo.hpp"
-#include "game/simulation.hpp"
+#include "game/headless_options.hpp"
 
 namespace quadpool::game {
-
-/// Caps, named in --help: big enough for any real use, small enough that no value can make the
-/// program run out of memory.
-inline constexpr std::uint64_t kMaxTicks = 1'000'000;
-inline constexpr std::uint64_t kMaxFrames = 100'000'000;
-inline constexpr int kMinWindowWidth = 320, kMaxWindowWidth = 7680;
-inline constexpr int kMinWindowHeight = 240, kMaxWindowHeight = 4320;
-
-/// The headless runner's settings (see headless.hpp).
-struct HeadlessOptions {
-  std::size_t sprites = 10'000;
-  std::uint64_t ticks = 1'000;
-  std::uint64_t seed = 1;
-  SceneKind scene = SceneKind::Uniform;
-  AllocatorKind allocator = AllocatorKind::Pool;
-  std::uint64_t switch_allocator_every = 0;  // 0: never switch
-  bool verify = false;
-  bool json = false;
-};
 
 struct CommandLine {
   enum class Mode { Demo, Headless, Help };

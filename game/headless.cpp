@@ -13,8 +13,8 @@
 
 #include "engine/spatial/quad_tree.hpp"
 #include "game/json_writer.hpp"
-#include "game/report_json.hpp"
 #include "game/pair_check.hpp"
+#include "game/report_json.hpp"
 
 namespace quadpool::game {
 
@@ -144,7 +144,7 @@ std::string format_json(const HeadlessReport& r) {
   json.begin();
   json.integer("sprites", r.options.sprites);
   json.integer("ticks", r.options.ticks);
-  json.integer("seed", r.options.seed);
+  write_seed(json, "seed", r.options.seed);
   json.string("scene", scene_name(r.options.scene));
   json.string("allocator", allocator_name(r.options.allocator));
   json.integer("switch_allocator_every", r.options.switch_allocator_every);

@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 
-#include "game/cli.hpp"
+#include "game/headless_options.hpp"
 #include "game/pair_check.hpp"
 #include "game/percentiles.hpp"
 #include "game/simulation.hpp"
@@ -33,14 +33,13 @@ struct HeadlessReport {
   AllocatorTimes pool_ticks, new_delete_ticks;
   // After the first kHeapWarmupTicks ticks; empty without a counter or with too few ticks.
   std::optional<Percentiles> heap_allocs_per_tick;
-  memory::PoolStats pool{};         // after the last tick; high_water is the run's peak
+  memory::PoolStats pool{};               // after the last tick; high_water is the run's peak
   spatial::QuadTreeConfig tree_config{};  // the settings the game's tree ran with
   spatial::QuadTreeStats tree{};          // after the last tick
-  double kinetic_energy_first = 0;  // before the first tick
-  double kinetic_energy_last = 0;   // after the last tick
-  double seconds = 0;               // wall-clock time of the whole run
+  double kinetic_energy_first = 0;        // before the first tick
+  double kinetic_energy_last = 0;         // after the last tick
+  double seconds = 0;                     // wall-clock time of the whole run
 };
-
 
 /// Either the report, or the --verify failure (one line naming the tick and the pair).
 struct HeadlessOutcome {

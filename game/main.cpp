@@ -1,6 +1,8 @@
 // The quadpool executable: the SDL2 demo, or with --headless the tick runner. All parsing is in
 // cli.cpp; this file only dispatches and turns escaping exceptions into a message.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <span>
@@ -10,7 +12,22 @@
 #include "game/demo/demo.hpp"
 #include "game/headless.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+// Everything the program printed on stdout (the help, the report, the demo's summary) must have
+// reached it: a full disk, a closed stdout or a closed pipe (with SIGPIPE ignored) would
+// otherwise lose the result behind exit code 0.
+int with_stdout_checked(int exit_code) {
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    std::fprintf(stderr, "quadpool: could not write to standard output: %s\n",
+                 errno != 0 ? std::strerror(errno) : "write error");
+    return exit_code != 0 ? exit_code : 1;
+  }
+  return exit_code;
+}
+
+int run(int argc, char** argv) {
   using namespace quadpool::game;
   try {
     const ParseResult parsed =
@@ -35,4 +52,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "quadpool: %s\n", e.what());
   }
   return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return with_stdout_checked(run(argc, argv));
 }

@@ -2,12 +2,22 @@
 /// The JSON blocks that the headless runner's report and the demo's --frames summary share, so
 /// that both spell the same statistics the same way: percentiles, the node pool and the tree.
 
+#include <cstdint>
+#include <string>
+
 #include "engine/memory/pool_allocator.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "game/json_writer.hpp"
 #include "game/percentiles.hpp"
 
 namespace quadpool::game {
+
+/// "key": "SEED": a seed is written as a string of decimal digits, because most JSON tools read
+/// numbers as doubles and would round a seed above 2^53, so that a replay from their output would
+/// run a different scene.
+inline void write_seed(JsonWriter& json, const char* key, std::uint64_t seed) {
+  json.string(key, std::to_string(seed));
+}
 
 /// "key": {"median", "p99", "max"}.
 inline void write_percentiles(JsonWriter& json, const char* key, const Percentiles& p) {

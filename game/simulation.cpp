@@ -98,9 +98,8 @@ void Simulation::set_allocator(AllocatorKind kind) noexcept {
 
 void Simulation::set_tree_limits(int max_depth, int leaf_capacity) {
   auto tree = std::make_unique<spatial::QuadTree>(
-      spatial::QuadTreeConfig{.bounds = tree_->config().bounds,
-                              .max_depth = max_depth,
-                              .leaf_capacity = leaf_capacity},
+      spatial::QuadTreeConfig{
+          .bounds = tree_->config().bounds, .max_depth = max_depth, .leaf_capacity = leaf_capacity},
       next_allocator_);
   tree->rebuild(boxes_);
   tree_ = std::move(tree);

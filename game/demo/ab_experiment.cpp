@@ -24,10 +24,11 @@ void AbExperiment::start(const SimulationConfig& subject, const Controls& contro
   result_.reset();
   saved_controls_ = controls;
   saved_allocator_ = allocator;
-  logger().info("A/B: {} scene, {} sprites, seed {}, tree depth {} leaf capacity {}, {} legs of {} "
-                "frames",
-                scene_name(subject.scene.kind), subject.scene.sprites, subject.scene.seed,
-                subject.tree_max_depth, subject.tree_leaf_capacity, kLegs, kLegFrames);
+  logger().info(
+      "A/B: {} scene, {} sprites, seed {}, tree depth {} leaf capacity {}, {} legs of {} "
+      "frames",
+      scene_name(subject.scene.kind), subject.scene.sprites, subject.scene.seed,
+      subject.tree_max_depth, subject.tree_leaf_capacity, kLegs, kLegFrames);
 }
 
 AbExperiment::Next AbExperiment::record(const FrameSample& sample) {
@@ -66,12 +67,14 @@ AbExperiment::Next AbExperiment::record(const FrameSample& sample) {
                         *result.heap_allocations_per_tick[1])
           : std::string("not counted");
   logger().info(
-      "A/B done ({} scene, {} sprites, seed {}): tick median / p99 {:.3f} / {:.3f} ms pool, {:.3f} / "
+      "A/B done ({} scene, {} sprites, seed {}): tick median / p99 {:.3f} / {:.3f} ms pool, {:.3f} "
+      "/ "
       "{:.3f} ms new-delete (new-delete / pool {:.2f}x); frame median / p99 {:.2f} / {:.2f} ms "
       "pool, {:.2f} / {:.2f} ms new-delete; heap allocations per tick {}",
-      scene_name(result.scene), result.sprites, result.seed, result.tick_ms[0].median, result.tick_ms[0].p99, result.tick_ms[1].median,
-      result.tick_ms[1].p99, result.tick_median_ratio(), result.frame_ms[0].median,
-      result.frame_ms[0].p99, result.frame_ms[1].median, result.frame_ms[1].p99, heap);
+      scene_name(result.scene), result.sprites, result.seed, result.tick_ms[0].median,
+      result.tick_ms[0].p99, result.tick_ms[1].median, result.tick_ms[1].p99,
+      result.tick_median_ratio(), result.frame_ms[0].median, result.frame_ms[0].p99,
+      result.frame_ms[1].median, result.frame_ms[1].p99, heap);
   result_ = result;
   running_ = false;
   return Next::Done;

@@ -12,6 +12,11 @@
 
 namespace quadpool::game {
 
+/// The demo's caps (named in --help).
+inline constexpr std::uint64_t kMaxFrames = 100'000'000;
+inline constexpr int kMinWindowWidth = 320, kMaxWindowWidth = 7680;
+inline constexpr int kMinWindowHeight = 240, kMaxWindowHeight = 4320;
+
 struct DemoOptions {
   std::size_t sprites = 10'000;
   std::uint64_t seed = 1;

@@ -41,7 +41,8 @@ bool parse_script_input(const std::string& what, ScriptedKey& out) {
   }
   constexpr std::string_view kScene = "scene=";
   if (what.rfind(kScene, 0) == 0) {
-    const std::optional<SceneKind> kind = parse_scene_kind(std::string_view(what).substr(kScene.size()));
+    const std::optional<SceneKind> kind =
+        parse_scene_kind(std::string_view(what).substr(kScene.size()));
     out.kind = ScriptedKey::Kind::Scene;
     if (kind) out.scene = *kind;
     return kind.has_value();

@@ -28,9 +28,9 @@ struct ScriptedKey {
   std::uint64_t frame;
   int keycode;  // SDL_Keycode of a Key
   Kind kind = Kind::Key;
-  int width = 0, height = 0;  // a Resize's window size
-  int x0 = 0, y0 = 0;         // window pixels: a Query's first corner, a Pick's point
-  int x1 = 0, y1 = 0;         // a Query's second corner
+  int width = 0, height = 0;             // a Resize's window size
+  int x0 = 0, y0 = 0;                    // window pixels: a Query's first corner, a Pick's point
+  int x1 = 0, y1 = 0;                    // a Query's second corner
   SceneKind scene = SceneKind::Uniform;  // a Scene's pick
 };
 

@@ -46,7 +46,7 @@ struct OverlayRequests {
   std::optional<AllocatorKind> allocator;
   std::optional<std::size_t> sprites;       // the slider was let go: a new scene of this size
   std::optional<std::uint64_t> reset_seed;  // Reset was pressed, with the seed field's value
-  std::optional<SceneKind> scene;  // a pick in the scene list: a new scene of this kind
+  std::optional<SceneKind> scene;           // a pick in the scene list: a new scene of this kind
   struct TreeLimits {
     int max_depth, leaf_capacity;
   };

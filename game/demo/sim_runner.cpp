@@ -6,8 +6,7 @@
 
 namespace quadpool::game::demo {
 
-SimRunner::SimRunner(const SceneConfig& scene, AllocatorKind allocator,
-                     HeapCounter heap_counter) {
+SimRunner::SimRunner(const SceneConfig& scene, AllocatorKind allocator, HeapCounter heap_counter) {
   config_.scene = scene;
   config_.allocator = allocator;
   config_.heap_counter = heap_counter;

@@ -82,7 +82,7 @@ void write_ab(JsonWriter& json, const AbExperiment& ab) {
   if (result && !ab.running()) {
     json.string("scene", scene_name(result->scene));
     json.integer("sprites", result->sprites);
-    json.integer("seed", result->seed);
+    write_seed(json, "seed", result->seed);
     json.begin("tree");
     json.integer("max_depth", static_cast<std::uint64_t>(result->tree_max_depth));
     json.integer("leaf_capacity", static_cast<std::uint64_t>(result->tree_leaf_capacity));
@@ -140,7 +140,7 @@ std::string summary_json(const SummaryInputs& in) {
   json.integer("frames", in.stats.frames());
   json.string("scene", scene_name(in.sim.config().scene.kind));
   json.integer("sprites", in.sim.sprites().size());
-  json.integer("seed", in.seed);
+  write_seed(json, "seed", in.seed);
   json.string("renderer", in.renderer);
   json.integer("window_width", static_cast<std::uint64_t>(in.layout.window.w));
   json.integer("window_height", static_cast<std::uint64_t>(in.layout.window.h));

@@ -2,6 +2,11 @@
 // real executable (exit code 2 and one line on stderr that names the flag and the range).
 #include "game/cli.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -138,6 +143,18 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--headless", "--scene"}, "--scene", "'uniform', 'clustered', 'mixed', 'streams'"},
       {{"--headless", "--ab"}, "--ab", "cannot be used with --headless"},
       {{"--ab=1"}, "--ab", "takes no value"},
+      // Each of these was accepted, or misreported, before.
+      {{"--headless", "--json", "--json"}, "--json", "more than once"},
+      {{"--headless", "--headless"}, "--headless", "more than once"},
+      {{"--headless", "--json=true"}, "--json", "takes no value"},
+      {{"--headless", "--json="}, "--json", "takes no value"},
+      {{"--headless", "--json=1"}, "--json", "takes no value"},
+      {{"-headless"}, "-headless", "--help"},
+      {{"--headless", "--sprites=", "500"}, "--sprites", "[1, 1000000]"},
+      {{"--headless", "--sprites", "--json"}, "--sprites", "[1, 1000000]"},
+      {{"--screenshot", "/no-such-quadpool-folder/shot.png"},
+       "--screenshot",
+       "'/no-such-quadpool-folder' is not a folder that exists"},
   };
   return cases;
 }
@@ -159,6 +176,53 @@ TEST(CommandLine, AValueWithANewlineIsQuotedOnOneLine) {
   EXPECT_EQ(r.message.find('\n'), std::string::npos) << r.message;
 }
 
+TEST(CommandLine, ASeedWithLeadingZerosIsReadAsDecimal) {
+  const ParseResult max = parse({"--headless", "--seed", "018446744073709551615"});
+  ASSERT_TRUE(max.command.has_value()) << max.message;
+  EXPECT_EQ(max.command->headless.seed, 18446744073709551615ull);
+  const ParseResult seven = parse({"--headless", "--seed", "0010", "--sprites", "007"});
+  ASSERT_TRUE(seven.command.has_value()) << seven.message;
+  EXPECT_EQ(seven.command->headless.seed, 10u) << "not octal";
+  EXPECT_EQ(seven.command->headless.sprites, 7u);
+  EXPECT_EQ(parse({"--headless", "--seed", "0"}).command->headless.seed, 0u);
+}
+
+TEST(CommandLine, UnexpectedArgumentsAreListedInTheOrderGiven) {
+  const ParseResult r = parse({"--headless", "foo", "bar", "baz"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.message.find("'foo bar baz'"), std::string::npos) << r.message;
+}
+
+// True when `text` is well-formed UTF-8 (no character cut short or started in the middle).
+bool valid_utf8(const std::string& text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const std::size_t length = lead < 0x80         ? 1
+                               : (lead >> 5) == 6  ? 2
+                               : (lead >> 4) == 14 ? 3
+                               : (lead >> 3) == 30 ? 4
+                                                   : 0;
+    if (length == 0 || i + length > text.size()) return false;
+    for (std::size_t k = 1; k < length; ++k) {
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
+TEST(CommandLine, ALongValueIsCutBetweenUtf8Characters) {
+  std::string value = "a";  // one byte, so that byte 40 falls inside a two-byte character
+  for (int i = 0; i < 30; ++i) value += "\xc3\xa9";  // é
+  for (const char* flag : {"--allocator", "--sprites", "--scene"}) {
+    const ParseResult r = parse({"--headless", flag, value.c_str()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_TRUE(valid_utf8(r.message)) << r.message;
+    EXPECT_NE(r.message.find("..."), std::string::npos) << "the value was not cut: " << r.message;
+  }
+}
+
 // The same table through the real executable: what a user sees.
 TEST(Executable, BadInputExitsWithCodeTwoAndOneLineOnStderr) {
   for (const BadInput& c : bad_inputs()) {
@@ -175,6 +239,54 @@ TEST(Executable, HelpExitsZeroAndPrintsToStdout) {
   const test::ProcessResult r = test::run_quadpool("--help", test::Capture::Stdout);
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.output.find("--headless"), std::string::npos);
+}
+
+// Runs `script` with bash, $QUADPOOL naming the executable; returns everything it wrote on
+// stderr and the exit code of the pipeline's first process, which the script must print last
+// as "exit=N" (e.g. `echo "exit=${PIPESTATUS[0]}" >&2`).
+test::ProcessResult run_bash(const std::string& script) {
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("quadpool_cli_test_" + std::to_string(::getpid()) + ".sh");
+  std::ofstream(file) << "QUADPOOL='" << QUADPOOL_EXE << "'\n" << script << "\n";
+  test::ProcessResult result;
+  FILE* pipe = popen(("bash '" + file.string() + "' 2>&1 >/dev/null").c_str(), "r");
+  if (pipe != nullptr) {
+    char buffer[4096];
+    std::size_t got = 0;
+    while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0)
+      result.output.append(buffer, got);
+    pclose(pipe);
+  }
+  std::filesystem::remove(file);
+  const std::size_t at = result.output.rfind("exit=");
+  if (at != std::string::npos) result.exit_code = std::stoi(result.output.substr(at + 5));
+  return result;
+}
+
+TEST(Executable, AReportThatCannotBeWrittenGivesANonZeroExitAndAMessage) {
+  const std::string run = "\"$QUADPOOL\" --headless --json --sprites 2000 --ticks 60";
+  for (const std::string& script : std::vector<std::string>{
+           run + " > /dev/full; echo \"exit=$?\" >&2",
+           run + " >&-; echo \"exit=$?\" >&2",
+           "\"$QUADPOOL\" --headless --sprites 50 --ticks 5 > /dev/full; echo \"exit=$?\" >&2",
+           "\"$QUADPOOL\" --help > /dev/full; echo \"exit=$?\" >&2",
+           // A reader that is gone, with SIGPIPE ignored as a supervisor may leave it: EPIPE.
+           "trap '' PIPE; " + run + " | (exec 0<&-; true); echo \"exit=${PIPESTATUS[0]}\" >&2",
+       }) {
+    const test::ProcessResult r = run_bash(script);
+    EXPECT_NE(r.exit_code, 0) << script << ": " << r.output;
+    EXPECT_NE(r.exit_code, -1) << script << ": no exit code in " << r.output;
+    EXPECT_NE(r.output.find("could not write to standard output"), std::string::npos)
+        << script << ": " << r.output;
+  }
+}
+
+TEST(Executable, TheJsonSeedIsAStringSoThatAnyToolKeepsAll64Bits) {
+  const test::ProcessResult r =
+      test::run_quadpool("--headless --json --sprites 100 --ticks 1 --seed 18446744073709551615",
+                         test::Capture::Stdout);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find("\"seed\": \"18446744073709551615\""), std::string::npos) << r.output;
 }
 
 }  // namespace

@@ -170,10 +170,10 @@ TEST_F(DemoSmoke, AnABRunStartedByBPutsItsResultInTheSummary) {
 }
 
 TEST_F(DemoSmoke, AbOnTheCommandLineRunsFromTheFirstFrameAndNamesTheSceneAndTheTreeSettings) {
-  const test::ProcessResult r =
-      test::run_quadpool("--scene mixed --ab --sprites 800 --seed 3 --frames 605 --window 640x400 "
-                         "--vsync off",
-                         test::Capture::Stdout);
+  const test::ProcessResult r = test::run_quadpool(
+      "--scene mixed --ab --sprites 800 --seed 3 --frames 605 --window 640x400 "
+      "--vsync off",
+      test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   EXPECT_EQ(json.at("scene"), "mixed");

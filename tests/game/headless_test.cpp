@@ -168,9 +168,8 @@ TEST_P(ExecutableScene, NamesTheSceneAndHashesAgreeForPoolNewDeleteAndSwitchingW
   for (int t = 0; t < 120; ++t) sim.step();
   EXPECT_EQ(format_hash(sim.state_hash()), pool["state_hash"]);
 
-  const test::ProcessResult summary =
-      test::run_quadpool("--headless --scene " + name + " --sprites 300 --ticks 5",
-                         test::Capture::Stdout);
+  const test::ProcessResult summary = test::run_quadpool(
+      "--headless --scene " + name + " --sprites 300 --ticks 5", test::Capture::Stdout);
   EXPECT_EQ(summary.exit_code, 0);
   EXPECT_NE(summary.output.find(name + " scene"), std::string::npos) << summary.output;
 }

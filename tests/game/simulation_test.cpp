@@ -275,9 +275,9 @@ TEST(Simulation, RemoveSpritesNearRemovesExactlyTheSpritesInTheCircle) {
 
 TEST(Simulation, CirclesOverlapOnlyWhenCloserThanTheirRadiiAndTouchingIsNoContact) {
   EXPECT_TRUE(circles_overlap(0, 0, 1, 1.5f, 0, 1));
-  EXPECT_FALSE(circles_overlap(0, 0, 1, 2, 0, 1));  // touching
+  EXPECT_FALSE(circles_overlap(0, 0, 1, 2, 0, 1));        // touching
   EXPECT_FALSE(circles_overlap(0, 0, 1, 1.5f, 1.5f, 1));  // boxes overlap, circles do not
-  EXPECT_TRUE(circles_overlap(3, 4, 2, 3, 4, 0.5f));     // concentric
+  EXPECT_TRUE(circles_overlap(3, 4, 2, 3, 4, 0.5f));      // concentric
 }
 
 TEST(Simulation, HeadOnContactOfEqualSpritesSwapsTheirVelocities) {
@@ -542,23 +542,24 @@ TEST_P(LongSceneRun, DISABLED_HundredThousandTicksStayInsideWithTheEnergyTheySta
     energy_max = std::max(energy_max, energy);
   }
   const double energy_last = kinetic_energy(sim.sprites());
-  std::printf("[ energy   ] %s, %zu sprites, %llu ticks: first %.6f last %.6f min %.6f max %.6f "
-              "(last/first - 1 = %.2e), %llu contacts\n",
-              scene_name(kind), sprites, static_cast<unsigned long long>(kTicks), energy_first,
-              energy_last, energy_min, energy_max, energy_last / energy_first - 1.0,
-              static_cast<unsigned long long>(sim.contacts_total()));
+  std::printf(
+      "[ energy   ] %s, %zu sprites, %llu ticks: first %.6f last %.6f min %.6f max %.6f "
+      "(last/first - 1 = %.2e), %llu contacts\n",
+      scene_name(kind), sprites, static_cast<unsigned long long>(kTicks), energy_first, energy_last,
+      energy_min, energy_max, energy_last / energy_first - 1.0,
+      static_cast<unsigned long long>(sim.contacts_total()));
   // Rounding only: the drift stays orders of magnitude below this.
   EXPECT_LT(energy_max, energy_first * (1.0 + 1e-3));
   EXPECT_GT(energy_min, energy_first * (1.0 - 1e-3));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Kinds, LongSceneRun,
-    ::testing::Combine(::testing::ValuesIn(kSceneKinds), ::testing::Values(2'000u, 10'000u)),
-    [](const auto& info) {
-      return std::string(scene_name(std::get<0>(info.param))) +
-             std::to_string(std::get<1>(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(Kinds, LongSceneRun,
+                         ::testing::Combine(::testing::ValuesIn(kSceneKinds),
+                                            ::testing::Values(2'000u, 10'000u)),
+                         [](const auto& info) {
+                           return std::string(scene_name(std::get<0>(info.param))) +
+                                  std::to_string(std::get<1>(info.param));
+                         });
 
 }  // namespace
 }  // namespace quadpool::game

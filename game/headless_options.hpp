@@ -1,0 +1,27 @@
+#pragma once
+/// The headless runner's settings, beside the runner (headless.hpp) and free of any display
+/// library, so that a build without the demo has everything the runner needs.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "game/simulation.hpp"
+
+namespace quadpool::game {
+
+/// The most ticks one run takes (named in --help): enough for any real use, few enough that no
+/// value makes the runner's per-tick samples run out of memory.
+inline constexpr std::uint64_t kMaxTicks = 1'000'000;
+
+struct HeadlessOptions {
+  std::size_t sprites = 10'000;
+  std::uint64_t ticks = 1'000;
+  std::uint64_t seed = 1;
+  SceneKind scene = SceneKind::Uniform;
+  AllocatorKind allocator = AllocatorKind::Pool;
+  std::uint64_t switch_allocator_every = 0;  // 0: never switch
+  bool verify = false;
+  bool json = false;
+};
+
+}  // namespace quadpool::game
