@@ -71,7 +71,7 @@ constexpr std::uint32_t morton(std::uint32_t cell_x, std::uint32_t cell_y) noexc
 
 // The cell of `lo..hi`'s centre along one axis, in [0, cells). The box is clamped into the world
 // first, so boxes outside or larger than the world land in an edge cell, infinities are finite
-// by then, and NaN (which checked builds reject earlier) still gives a valid cell.
+// by then. (NaN boxes never get here: sort_items_by_cell rejects them.)
 inline std::uint32_t cell_of(float lo, float hi, float world_lo, float world_hi, float scale,
                              std::uint32_t cells) noexcept {
   lo = lo < world_lo ? world_lo : (lo > world_hi ? world_hi : lo);
@@ -135,8 +135,7 @@ void QuadTree::rebuild(std::span<const Aabb> boxes) {
   stats_ = {};
   live_kind_ = requested_kind_;
 
-  sort_items_by_cell(boxes);
-  const auto count = static_cast<std::uint32_t>(boxes.size());
+  const std::uint32_t count = sort_items_by_cell(boxes);
   try {
     root_ = make_node();
     stats_.nodes = 1;
@@ -149,16 +148,19 @@ void QuadTree::rebuild(std::span<const Aabb> boxes) {
     stats_ = {};
     columns_.resize(0);
     item_ids_.clear();
+    rejected_ids_.clear();
     item_cells_.clear();
     throw;
   }
   stats_.items = count;
+  stats_.rejected_boxes = rejected_ids_.size();
   // The boxes move once, to their final place, now that the build has settled every item's slot;
   // the leaves' bounds are computed on the way.
   place_boxes_and_bounds(root_, config_.bounds, boxes);
 }
 
-void QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
+// Returns the number of items: the boxes without the rejected ones (NaN, or min > max).
+std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
   const auto count = static_cast<std::uint32_t>(boxes.size());
   const Aabb& world = config_.bounds;
   const std::uint32_t cells = 1u << config_.max_depth;
@@ -189,13 +191,16 @@ void QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
   };
   bucket_starts_.assign((std::size_t{1} << (2 * depth)) + 1, 0);
   std::uint32_t* starts = bucket_starts_.data();
+  rejected_ids_.clear();
   for (std::uint32_t i = 0; i < count; ++i) {
     const Aabb& b = boxes[i];
-    QUADPOOL_ASSERT(
-        !(std::isnan(b.min_x) || std::isnan(b.min_y) || std::isnan(b.max_x) || std::isnan(b.max_y)),
-        "QuadTree::rebuild: a box has a NaN coordinate");
-    QUADPOOL_ASSERT(b.min_x <= b.max_x && b.min_y <= b.max_y,
-                    "QuadTree::rebuild: a box has min > max on an axis");
+    // False for a NaN coordinate too. Such a box would poison its leaf's and every ancestor's
+    // loose bounds (a union with NaN), and with them other boxes' pairs and query hits.
+    if (!(b.min_x <= b.max_x && b.min_y <= b.max_y)) [[unlikely]] {
+      rejected_ids_.push_back(i);
+      scratch_cells_[i] = 0;
+      continue;
+    }
     const std::uint32_t code =
         morton(cell_of(b.min_x, b.max_x, world.min_x, world.max_x, scale_x, cells),
                cell_of(b.min_y, b.max_y, world.min_y, world.max_y, scale_y, cells));
@@ -205,12 +210,29 @@ void QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
   const std::size_t buckets = bucket_starts_.size() - 1;
   for (std::size_t c = 1; c <= buckets; ++c) starts[c] += starts[c - 1];
   // Ids in increasing order into each bucket: items of one cell stay in id order.
-  for (std::uint32_t i = 0; i < count; ++i) {
+  const auto scatter = [&](std::uint32_t i) {
     const std::uint32_t code = scratch_cells_[i];
     const std::uint32_t slot = starts[bucket_of(code)]++;
     item_cells_[slot] = code;
     item_ids_[slot] = i;
+  };
+  if (rejected_ids_.empty()) {
+    for (std::uint32_t i = 0; i < count; ++i) scatter(i);
+    return count;
   }
+  std::size_t next_rejected = 0;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (next_rejected < rejected_ids_.size() && rejected_ids_[next_rejected] == i) {
+      ++next_rejected;
+      continue;
+    }
+    scatter(i);
+  }
+  const auto items = static_cast<std::uint32_t>(count - rejected_ids_.size());
+  item_cells_.resize(items);
+  item_ids_.resize(items);
+  columns_.resize(items);
+  return items;
 }
 
 void QuadTree::partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
@@ -322,11 +344,19 @@ void QuadTree::validate() const {
     return;
   }
 
-  std::vector<bool> seen(count, false);
+  // The items' ids and the rejected ids together are 0..n-1, each once.
+  const std::size_t boxes = count + rejected_ids_.size();
+  QUADPOOL_ASSERT(stats_.rejected_boxes == rejected_ids_.size(),
+                  "QuadTree::validate: rejected_boxes disagrees with the rejected ids");
+  std::vector<bool> seen(boxes, false);
   for (std::size_t i = 0; i < count; ++i) {
-    QUADPOOL_ASSERT(item_ids_[i] < count && !seen[item_ids_[i]],
+    QUADPOOL_ASSERT(item_ids_[i] < boxes && !seen[item_ids_[i]],
                     "QuadTree::validate: item ids are not a permutation of 0..n-1");
     seen[item_ids_[i]] = true;
+  }
+  for (const std::uint32_t id : rejected_ids_) {
+    QUADPOOL_ASSERT(id < boxes && !seen[id], "QuadTree::validate: a rejected id is also an item");
+    seen[id] = true;
   }
 
   QuadTreeStats counted{};

@@ -48,6 +48,9 @@ struct QuadTreeStats {
   /// straddlers into leaves would store more than once, or that a tree keeping straddlers at the
   /// parent would keep higher up. Here they cost nothing extra; README.md uses the count.
   std::size_t straddling_items;
+  /// Boxes left out of the tree because a coordinate is NaN or min > max on an axis: they are in
+  /// no pair and no query result, and the other boxes' results are as if they were not given.
+  std::size_t rejected_boxes;
 };
 
 // --- the class ---------------------------------------------------------------------------------
@@ -73,9 +76,10 @@ class QuadTree {
   /// holding every box; a box's id is its index in `boxes`. O(n + nodes) for evenly spread
   /// boxes, O(n * max_depth) at worst (every box in one spot). Boxes may be empty (zero size),
   /// outside the bounds or larger than them.
-  /// A NaN coordinate or min > max on an axis fires QUADPOOL_ASSERT. More than 2^32 - 1 boxes
-  /// throws std::length_error. In Pool mode, once the pool and the tree's scratch arrays have
-  /// grown to the largest scene seen, a rebuild makes no heap allocation.
+  /// A box with a NaN coordinate or min > max on an axis is left out, in every build, and
+  /// counted in stats().rejected_boxes. More than 2^32 - 1 boxes throws std::length_error. In Pool
+  /// mode, once the pool and the tree's scratch arrays have grown to the largest scene seen, a
+  /// rebuild makes no heap allocation.
   void rebuild(std::span<const Aabb> boxes);
 
   /// Calls f(std::uint32_t a, std::uint32_t b) with a < b once for every pair of boxes that
@@ -112,7 +116,7 @@ class QuadTree {
 
   Node* make_node();
   void destroy_subtree(Node* node) noexcept;
-  void sort_items_by_cell(std::span<const Aabb> boxes);
+  std::uint32_t sort_items_by_cell(std::span<const Aabb> boxes);
   void build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
              std::uint8_t quadrant_index);
   void partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
@@ -150,7 +154,8 @@ class QuadTree {
   // The counting sort's buckets: at most 4^kMaxSortDepth + 1 entries (64 KiB).
   static constexpr int kMaxSortDepth = 7;
   std::vector<std::uint32_t> bucket_starts_;
-  int sort_depth_ = 0;  // items arrive sorted by their cell at this depth
+  std::vector<std::uint32_t> rejected_ids_;  // this rebuild's rejected boxes, in id order
+  int sort_depth_ = 0;                       // items arrive sorted by their cell at this depth
 };
 
 // --- template definitions ----------------------------------------------------------------------
