@@ -235,6 +235,16 @@ TEST(Executable, BadInputExitsWithCodeTwoAndOneLineOnStderr) {
   }
 }
 
+#ifndef QUADPOOL_HAS_DEMO
+TEST(Executable, WithoutTheDemoBuiltTheDemoModeSaysSoAndExitsWithTwo) {
+  const test::ProcessResult r =
+      test::run_quadpool("--sprites 100 --frames 1", test::Capture::Stderr);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("this build has no demo"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--headless"), std::string::npos) << r.output;
+}
+#endif
+
 TEST(Executable, HelpExitsZeroAndPrintsToStdout) {
   const test::ProcessResult r = test::run_quadpool("--help", test::Capture::Stdout);
   EXPECT_EQ(r.exit_code, 0);
