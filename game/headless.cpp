@@ -1,5 +1,6 @@
-// The headless runner. Sections: percentiles and per-tick samples, the JSON writer, the tick
-// loop (verify_tick, run_ticks), the two output formats, run_headless.
+// The headless runner. Sections: per-tick samples, the tick loop (verify_tick, run_ticks), the
+// two output formats (format_json with the blocks of report_json.hpp, format_summary),
+// run_headless.
 #include "game/headless.hpp"
 
 #include <algorithm>

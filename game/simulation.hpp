@@ -36,10 +36,6 @@
 #include "engine/spatial/quad_tree.hpp"
 #include "scene/scene.hpp"
 
-namespace quadpool::spatial {
-class QuadTree;  // engine/spatial/quad_tree.hpp
-}  // namespace quadpool::spatial
-
 namespace quadpool::game {
 
 using spatial::AllocatorKind;

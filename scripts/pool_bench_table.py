@@ -73,8 +73,8 @@ def main(argv):
     mi_results, _ = medians(argv[2])
     text = table([(main_results, "memory_bench"), (mi_results, "memory_bench_mimalloc")])
     cpu = f"{context.get('num_cpus', '?')} CPUs at {context.get('mhz_per_cpu', '?')} MHz"
-    text += (f"\n\nMedian ns per create+destroy pair of 5 interleaved repetitions, {cpu}, "
-             f"{context.get('date', '')}. In brackets: the ratio to ObjectPool in the same run "
+    text += (f"\n\nMedian ns per create+destroy pair of 5 interleaved repetitions, {cpu}. "
+             "In brackets: the ratio to ObjectPool in the same run "
              "(above 1x means slower than the pool).")
     if readme is None:
         print(text)
