@@ -2,8 +2,11 @@
 # Measures the demo's frame rate under xvfb-run with SDL's software renderer, overlay on, vsync
 # off, from the demo's own frame statistics (the JSON summary it prints with --frames). Runs
 # each sprite count ROUNDS times, alternating, and prints one table row per run plus the median.
+# With BASELINE_BUILD_DIR (a build of another commit), every run of BUILD_DIR is followed by the
+# same run of the baseline, so that both see the same machine load, and the medians are compared.
 #
-#   scripts/demo_fps.sh [BUILD_DIR] [FRAMES] [ROUNDS]    (defaults: build/release 600 3)
+#   scripts/demo_fps.sh [BUILD_DIR] [FRAMES] [ROUNDS] [BASELINE_BUILD_DIR]
+#   (defaults: build/release 600 3, no baseline)
 #
 # The machine's load average is printed with the table: on a shared machine it moves the
 # numbers more than anything in the demo does.
@@ -12,18 +15,25 @@ cd "$(dirname "$0")/.."
 BUILD=${1:-build/release}
 FRAMES=${2:-600}
 ROUNDS=${3:-3}
-EXE="$BUILD/game/quadpool"
-[ -x "$EXE" ] || { echo "demo_fps.sh: no $EXE; build it first (./setup.sh demo, or cmake --preset release)" >&2; exit 2; }
+BASELINE=${4:-}
+case "$FRAMES" in ''|*[!0-9]*|0) echo "demo_fps.sh: FRAMES must be an integer >= 1, got '$FRAMES'" >&2; exit 2 ;; esac
+case "$ROUNDS" in ''|*[!0-9]*|0) echo "demo_fps.sh: ROUNDS must be an integer >= 1, got '$ROUNDS'" >&2; exit 2 ;; esac
+builds=("$BUILD")
+[ -z "$BASELINE" ] || builds+=("$BASELINE")
+for build in "${builds[@]}"; do
+  [ -x "$build/game/quadpool" ] || { echo "demo_fps.sh: no $build/game/quadpool; build it first (./setup.sh demo, or cmake --preset release)" >&2; exit 2; }
+done
 command -v xvfb-run >/dev/null || { echo "demo_fps.sh: needs xvfb-run (Debian package xvfb)" >&2; exit 2; }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-8s %-6s %8s %10s %10s %10s %10s %10s\n' sprites round fps median_ms p99_ms tick_ms render_ms cpu_ms
+printf '%-8s %-6s %-5s %8s %10s %10s %10s %10s %10s\n' sprites round build fps median_ms p99_ms tick_ms render_ms cpu_ms
 declare -A results
 for round in $(seq 1 "$ROUNDS"); do
   for sprites in 5000 20000 50000; do
-    json=$(xvfb-run -a -s "-screen 0 1280x800x24" "$EXE" --sprites "$sprites" --frames "$FRAMES" \
-           --window 1280x800 --vsync off 2>/dev/null)
-    row=$(python3 -c '
+    for b in "${!builds[@]}"; do
+      json=$(xvfb-run -a -s "-screen 0 1280x800x24" "${builds[$b]}/game/quadpool" --sprites "$sprites" \
+             --frames "$FRAMES" --window 1280x800 --vsync off 2>/dev/null)
+      row=$(python3 -c '
 import json, sys
 d = json.loads(sys.argv[1])
 p = d["phase_ms"]
@@ -32,15 +42,23 @@ f = d["frame_ms"]
 print("%.1f %.2f %.2f %.2f %.2f %.2f" % (d["fps_median"], f["median"], f["p99"], tick, p["render"],
                                         d["cpu_ms_per_frame"]))
 ' "$json")
-    read -r fps median p99 tick render cpu <<<"$row"
-    printf '%-8s %-6s %8s %10s %10s %10s %10s %10s\n' "$sprites" "$round" "$fps" "$median" "$p99" \
-      "$tick" "$render" "$cpu"
-    results[$sprites]="${results[$sprites]:-} $fps"
+      read -r fps median p99 tick render cpu <<<"$row"
+      name=$([ "$b" -eq 0 ] && echo this || echo base)
+      printf '%-8s %-6s %-5s %8s %10s %10s %10s %10s %10s\n' "$sprites" "$round" "$name" "$fps" \
+        "$median" "$p99" "$tick" "$render" "$cpu"
+      results[$b,$sprites]="${results[$b,$sprites]:-} $fps"
+    done
   done
 done
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 echo "median FPS over $ROUNDS rounds (frames: $FRAMES, window 1280x800, overlay on):"
 for sprites in 5000 20000 50000; do
-  median=$(printf '%s\n' ${results[$sprites]} | sort -n | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')
-  echo "  $sprites sprites: $median FPS"
+  this=$(median ${results[0,$sprites]})
+  if [ -n "$BASELINE" ]; then
+    base=$(median ${results[1,$sprites]})
+    echo "  $sprites sprites: $this FPS ($BUILD), $base FPS ($BASELINE), ratio $(awk -v a="$this" -v b="$base" 'BEGIN { printf "%.2f", a / b }')"
+  else
+    echo "  $sprites sprites: $this FPS"
+  fi
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
