@@ -3,7 +3,9 @@
 // binary of its own (memory_bench_mimalloc.cpp) because linking it replaces malloc.
 //
 //   build/bench/bench/memory_bench --benchmark_filter='Pool|NewDelete|Pmr|Boost'
+#include <memory>
 #include <memory_resource>
+#include <new>
 
 #include <boost/pool/object_pool.hpp>
 #include <boost/pool/pool.hpp>
@@ -45,6 +47,25 @@ class PmrMonotonicPeer {
   std::pmr::monotonic_buffer_resource resource_;
 };
 
+/// The floor: a pointer bumped through one buffer that holds the largest frame, reset at the end
+/// of each frame; destroy only runs the destructor. No allocator does less per pair, so the
+/// pool's distance to this is its whole overhead.
+class BumpFloorPeer {
+ public:
+  Node* create() {
+    if (next_ == end_) throw std::bad_alloc();  // more than the largest frame: a bench bug
+    return ::new (next_++) Node;
+  }
+  void destroy(Node* n) noexcept { n->~Node(); }
+  void end_frame() noexcept { next_ = buffer_.get(); }
+
+ private:
+  static constexpr std::size_t kNodes = 100'000;
+  std::unique_ptr<Node[]> buffer_ = std::make_unique<Node[]>(kNodes);
+  Node* next_ = buffer_.get();
+  Node* end_ = buffer_.get() + kNodes;
+};
+
 /// boost::pool<>: an untyped fixed-size pool with O(1) unordered free.
 class BoostPoolPeer {
  public:
@@ -71,16 +92,23 @@ class BoostObjectPoolPeer {
   boost::object_pool<Node> pool_;
 };
 
-void frame_args_all(benchmark::internal::Benchmark* b) { frame_args(b); }
+void frame_args_all(benchmark::internal::Benchmark* b) {
+  frame_args(b);
+}
 // 100k shuffled frees take seconds per frame in boost::object_pool (quadratic); 10k shows it.
-void frame_args_boost_object(benchmark::internal::Benchmark* b) { frame_args(b, 10'000); }
+void frame_args_boost_object(benchmark::internal::Benchmark* b) {
+  frame_args(b, 10'000);
+}
 
 BENCHMARK(frame_pattern<ObjectPoolPeer>)->Name("Frame/ObjectPool")->Apply(frame_args_all);
-BENCHMARK(frame_pattern<PointerStackPoolPeer>)->Name("Frame/PointerStackPool")->Apply(frame_args_all);
+BENCHMARK(frame_pattern<PointerStackPoolPeer>)
+    ->Name("Frame/PointerStackPool")
+    ->Apply(frame_args_all);
 BENCHMARK(frame_pattern<NewDeletePeer>)->Name("Frame/NewDelete")->Apply(frame_args_all);
 BENCHMARK(frame_pattern<PmrPoolPeer>)->Name("Frame/PmrUnsyncPool")->Apply(frame_args_all);
 BENCHMARK(frame_pattern<PmrMonotonicPeer>)->Name("Frame/PmrMonotonic")->Apply(frame_args_all);
 BENCHMARK(frame_pattern<BoostPoolPeer>)->Name("Frame/BoostPool")->Apply(frame_args_all);
+BENCHMARK(frame_pattern<BumpFloorPeer>)->Name("Frame/BumpFloor")->Apply(frame_args_all);
 BENCHMARK(frame_pattern<BoostObjectPoolPeer>)
     ->Name("Frame/BoostObjectPool")
     ->Apply(frame_args_boost_object);

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Turns the JSON of memory_bench and memory_bench_mimalloc into the pool table of
-engine/memory/README.md (median ns per create+destroy pair, and ratios against ObjectPool
-measured in the same binary and run).
+"""Turns the JSON of memory_bench (-O3), memory_bench_o2 (the same peers at -O2) and
+memory_bench_mimalloc into the pool table of engine/memory/README.md (median ns per
+create+destroy pair, and ratios against ObjectPool measured in the same binary and run).
 
-    scripts/pool_bench_table.py memory_bench.json memory_bench_mimalloc.json [--readme FILE]
+    scripts/pool_bench_table.py memory_bench.json memory_bench_o2.json memory_bench_mimalloc.json
+                                [--readme FILE]
 
 With --readme, the text between the pool-bench markers in FILE is replaced; otherwise the table
 is printed.
@@ -14,7 +15,7 @@ import sys
 
 BEGIN, END = "<!-- pool-bench:begin -->", "<!-- pool-bench:end -->"
 ORDER = ["ObjectPool", "PointerStackPool", "BoostPool", "BoostObjectPool", "PmrUnsyncPool",
-         "PmrMonotonic", "NewDelete", "Mimalloc"]
+         "PmrMonotonic", "BumpFloor", "NewDelete", "Mimalloc"]
 COLUMNS = [("lifo", 1000), ("lifo", 10000), ("lifo", 100000),
            ("shuffled", 1000), ("shuffled", 10000), ("shuffled", 100000)]
 
@@ -67,11 +68,13 @@ def main(argv):
         i = argv.index("--readme")
         readme = argv[i + 1]
         argv = argv[:i] + argv[i + 2:]
-    if len(argv) != 3:
+    if len(argv) != 4:
         sys.exit(__doc__)
     main_results, context = medians(argv[1])
-    mi_results, _ = medians(argv[2])
-    text = table([(main_results, "memory_bench"), (mi_results, "memory_bench_mimalloc")])
+    o2_results, _ = medians(argv[2])
+    mi_results, _ = medians(argv[3])
+    text = table([(main_results, "memory_bench, -O3"), (o2_results, "memory_bench_o2, -O2"),
+                  (mi_results, "memory_bench_mimalloc, -O3")])
     cpu = f"{context.get('num_cpus', '?')} CPUs at {context.get('mhz_per_cpu', '?')} MHz"
     text += (f"\n\nMedian ns per create+destroy pair of 5 interleaved repetitions, {cpu}. "
              "In brackets: the ratio to ObjectPool in the same run "

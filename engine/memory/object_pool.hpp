@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <new>
+#include <type_traits>
 #include <utility>
 
 #include "engine/memory/pool_allocator.hpp"
@@ -57,11 +58,16 @@ class ObjectPool {
  private:
   template <class... Args>
   T* construct_in(void* block, Args&&... args) {
-    try {
+    // A constructor that cannot throw needs no handler (and no exception edge in the caller).
+    if constexpr (std::is_nothrow_constructible_v<T, Args&&...>) {
       return ::new (block) T(std::forward<Args>(args)...);
-    } catch (...) {
-      allocator_.deallocate(block);
-      throw;
+    } else {
+      try {
+        return ::new (block) T(std::forward<Args>(args)...);
+      } catch (...) {
+        allocator_.deallocate(block);
+        throw;
+      }
     }
   }
 

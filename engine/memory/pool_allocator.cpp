@@ -39,23 +39,23 @@ PoolAllocator::PoolAllocator(const PoolConfig& config)
   alignment_ = std::max(config.alignment, alignof(FreeBlock));
   constexpr std::size_t kMaxBlockSize = std::numeric_limits<std::size_t>::max() / 2;
   if (config.block_size > kMaxBlockSize) {
-    throw std::invalid_argument(fmt::format(
-        "PoolConfig::block_size is {}; it must be at most {}", config.block_size, kMaxBlockSize));
+    throw std::invalid_argument(fmt::format("PoolConfig::block_size is {}; it must be at most {}",
+                                            config.block_size, kMaxBlockSize));
   }
   block_size_ = round_up(std::max(config.block_size, kMinBlockSize), alignment_);
   chunk_alignment_ = std::max<std::size_t>(alignment_, 64);
   if (blocks_per_chunk_ > std::numeric_limits<std::size_t>::max() / block_size_) {
-    throw std::invalid_argument(fmt::format(
-        "PoolConfig: a chunk of {} blocks of {} bytes overflows the address space; "
-        "use fewer blocks per chunk",
-        blocks_per_chunk_, block_size_));
+    throw std::invalid_argument(
+        fmt::format("PoolConfig: a chunk of {} blocks of {} bytes overflows the address space; "
+                    "use fewer blocks per chunk",
+                    blocks_per_chunk_, block_size_));
   }
   chunk_bytes_ = blocks_per_chunk_ * block_size_;
   if (growth_ == Growth::Fixed && !add_chunk()) throw std::bad_alloc();
 }
 
 PoolAllocator::~PoolAllocator() {
-  const auto live = static_cast<std::size_t>(total_allocations_ - total_deallocations_);
+  const std::size_t live = blocks_in_use();
   if constexpr (debug::kLeakCheck) {
     QUADPOOL_ASSERT(live == 0, fmt::format("pool destroyed with {} live block(s) of {} bytes: "
                                            "a leak (every allocate needs a deallocate)",
@@ -66,7 +66,7 @@ PoolAllocator::~PoolAllocator() {
   }
   for (Chunk& chunk : chunks_) {
     debug::unpoison(chunk.begin, chunk_bytes_);
-    ::operator delete(chunk.begin, std::align_val_t{chunk_alignment_});
+    ::operator delete (chunk.begin, std::align_val_t{chunk_alignment_});
   }
 }
 
@@ -78,7 +78,8 @@ bool PoolAllocator::add_chunk() noexcept {
       chunks_.reserve(std::max<std::size_t>(8, 2 * chunks_.size()));
       chunks_by_address_.reserve(chunks_.capacity());
     }
-    begin = static_cast<std::byte*>(::operator new(chunk_bytes_, std::align_val_t{chunk_alignment_}));
+    begin =
+        static_cast<std::byte*>(::operator new (chunk_bytes_, std::align_val_t{chunk_alignment_}));
   } catch (const std::bad_alloc&) {
     return false;
   }
@@ -86,7 +87,7 @@ bool PoolAllocator::add_chunk() noexcept {
   if constexpr (debug::kSlotState) {
     chunk.slot_state.reset(new (std::nothrow) BlockState[blocks_per_chunk_]);
     if (chunk.slot_state == nullptr) {
-      ::operator delete(begin, std::align_val_t{chunk_alignment_});
+      ::operator delete (begin, std::align_val_t{chunk_alignment_});
       return false;
     }
     std::fill_n(chunk.slot_state.get(), blocks_per_chunk_, BlockState::NeverUsed);
@@ -116,25 +117,29 @@ void* PoolAllocator::allocate_slow() noexcept {
 std::size_t PoolAllocator::find_chunk(const void* p) const noexcept {
   const auto* byte = static_cast<const std::byte*>(p);
   // The last chunk whose begin is <= p is the only one that can hold p.
-  auto it = std::upper_bound(
-      chunks_by_address_.begin(), chunks_by_address_.end(), byte,
-      [this](const std::byte* q, std::size_t i) { return q < chunks_[i].begin; });
+  auto it =
+      std::upper_bound(chunks_by_address_.begin(), chunks_by_address_.end(), byte,
+                       [this](const std::byte* q, std::size_t i) { return q < chunks_[i].begin; });
   if (it == chunks_by_address_.begin()) return kNpos;
   const std::size_t index = *(it - 1);
   const std::byte* begin = chunks_[index].begin;
-  // Compare as integers: p may point anywhere, and pointer comparison across objects is unspecified.
-  const auto offset = reinterpret_cast<std::uintptr_t>(byte) - reinterpret_cast<std::uintptr_t>(begin);
+  // Compare as integers: p may point anywhere, and pointer comparison across objects is
+  // unspecified.
+  const auto offset =
+      reinterpret_cast<std::uintptr_t>(byte) - reinterpret_cast<std::uintptr_t>(begin);
   return offset < chunk_bytes_ ? index : kNpos;
 }
 
-bool PoolAllocator::owns(const void* p) const noexcept { return find_chunk(p) != kNpos; }
+bool PoolAllocator::owns(const void* p) const noexcept {
+  return find_chunk(p) != kNpos;
+}
 
 void PoolAllocator::on_allocate_checked(void* block) noexcept {
   if constexpr (debug::kSlotState) {
     const std::size_t index = find_chunk(block);
     const Chunk& chunk = chunks_[index];
-    const std::size_t slot = static_cast<std::size_t>(static_cast<std::byte*>(block) - chunk.begin) /
-                             block_size_;
+    const std::size_t slot =
+        static_cast<std::size_t>(static_cast<std::byte*>(block) - chunk.begin) / block_size_;
     QUADPOOL_ASSERT(chunk.slot_state[slot] != BlockState::Live,
                     "pool free list handed out a live block: the free list is corrupt "
                     "(a write through a dangling pointer?)");
@@ -162,6 +167,15 @@ void PoolAllocator::on_deallocate_checked(void* block) noexcept {
   if constexpr (debug::kFill) std::memset(block, debug::kFreedFill, block_size_);
 }
 
+// Every block ever handed out is either live or on the free list.
+std::size_t PoolAllocator::blocks_in_use() const noexcept {
+  std::size_t free_blocks = 0;
+  for (const FreeBlock* block = free_list_head_; block != nullptr; block = read_link(block)) {
+    ++free_blocks;
+  }
+  return blocks_ever_used() - free_blocks;
+}
+
 std::size_t PoolAllocator::blocks_ever_used() const noexcept {
   if (chunks_.empty()) return 0;
   // Every chunk but the newest is fully used; the newest is used up to the bump pointer.
@@ -172,7 +186,7 @@ std::size_t PoolAllocator::blocks_ever_used() const noexcept {
 
 PoolStats PoolAllocator::stats() const noexcept {
   const std::size_t chunks = chunks_.size();
-  const auto in_use = static_cast<std::size_t>(total_allocations_ - total_deallocations_);
+  const std::size_t in_use = blocks_in_use();
   return PoolStats{
       .block_size = block_size_,
       .alignment = alignment_,
@@ -180,7 +194,7 @@ PoolStats PoolAllocator::stats() const noexcept {
       .capacity = chunks * blocks_per_chunk_,
       .chunks = chunks,
       .high_water = blocks_ever_used(),
-      .total_allocations = total_allocations_,
+      .total_allocations = total_deallocations_ + in_use,
       .total_deallocations = total_deallocations_,
       .bytes_reserved = chunks * chunk_bytes_,
   };
@@ -188,13 +202,13 @@ PoolStats PoolAllocator::stats() const noexcept {
 
 void PoolAllocator::chunk_block_states(std::size_t chunk, std::span<BlockState> out) const {
   if (chunk >= chunks_.size()) {
-    throw std::out_of_range(
-        fmt::format("chunk_block_states: chunk {} of a pool with {} chunk(s)", chunk, chunks_.size()));
+    throw std::out_of_range(fmt::format("chunk_block_states: chunk {} of a pool with {} chunk(s)",
+                                        chunk, chunks_.size()));
   }
   if (out.size() < blocks_per_chunk_) {
-    throw std::invalid_argument(fmt::format(
-        "chunk_block_states: output holds {} entries, the chunk has {} blocks", out.size(),
-        blocks_per_chunk_));
+    throw std::invalid_argument(
+        fmt::format("chunk_block_states: output holds {} entries, the chunk has {} blocks",
+                    out.size(), blocks_per_chunk_));
   }
   const std::byte* begin = chunks_[chunk].begin;
   std::size_t used = blocks_per_chunk_;
@@ -202,9 +216,11 @@ void PoolAllocator::chunk_block_states(std::size_t chunk, std::span<BlockState> 
     used = static_cast<std::size_t>(bump_next_ - begin) / block_size_;
   }
   std::fill_n(out.begin(), used, BlockState::Live);
-  std::fill(out.begin() + static_cast<std::ptrdiff_t>(used), out.begin() + static_cast<std::ptrdiff_t>(blocks_per_chunk_), BlockState::NeverUsed);
+  std::fill(out.begin() + static_cast<std::ptrdiff_t>(used),
+            out.begin() + static_cast<std::ptrdiff_t>(blocks_per_chunk_), BlockState::NeverUsed);
   for (const FreeBlock* block = free_list_head_; block != nullptr; block = read_link(block)) {
-    const auto offset = reinterpret_cast<std::uintptr_t>(block) - reinterpret_cast<std::uintptr_t>(begin);
+    const auto offset =
+        reinterpret_cast<std::uintptr_t>(block) - reinterpret_cast<std::uintptr_t>(begin);
     if (offset < chunk_bytes_) out[offset / block_size_] = BlockState::Free;
   }
 }
