@@ -1,8 +1,9 @@
 #pragma once
 /// A minimal JSON writer shared by the headless runner's report and the demo's exit summary:
-/// objects, string keys, numbers, booleans, strings, null. Strings escape quotes and
-/// backslashes, which is all their keys and values (flags, file names) ever need.
+/// objects, string keys, numbers, booleans, strings, null. Any string makes valid JSON: quotes,
+/// backslashes and control characters are escaped, and bytes that are not UTF-8 become U+FFFD.
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -60,13 +61,49 @@ class JsonWriter {
       out_ += ": ";
     }
   }
+  // JSON strings may hold neither raw control characters nor bytes that are not UTF-8; a file
+  // name (--screenshot) or a driver's name can hold both, and one such byte would make the
+  // whole report unreadable to a strict parser. Control characters are escaped, and each byte
+  // that does not belong to a well-formed UTF-8 character becomes U+FFFD.
   void quoted(const std::string& s) {
     out_ += '"';
-    for (const char c : s) {
-      if (c == '"' || c == '\\') out_ += '\\';
-      out_ += c;
+    for (std::size_t i = 0; i < s.size();) {
+      const auto c = static_cast<unsigned char>(s[i]);
+      if (c == '"' || c == '\\') {
+        out_ += '\\';
+        out_ += static_cast<char>(c);
+      } else if (c < 0x20) {
+        out_ += fmt::format("\\u{:04x}", c);
+      } else if (c >= 0x80) {
+        const std::size_t length = utf8_length(s, i);
+        out_ += length == 0 ? std::string("\\ufffd") : s.substr(i, length);
+        i += length == 0 ? 1 : length;
+        continue;
+      } else {
+        out_ += static_cast<char>(c);
+      }
+      ++i;
     }
     out_ += '"';
+  }
+  // The length of the well-formed UTF-8 character that starts at s[at] (a byte >= 0x80), or 0.
+  static std::size_t utf8_length(const std::string& s, std::size_t at) {
+    const auto lead = static_cast<unsigned char>(s[at]);
+    const std::size_t length = lead >= 0xC2 && lead <= 0xDF   ? 2
+                               : lead >= 0xE0 && lead <= 0xEF ? 3
+                               : lead >= 0xF0 && lead <= 0xF4 ? 4
+                                                              : 0;
+    if (length == 0 || at + length > s.size()) return 0;
+    for (std::size_t k = 1; k < length; ++k) {
+      if ((static_cast<unsigned char>(s[at + k]) & 0xC0) != 0x80) return 0;
+    }
+    const auto second = static_cast<unsigned char>(s[at + 1]);
+    // Overlong forms, UTF-16 surrogates and code points above U+10FFFF.
+    if ((lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F) ||
+        (lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second > 0x8F)) {
+      return 0;
+    }
+    return length;
   }
   std::string out_;
   bool first_ = true;

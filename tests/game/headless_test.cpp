@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/core/heap_counter.hpp"
+#include "game/json_writer.hpp"
 #include "tests/common/flat_json.hpp"
 #include "tests/game/run_quadpool.hpp"
 
@@ -39,6 +40,35 @@ TEST(Percentiles, MedianP99AndMaxFollowTheirDefinitions) {
   EXPECT_DOUBLE_EQ(one.p99, 7.0);
   const Percentiles none = percentiles({});
   EXPECT_DOUBLE_EQ(none.max, 0.0);
+}
+
+// A file name or a driver's name can hold any byte; the writer must still make valid JSON.
+std::string written(const std::string& value) {
+  JsonWriter json;
+  json.begin();
+  json.string("k", value);
+  json.end();
+  return json.text();
+}
+
+TEST(JsonWriter, EscapesQuotesBackslashesAndControlCharacters) {
+  EXPECT_EQ(written("a\"b\\c"), R"({"k": "a\"b\\c"})");
+  EXPECT_EQ(written("line\nbreak\ttab\x01\x1f"),
+            R"({"k": "line\u000abreak\u0009tab\u0001\u001f"})");
+  EXPECT_EQ(written(std::string("nul\0!", 5)), R"({"k": "nul\u0000!"})");
+  EXPECT_EQ(written("del\x7f"), "{\"k\": \"del\x7f\"}") << "DEL needs no escape in JSON";
+}
+
+TEST(JsonWriter, KeepsUtf8AndReplacesBytesThatAreNotUtf8) {
+  EXPECT_EQ(written("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"),
+            "{\"k\": \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"}");
+  EXPECT_EQ(written("a\xff"
+                    "b"),
+            R"({"k": "a\ufffdb"})");
+  EXPECT_EQ(written("cut\xc3"), R"({"k": "cut\ufffd"})") << "a character cut short";
+  EXPECT_EQ(written("\xc0\xaf"), R"({"k": "\ufffd\ufffd"})") << "an overlong '/'";
+  EXPECT_EQ(written("\xed\xa0\x80"), R"({"k": "\ufffd\ufffd\ufffd"})") << "a surrogate";
+  EXPECT_EQ(written("\x80x"), R"({"k": "\ufffdx"})") << "a continuation byte alone";
 }
 
 TEST(HeadlessRunner, ReportMatchesTheSimulationItRan) {
