@@ -154,8 +154,9 @@ CLI::Validator window_size(Failure& failure) {
   });
 }
 
-// A .png or .bmp file name (any case) in a folder that exists and can be written, checked now so
-// that a bad path fails before any window opens rather than after the last frame.
+// A .png or .bmp file name (any case) in a folder that exists and can be written, and not the
+// name of a folder or of a file that cannot be written, checked now so that a bad path fails
+// before any window opens rather than after the last frame.
 CLI::Validator screenshot_file(Failure& failure) {
   return failing_with(failure, "--screenshot", [](std::string& text) -> std::string {
     std::string lower = text;
@@ -178,6 +179,14 @@ CLI::Validator screenshot_file(Failure& failure) {
     if (::access(folder.c_str(), W_OK) != 0) {
       return fmt::format("'{}': the folder '{}' cannot be written", shown(text, 200),
                          shown(folder.string(), 200));
+    }
+    // An existing name is overwritten at the end, so it must be a file that can be written.
+    const std::filesystem::file_status status = std::filesystem::status(text, error);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+      return fmt::format("'{}' exists and is not a file", shown(text, 200));
+    }
+    if (std::filesystem::exists(status) && ::access(text.c_str(), W_OK) != 0) {
+      return fmt::format("'{}' exists and cannot be written", shown(text, 200));
     }
     return {};
   });

@@ -223,6 +223,42 @@ TEST(CommandLine, ALongValueIsCutBetweenUtf8Characters) {
   }
 }
 
+// A screenshot name that exists must be a file that can be written: a folder called shot.png
+// passed the start-up check and failed only after the last frame.
+std::filesystem::path scratch_folder() {
+  const auto base =
+      std::filesystem::temp_directory_path() / ("quadpool_cli_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(base);
+  return base;
+}
+
+TEST(CommandLine, AScreenshotNameThatIsAFolderIsRefused) {
+  const auto base = scratch_folder();
+  const std::string folder = (base / "folder.png").string();
+  std::filesystem::create_directories(folder);
+  const ParseResult r = parse({"--screenshot", folder.c_str()});
+  std::filesystem::remove_all(base);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.message.find("--screenshot"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("'" + folder + "' exists and is not a file"), std::string::npos)
+      << r.message;
+}
+
+TEST(CommandLine, AScreenshotNameThatIsAReadOnlyFileIsRefusedAndAWritableOneAccepted) {
+  if (::geteuid() == 0) GTEST_SKIP() << "running as root, which may write any file";
+  const auto base = scratch_folder();
+  const std::string file = (base / "old.bmp").string();
+  std::ofstream(file) << "x";
+  const bool writable = parse({"--screenshot", file.c_str()}).command.has_value();
+  std::filesystem::permissions(file, std::filesystem::perms::owner_read);
+  const ParseResult read_only = parse({"--screenshot", file.c_str()});
+  std::filesystem::remove_all(base);
+  EXPECT_TRUE(writable) << "an existing file that can be written is overwritten at the end";
+  EXPECT_EQ(read_only.exit_code, 2);
+  EXPECT_NE(read_only.message.find("exists and cannot be written"), std::string::npos)
+      << read_only.message;
+}
+
 // The same table through the real executable: what a user sees.
 TEST(Executable, BadInputExitsWithCodeTwoAndOneLineOnStderr) {
   for (const BadInput& c : bad_inputs()) {
