@@ -327,6 +327,24 @@ TEST(Executable, AReportThatCannotBeWrittenGivesANonZeroExitAndAMessage) {
   }
 }
 
+#ifdef QUADPOOL_HAS_DEMO
+// The demo's sprite range is the command line's: the smallest count the parser accepts is the
+// count the demo runs, and its log line and its --frames summary both say so (the demo once
+// ran 100 sprites for --sprites 1 while the log said 1).
+TEST(Executable, TheDemoRunsTheSmallestSpriteCountTheCommandLineAccepts) {
+  const std::string smallest = std::to_string(kMinSprites);
+  const test::ProcessResult r =
+      run_bash("SDL_VIDEODRIVER=dummy \"$QUADPOOL\" --sprites " + smallest +
+               " --frames 2 --vsync off 1>&2; echo \"exit=$?\" >&2");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("demo: " + smallest + " sprites,"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\"sprites\": " + smallest + ","), std::string::npos) << r.output;
+  const ParseResult below = parse({"--sprites", std::to_string(kMinSprites - 1).c_str()});
+  EXPECT_EQ(below.exit_code, 2);
+  EXPECT_NE(below.message.find("[" + smallest + ", "), std::string::npos) << below.message;
+}
+#endif
+
 TEST(Executable, TheJsonSeedIsAStringSoThatAnyToolKeepsAll64Bits) {
   const test::ProcessResult r =
       test::run_quadpool("--headless --json --sprites 100 --ticks 1 --seed 18446744073709551615",
