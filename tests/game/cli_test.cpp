@@ -85,9 +85,11 @@ TEST(CommandLine, HelpNamesEveryDefaultAndCap) {
   const ParseResult r = parse({"--help"});
   EXPECT_FALSE(r.command.has_value());
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* text : {"--headless", "--sprites", "default 10000", "1..1000000", "--ticks",
-                           "default 1000", "--switch-allocator-every", "--verify", "--json",
-                           "--window", "--frames", "--screenshot", "--vsync", "default pool"}) {
+  for (const char* text :
+       {"--headless", "--sprites", "default 10000", "1..1000000", "--ticks", "default 1000",
+        "--switch-allocator-every", "--verify", "--json", "--window", "--frames", "--screenshot",
+        "--vsync", "default pool", "--scene", "uniform|clustered|mixed|streams", "default uniform",
+        "--ab"}) {
     EXPECT_NE(r.message.find(text), std::string::npos) << "help lacks '" << text << "'";
   }
 }
