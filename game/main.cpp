@@ -1,5 +1,8 @@
 // The quadpool executable: the SDL2 demo, or with --headless the tick runner. All parsing is in
 // cli.cpp; this file only dispatches and turns escaping exceptions into a message.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -25,6 +28,21 @@ int with_stdout_checked(int exit_code) {
     return exit_code != 0 ? exit_code : 1;
   }
   return exit_code;
+}
+
+// A closed standard stream's descriptor goes to the next file or socket the program opens (SDL's
+// udev socket, the X connection), and the report would be written there: lost behind exit 0, or
+// worse, into the X protocol. A read-only /dev/null holds the slot and makes every write to it
+// fail, so a closed stdout is still reported by with_stdout_checked().
+void hold_closed_standard_streams() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int held = ::open("/dev/null", O_RDONLY);
+    if (held >= 0 && held != fd) {
+      ::dup2(held, fd);
+      ::close(held);
+    }
+  }
 }
 
 int run(int argc, char** argv) {
@@ -57,5 +75,6 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  hold_closed_standard_streams();
   return with_stdout_checked(run(argc, argv));
 }

@@ -347,6 +347,18 @@ TEST(Executable, TheDemoRunsTheSmallestSpriteCountTheCommandLineAccepts) {
 }
 #endif
 
+#ifdef QUADPOOL_HAS_DEMO
+// With stdout closed, the demo's first opened socket (SDL's udev monitor, or the X connection)
+// took descriptor 1, and the --frames summary was written into it with exit code 0.
+TEST(Executable, TheDemoWithStdoutClosedReportsThatItsSummaryCouldNotBeWritten) {
+  const test::ProcessResult r = run_bash(
+      "SDL_VIDEODRIVER=dummy \"$QUADPOOL\" --sprites 10 --frames 2 --vsync off >&-; "
+      "echo \"exit=$?\" >&2");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("could not write to standard output"), std::string::npos) << r.output;
+}
+#endif
+
 TEST(Executable, TheJsonSeedIsAStringSoThatAnyToolKeepsAll64Bits) {
   const test::ProcessResult r =
       test::run_quadpool("--headless --json --sprites 100 --ticks 1 --seed 18446744073709551615",
