@@ -165,9 +165,7 @@ std::string format_json(const HeadlessReport& r) {
        {std::pair{"pool", r.pool_ticks}, std::pair{"new-delete", r.new_delete_ticks}}) {
     json.begin(name);
     json.integer("ticks", times.ticks);
-    json.number("median", times.tick_ms.median);
-    json.number("p99", times.tick_ms.p99);
-    json.number("max", times.tick_ms.max);
+    write_percentile_fields(json, times.tick_ms);
     json.end();
   }
   json.end();

@@ -19,12 +19,17 @@ inline void write_seed(JsonWriter& json, const char* key, std::uint64_t seed) {
   json.string(key, std::to_string(seed));
 }
 
-/// "key": {"median", "p99", "max"}.
-inline void write_percentiles(JsonWriter& json, const char* key, const Percentiles& p) {
-  json.begin(key);
+/// "median", "p99", "max" inside the object being written (for an object with more fields).
+inline void write_percentile_fields(JsonWriter& json, const Percentiles& p) {
   json.number("median", p.median);
   json.number("p99", p.p99);
   json.number("max", p.max);
+}
+
+/// "key": {"median", "p99", "max"}.
+inline void write_percentiles(JsonWriter& json, const char* key, const Percentiles& p) {
+  json.begin(key);
+  write_percentile_fields(json, p);
   json.end();
 }
 

@@ -152,7 +152,15 @@ TEST(Executable, JsonIsOneObjectWithEveryContractField) {
                           "pool.chunks",
                           "tree.nodes",
                           "tree.leaves",
-                          "tree.max_depth_reached"}) {
+                          "tree.max_depth_reached",
+                          "tick_ms_by_allocator.pool.ticks",
+                          "tick_ms_by_allocator.pool.median",
+                          "tick_ms_by_allocator.pool.p99",
+                          "tick_ms_by_allocator.pool.max",
+                          "tick_ms_by_allocator.new-delete.ticks",
+                          "tick_ms_by_allocator.new-delete.median",
+                          "tick_ms_by_allocator.new-delete.p99",
+                          "tick_ms_by_allocator.new-delete.max"}) {
     EXPECT_EQ(json.count(key), 1u) << "missing " << key;
   }
   EXPECT_EQ(json.at("sprites"), "600");
