@@ -313,7 +313,7 @@ void Parser::add_demo_options() {
             fmt::format("Demo: window size, width {}..{}, height {}..{} (default {}x{})",
                         kMinWindowWidth, kMaxWindowWidth, kMinWindowHeight, kMaxWindowHeight,
                         demo.window_width, demo.window_height),
-            "WIDTHxHEIGHT")
+            window_text())
           ->transform(window_size(failure)));
   demo_only.push_back(
       value("--frames", frames, "F",

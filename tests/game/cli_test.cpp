@@ -137,6 +137,8 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--headless", "--screenshot", "a.png"}, "--screenshot", "cannot be used with --headless"},
       {{"--window", "100x100"}, "--window", "[320, 7680]"},
       {{"--window", "1280"}, "--window", "[240, 4320]"},
+      {{"--window="}, "--window", "[320, 7680]"},
+      {{"--window"}, "--window", "[240, 4320]"},
       {{"--frames", "0"}, "--frames", "[1, 100000000]"},
       {{"--screenshot", "shot.jpg"}, "--screenshot", ".png or .bmp"},
       {{"--vsync", "maybe"}, "--vsync", "'on' or 'off'"},
