@@ -69,6 +69,13 @@ std::string quoted_names(const std::map<std::string, Enum>& names) {
 // Every validator knows its flag's name and writes the whole error line into `failure`; CLI11
 // then throws a ValidationError, whose type alone tells parse() that `failure` is the message.
 // (CLI11 would put its own words around a returned message.)
+//
+// CLI::Range and CLI::CheckedTransformer are not used for the values because, in CLI11 2.1.2,
+// both accept bad input: integers are read with strtoull(..., 0), so "010" is 8 and a value
+// above 2^64-1 saturates to 2^64-1 without an error (--seed 18446744073709551616 would pass as
+// the largest seed), and CheckedTransformer also accepts the mapped value itself
+// ("--allocator 0" would mean pool). The bad-input table in tests/game/cli_test.cpp pins all
+// three.
 using Failure = std::string;
 
 CLI::Validator failing_with(Failure& failure, std::string flag,

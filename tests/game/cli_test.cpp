@@ -123,6 +123,10 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--headless", "--seed", "-1"}, "--seed", "[0, 18446744073709551615]"},
       {{"--headless", "--seed", "18446744073709551616"}, "--seed", "[0, 18446744073709551615]"},
       {{"--headless", "--allocator", "malloc"}, "--allocator", "'pool' or 'new-delete'"},
+      // CLI11's own CheckedTransformer would take these as the enum's numeric value.
+      {{"--headless", "--allocator", "0"}, "--allocator", "'pool' or 'new-delete'"},
+      {{"--headless", "--scene", "1"}, "--scene", "'uniform', 'clustered', 'mixed', 'streams'"},
+      {{"--vsync", "1"}, "--vsync", "'on' or 'off'"},
       {{"--headless", "--switch-allocator-every", "0"}, "--switch-allocator-every", "[1, 1000000]"},
       {{"--headless", "--verify=yes"}, "--verify", "takes no value"},
       {{"--headless", "--bogus"}, "--bogus", "--help"},
