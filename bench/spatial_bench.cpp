@@ -1,15 +1,20 @@
-// spatial_bench: the broad phase per tick (build + every overlapping pair) on the shared game
-// scene (scene/scene.hpp), for N = 1k, 10k and 100k, with every peer in one binary and one run:
-//   quadtree_pool       QuadTree, nodes from its ObjectPool
-//   quadtree_new_delete QuadTree, nodes from new/delete
-//   uniform_grid        bench/uniform_grid.hpp, rebuilt every tick, cell = 2 x the largest radius
-//   brute_force         engine/spatial/brute_force.hpp (1k and 10k only)
+// spatial_bench: the broad phase per tick (build + every overlapping pair) on every scene of the
+// game (scene/scene.hpp: uniform, clustered, mixed, streams), for N = 1k, 10k and 100k, with
+// every peer in one binary and one run:
+//   quadtree_pool       QuadTree with the game's default settings, nodes from its ObjectPool
+//   quadtree_new_delete the same, nodes from new/delete
+//   uniform_grid        bench/uniform_grid.hpp, a counting-sorted grid rebuilt every tick, cell =
+//                       2 x the scene's largest radius
+//   sweep_and_prune     bench/sweep_and_prune.hpp, on x, order kept between ticks and repaired by
+//                       insertion sort
 //   box2d               Box2D 2.4 b2BroadPhase: MoveProxy every proxy, UpdatePairs, pair upkeep
 //                       (bench/box2d_pairs.hpp), when libbox2d-dev was found
+//   brute_force         engine/spatial/brute_force.hpp (1k and 10k only): the reference
 //
-// Every benchmark of one N replays the same ticks from the same seed. The first method to reach
-// a tick records its pair count and an order-independent hash of its pairs; every other method
-// must match them on that tick, or the benchmark fails (SkipWithError, exit code 1).
+// Every benchmark of one scene and N replays the same ticks from the same seed. The first method
+// to reach a tick (brute force where it runs) records its pair count and an order-independent
+// hash of its pairs; every other method must match them on that tick, or the benchmark fails
+// (SkipWithError, exit code 1).
 //
 // Time is measured per tick (manual timing), so each benchmark reports its own p50 and p99:
 //   p50_us, p99_us        build + pairs
@@ -17,7 +22,7 @@
 //   pairs_p50_us          the pair enumeration alone
 //   pairs                 overlapping pairs per tick
 // Extra flags (before the Google Benchmark ones):
-//   --quadtree_leaf_capacity=K  (default 32)   --quadtree_max_depth=D  (default 8)
+//   --quadtree_leaf_capacity=K  --quadtree_max_depth=D  (default: the game's, QuadTreeConfig's)
 //   --box2d_units_per_meter=U   (default 16: sprites of radius 2..6 become 0.25..0.75 m balls)
 //   --ticks=T                   time exactly T ticks per benchmark (brute force: at most 10);
 //                               default 0 lets Google Benchmark choose (--benchmark_min_time)
@@ -35,12 +40,14 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 
 #include "bench/bench_guard.hpp"
+#include "bench/sweep_and_prune.hpp"
 #include "bench/uniform_grid.hpp"
 #include "engine/core/random.hpp"
 #include "engine/spatial/brute_force.hpp"
@@ -57,8 +64,10 @@ using quadpool::spatial::Aabb;
 constexpr std::uint64_t kSceneSeed = 2026;
 constexpr int kWarmUpTicks = 3;  // untimed: pools, arrays and Box2D's first full pair pass grow
 
-int g_leaf_capacity = 32;  // tuned on this scene: see engine/spatial/README.md
-int g_max_depth = 8;
+// The game's settings (SimulationConfig takes its defaults from QuadTreeConfig): the benchmark
+// measures what the game runs. The flags exist for experiments, not for the README's tables.
+int g_leaf_capacity = quadpool::spatial::QuadTreeConfig{}.leaf_capacity;
+int g_max_depth = quadpool::spatial::QuadTreeConfig{}.max_depth;
 int g_box2d_units_per_meter = 16;
 int g_ticks = 0;  // 0: Google Benchmark decides how many ticks to time
 bool g_failed = false;
@@ -84,9 +93,10 @@ struct Tally {
   bool operator==(const Tally&) const = default;
 };
 
-// (N, tick) -> the first tally seen for it.
-std::map<std::pair<std::size_t, std::size_t>, Tally>& reference_tallies() {
-  static std::map<std::pair<std::size_t, std::size_t>, Tally> tallies;
+// (scene, N, tick) -> the first tally seen for it.
+using TallyKey = std::tuple<int, std::size_t, std::size_t>;
+std::map<TallyKey, Tally>& reference_tallies() {
+  static std::map<TallyKey, Tally> tallies;
   return tallies;
 }
 
@@ -140,6 +150,19 @@ class GridMethod final : public Method {
   quadpool::bench::UniformGrid grid_;
 };
 
+class SweepAndPruneMethod final : public Method {
+ public:
+  void build(std::span<const Aabb> boxes) override { sap_.update(boxes); }
+  Tally pairs(std::span<const Aabb>) override {
+    Tally tally;
+    sap_.for_each_pair([&](std::uint32_t a, std::uint32_t b) { tally.add(a, b); });
+    return tally;
+  }
+
+ private:
+  quadpool::bench::SweepAndPrune sap_;
+};
+
 class BruteForceMethod final : public Method {
  public:
   void build(std::span<const Aabb>) override {}
@@ -169,7 +192,14 @@ class Box2dMethod final : public Method {
 };
 #endif
 
-enum class MethodKind { QuadTreePool, QuadTreeNewDelete, UniformGrid, BruteForce, Box2d };
+enum class MethodKind {
+  QuadTreePool,
+  QuadTreeNewDelete,
+  UniformGrid,
+  SweepAndPrune,
+  BruteForce,
+  Box2d
+};
 
 std::unique_ptr<Method> make_method(MethodKind kind, std::span<const Aabb> boxes, float side,
                                     float largest_radius) {
@@ -180,6 +210,8 @@ std::unique_ptr<Method> make_method(MethodKind kind, std::span<const Aabb> boxes
       return std::make_unique<QuadTreeMethod>(side, quadpool::spatial::AllocatorKind::NewDelete);
     case MethodKind::UniformGrid:
       return std::make_unique<GridMethod>(side, 2.0f * largest_radius);
+    case MethodKind::SweepAndPrune:
+      return std::make_unique<SweepAndPruneMethod>();
     case MethodKind::BruteForce:
       return std::make_unique<BruteForceMethod>();
     case MethodKind::Box2d:
@@ -204,12 +236,13 @@ double percentile(std::vector<double> samples, double fraction) {
   return samples[rank];
 }
 
-// The shared game scene, one tick at a time.
+// One of the game's scenes, one tick at a time.
 struct Scene {
-  explicit Scene(std::size_t sprites_count)
-      : config{.seed = kSceneSeed, .sprites = sprites_count},
+  Scene(quadpool::scene::SceneKind kind, std::size_t sprites_count)
+      : config{.seed = kSceneSeed, .sprites = sprites_count, .kind = kind},
         sprites(quadpool::scene::spawn_sprites(config)),
         side(quadpool::scene::world_side(sprites_count)),
+        largest_radius(quadpool::scene::largest_radius(sprites)),
         boxes(sprites.size()) {
     update_boxes();
   }
@@ -226,6 +259,7 @@ struct Scene {
   quadpool::scene::SceneConfig config;
   std::vector<quadpool::scene::Sprite> sprites;
   float side;
+  float largest_radius;  // sprites move but never change size
   std::vector<Aabb> boxes;
   std::size_t tick = 0;
 };
@@ -267,11 +301,12 @@ double timed_tick(Method& method, std::span<const Aabb> boxes, Samples* samples,
 
 // Checks `tally` against the first one recorded for this (N, tick); fails the benchmark if not.
 bool agrees(benchmark::State& state, const char* name, const Scene& scene, const Tally& tally) {
-  const auto [it, first] =
-      reference_tallies().try_emplace({scene.sprites.size(), scene.tick}, tally);
+  const auto [it, first] = reference_tallies().try_emplace(
+      TallyKey{static_cast<int>(scene.config.kind), scene.sprites.size(), scene.tick}, tally);
   if (first || it->second == tally) return true;
   const std::string message =
-      std::string(name) + " disagrees at N=" + std::to_string(scene.sprites.size()) + ", tick " +
+      std::string(name) + " disagrees on the " + quadpool::scene::scene_name(scene.config.kind) +
+      " scene at N=" + std::to_string(scene.sprites.size()) + ", tick " +
       std::to_string(scene.tick) + ": " + std::to_string(tally.pairs) + " pairs, expected " +
       std::to_string(it->second.pairs) +
       (tally.pairs == it->second.pairs ? " (same count, different pairs)" : "");
@@ -283,10 +318,10 @@ bool agrees(benchmark::State& state, const char* name, const Scene& scene, const
 
 // One method alone: each iteration is one tick, timed from build to the last pair.
 void broad_phase(benchmark::State& state, MethodKind kind, const char* name,
-                 std::size_t sprites_count) {
-  Scene scene(sprites_count);
+                 quadpool::scene::SceneKind scene_kind, std::size_t sprites_count) {
+  Scene scene(scene_kind, sprites_count);
   const std::unique_ptr<Method> method =
-      make_method(kind, scene.boxes, scene.side, scene.config.max_radius);
+      make_method(kind, scene.boxes, scene.side, scene.largest_radius);
   Samples samples;
   Tally tally;
   for (int i = 0; i < kWarmUpTicks; ++i) {
@@ -315,11 +350,11 @@ void broad_phase(benchmark::State& state, MethodKind kind, const char* name,
 // evicted the caches. Each iteration is one tick of every method; the counters are each method's
 // p50/p99 and the ratios the targets are about.
 void interleaved(benchmark::State& state, std::span<const std::pair<MethodKind, const char*>> kinds,
-                 std::size_t sprites_count) {
-  Scene scene(sprites_count);
+                 quadpool::scene::SceneKind scene_kind, std::size_t sprites_count) {
+  Scene scene(scene_kind, sprites_count);
   std::vector<std::unique_ptr<Method>> methods;
   for (const auto& [kind, name] : kinds) {
-    methods.push_back(make_method(kind, scene.boxes, scene.side, scene.config.max_radius));
+    methods.push_back(make_method(kind, scene.boxes, scene.side, scene.largest_radius));
   }
   std::vector<Samples> samples(methods.size());
   std::vector<std::size_t> order(methods.size());
@@ -360,6 +395,8 @@ void interleaved(benchmark::State& state, std::span<const std::pair<MethodKind, 
     const std::string name = kinds[m].second;
     state.counters[name + "_p50_us"] = percentile(total, 0.50);
     state.counters[name + "_p99_us"] = percentile(total, 0.99);
+    state.counters[name + "_build_p50_us"] = percentile(samples[m].build, 0.50);
+    state.counters[name + "_pairs_p50_us"] = percentile(samples[m].pairs, 0.50);
     state.counters[name + "_cpu_p50_us"] = percentile(samples[m].cpu, 0.50);
     state.counters[name + "_cpu_p99_us"] = percentile(samples[m].cpu, 0.99);
     double sum = 0.0;
@@ -368,6 +405,15 @@ void interleaved(benchmark::State& state, std::span<const std::pair<MethodKind, 
         total.empty() ? 0.0 : sum / static_cast<double>(total.size());
   }
   const double pool_p50 = p("quadtree_pool", 0.50);
+  // The best peer of each tick's p50: the tree's goal is to be no slower than it.
+  double best_peer = p("quadtree_new_delete", 0.50);
+  for (const char* peer : {"uniform_grid", "sweep_and_prune", "box2d"}) {
+    for (const auto& [kind, name] : kinds) {
+      if (std::strcmp(name, peer) == 0) best_peer = std::min(best_peer, p(peer, 0.50));
+    }
+  }
+  state.counters["pool_over_best_peer_p50"] = pool_p50 / best_peer;
+  state.counters["pool_over_sap_p50"] = pool_p50 / p("sweep_and_prune", 0.50);
   state.counters["pool_over_grid_p50"] = pool_p50 / p("uniform_grid", 0.50);
   state.counters["pool_over_new_delete_p50"] = pool_p50 / p("quadtree_new_delete", 0.50);
   state.counters["pool_over_new_delete_cpu_p50"] =
@@ -415,54 +461,36 @@ int main(int argc, char** argv) {
   }
   argc = kept;
 
-  struct Entry {
-    MethodKind kind;
-    const char* name;
-    std::size_t largest_n;
-  };
-  // The first entry of each N is the reference the others are checked against.
-  const Entry entries[] = {
-    {MethodKind::BruteForce, "brute_force", 10'000},
-    {MethodKind::UniformGrid, "uniform_grid", 100'000},
-    {MethodKind::QuadTreePool, "quadtree_pool", 100'000},
-    {MethodKind::QuadTreeNewDelete, "quadtree_new_delete", 100'000},
-#if defined(QUADPOOL_HAVE_BOX2D)
-    {MethodKind::Box2d, "box2d", 100'000},
-#endif
-  };
-  for (const std::size_t n : {std::size_t{1'000}, std::size_t{10'000}, std::size_t{100'000}}) {
-    for (const Entry& entry : entries) {
-      if (n > entry.largest_n) continue;
-      const std::string name = "broad_phase/" + std::string(entry.name) + "/" + std::to_string(n);
-      auto* registered =
-          benchmark::RegisterBenchmark(name.c_str(), broad_phase, entry.kind, entry.name, n)
-              ->UseManualTime()
-              ->Unit(benchmark::kMicrosecond);
-      if (g_ticks > 0) {
-        // Brute force's answer does not change with more ticks; its cost would dominate the run.
-        const int ticks = entry.kind == MethodKind::BruteForce ? std::min(g_ticks, 10) : g_ticks;
-        registered->Iterations(ticks);
-      }
-    }
-  }
-
-  // The same methods again, interleaved tick by tick (brute force only at 1k: at 10k one of its
-  // ticks costs as much as a thousand of the others').
+  // Per scene and N: brute force first (it is the reference the others are checked against,
+  // and its answer does not change with more ticks), then every other method interleaved tick
+  // by tick. At 100k there is no brute force; the methods are checked against each other.
   static const std::pair<MethodKind, const char*> kInterleaved[] = {
     {MethodKind::QuadTreePool, "quadtree_pool"},
     {MethodKind::QuadTreeNewDelete, "quadtree_new_delete"},
     {MethodKind::UniformGrid, "uniform_grid"},
+    {MethodKind::SweepAndPrune, "sweep_and_prune"},
 #if defined(QUADPOOL_HAVE_BOX2D)
     {MethodKind::Box2d, "box2d"},
 #endif
   };
-  for (const std::size_t n : {std::size_t{1'000}, std::size_t{10'000}, std::size_t{100'000}}) {
-    const std::string name = "interleaved/" + std::to_string(n);
-    auto* registered =
-        benchmark::RegisterBenchmark(name.c_str(), interleaved, std::span(kInterleaved), n)
+  for (const quadpool::scene::SceneKind kind : quadpool::scene::kSceneKinds) {
+    const std::string scene = quadpool::scene::scene_name(kind);
+    for (const std::size_t n : {std::size_t{1'000}, std::size_t{10'000}, std::size_t{100'000}}) {
+      if (n <= 10'000) {
+        const std::string name = "broad_phase/" + scene + "/brute_force/" + std::to_string(n);
+        benchmark::RegisterBenchmark(name.c_str(), broad_phase, MethodKind::BruteForce,
+                                     "brute_force", kind, n)
             ->UseManualTime()
-            ->Unit(benchmark::kMicrosecond);
-    if (g_ticks > 0) registered->Iterations(g_ticks);
+            ->Unit(benchmark::kMicrosecond)
+            ->Iterations(g_ticks > 0 ? std::min(g_ticks, 10) : 10);
+      }
+      const std::string name = "interleaved/" + scene + "/" + std::to_string(n);
+      auto* registered =
+          benchmark::RegisterBenchmark(name.c_str(), interleaved, std::span(kInterleaved), kind, n)
+              ->UseManualTime()
+              ->Unit(benchmark::kMicrosecond);
+      if (g_ticks > 0) registered->Iterations(g_ticks);
+    }
   }
 
   benchmark::Initialize(&argc, argv);

@@ -80,8 +80,9 @@ inline constexpr int kMinLeafCapacity = 1, kMaxLeafCapacity = 128;
 struct SimulationConfig {
   SceneConfig scene;  // seed, initial sprite count, radii, speed; the world side follows from it
   AllocatorKind allocator = AllocatorKind::Pool;  // the tree's node source at the first tick
-  int tree_max_depth = 8;                         // QuadTreeConfig::max_depth, 1..16
-  int tree_leaf_capacity = 8;                     // QuadTreeConfig::leaf_capacity, >= 1
+  // The tree's settings: QuadTreeConfig's defaults, which spatial_bench measures too.
+  int tree_max_depth = spatial::QuadTreeConfig{}.max_depth;          // 1..16
+  int tree_leaf_capacity = spatial::QuadTreeConfig{}.leaf_capacity;  // >= 1
   HeapCounter heap_counter = nullptr;  // nullptr: TickStats::heap_allocations stays empty
 };
 
