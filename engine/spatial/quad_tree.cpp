@@ -333,6 +333,79 @@ void QuadTree::place_boxes_and_bounds(Node* node, const Aabb& quadrant,
 
 // --- validate ----------------------------------------------------------------------------------
 
+// Checks `node` against its quadrant (cell `prefix` at `depth`) and walks its children, adding
+// what it sees to `counted`; asserts on failure.
+void QuadTree::validate_node(const Node* node, int depth, std::uint32_t prefix,
+                             const Aabb& quadrant, QuadTreeStats& counted) const {
+  const int max_depth = config_.max_depth;
+  const auto capacity = static_cast<std::uint32_t>(config_.leaf_capacity);
+  const std::size_t count = stats_.items;
+  ++counted.nodes;
+  if (static_cast<std::size_t>(depth) > counted.max_depth_reached) {
+    counted.max_depth_reached = static_cast<std::size_t>(depth);
+  }
+  QUADPOOL_ASSERT(node->depth == depth && depth <= max_depth,
+                  "QuadTree::validate: a node's depth is wrong or beyond max_depth");
+  QUADPOOL_ASSERT(node->first_item <= node->end_item && node->end_item <= count,
+                  "QuadTree::validate: a node's item range is out of bounds");
+  const int shift = 2 * (max_depth - depth);
+  Aabb loose = kEmptyBox;
+  for (std::uint32_t i = node->first_item; i < node->end_item; ++i) {
+    const std::uint32_t cell_prefix = shift >= 32 ? 0 : item_cells_[i] >> shift;
+    QUADPOOL_ASSERT(cell_prefix == prefix,
+                    "QuadTree::validate: an item's centre is outside its node's quadrant");
+    loose = united(loose, columns_.get(i));
+  }
+  QUADPOOL_ASSERT(loose.min_x == node->loose.min_x && loose.min_y == node->loose.min_y &&
+                      loose.max_x == node->loose.max_x && loose.max_y == node->loose.max_y,
+                  "QuadTree::validate: a node's loose bounds are not the union of its boxes");
+  const std::uint32_t items = node->item_count();
+  if (node->is_leaf()) {
+    ++counted.leaves;
+    // A leaf's items are in (cell at the sort depth, id) order, which below the sort depth
+    // (all of the leaf's items share that cell) is plain id order.
+    const int order_shift = 2 * (max_depth - (depth > sort_depth_ ? depth : sort_depth_));
+    auto order_key = [&](std::uint32_t i) {
+      return (std::uint64_t{item_cells_[i]} >> order_shift << 32) | item_ids_[i];
+    };
+    for (std::uint32_t i = node->first_item; i < node->end_item; ++i) {
+      counted.straddling_items += !inside(columns_.get(i), quadrant);
+      QUADPOOL_ASSERT(i == node->first_item || order_key(i - 1) < order_key(i),
+                      "QuadTree::validate: a leaf's items are not in (cell, id) order");
+    }
+    if (items > counted.max_leaf_items) counted.max_leaf_items = items;
+    for (const Node* child : node->children) {
+      QUADPOOL_ASSERT(child == nullptr, "QuadTree::validate: a leaf has a child");
+    }
+    QUADPOOL_ASSERT(items <= capacity || depth == max_depth,
+                    "QuadTree::validate: a leaf above max_depth holds more than leaf_capacity");
+    return;
+  }
+  QUADPOOL_ASSERT(items > capacity && depth < max_depth,
+                  "QuadTree::validate: an inner node should have been a leaf");
+  std::uint32_t next = node->first_item;
+  int previous_quadrant = -1;
+  for (int i = 0; i < 4; ++i) {
+    const Node* child = node->children[i];
+    if (i >= node->child_count) {
+      QUADPOOL_ASSERT(child == nullptr, "QuadTree::validate: a child beyond child_count");
+      continue;
+    }
+    QUADPOOL_ASSERT(
+        child != nullptr && child->quadrant_index > previous_quadrant && child->quadrant_index < 4,
+        "QuadTree::validate: children are not packed in quadrant order");
+    previous_quadrant = child->quadrant_index;
+    QUADPOOL_ASSERT(child->first_item == next && child->item_count() > 0,
+                    "QuadTree::validate: children do not split their parent's run in order");
+    next = child->end_item;
+    const std::uint32_t q = child->quadrant_index;
+    validate_node(child, depth + 1, (prefix << 2) | q,
+                  detail::child_quadrant(quadrant, static_cast<int>(q)), counted);
+  }
+  QUADPOOL_ASSERT(next == node->end_item,
+                  "QuadTree::validate: children do not cover their parent's items");
+}
+
 void QuadTree::validate() const {
   if constexpr (!kAssertsEnabled) return;
   const std::size_t count = stats_.items;
@@ -361,80 +434,10 @@ void QuadTree::validate() const {
 
   QuadTreeStats counted{};
   counted.items = count;
-  const int max_depth = config_.max_depth;
-  const auto capacity = static_cast<std::uint32_t>(config_.leaf_capacity);
 
-  // Walks the tree, checking each node against its parent; returns nothing, asserts on failure.
-  auto check = [&](auto& self, const Node* node, int depth, std::uint32_t prefix,
-                   const Aabb& quadrant) -> void {
-    ++counted.nodes;
-    if (static_cast<std::size_t>(depth) > counted.max_depth_reached) {
-      counted.max_depth_reached = static_cast<std::size_t>(depth);
-    }
-    QUADPOOL_ASSERT(node->depth == depth && depth <= max_depth,
-                    "QuadTree::validate: a node's depth is wrong or beyond max_depth");
-    QUADPOOL_ASSERT(node->first_item <= node->end_item && node->end_item <= count,
-                    "QuadTree::validate: a node's item range is out of bounds");
-    const int shift = 2 * (max_depth - depth);
-    Aabb loose = kEmptyBox;
-    for (std::uint32_t i = node->first_item; i < node->end_item; ++i) {
-      const std::uint32_t cell_prefix = shift >= 32 ? 0 : item_cells_[i] >> shift;
-      QUADPOOL_ASSERT(cell_prefix == prefix,
-                      "QuadTree::validate: an item's centre is outside its node's quadrant");
-      loose = united(loose, columns_.get(i));
-    }
-    QUADPOOL_ASSERT(loose.min_x == node->loose.min_x && loose.min_y == node->loose.min_y &&
-                        loose.max_x == node->loose.max_x && loose.max_y == node->loose.max_y,
-                    "QuadTree::validate: a node's loose bounds are not the union of its boxes");
-    const std::uint32_t items = node->item_count();
-    if (node->is_leaf()) {
-      ++counted.leaves;
-      // A leaf's items are in (cell at the sort depth, id) order, which below the sort depth
-      // (all of the leaf's items share that cell) is plain id order.
-      const int order_shift = 2 * (max_depth - (depth > sort_depth_ ? depth : sort_depth_));
-      auto order_key = [&](std::uint32_t i) {
-        return (std::uint64_t{item_cells_[i]} >> order_shift << 32) | item_ids_[i];
-      };
-      for (std::uint32_t i = node->first_item; i < node->end_item; ++i) {
-        counted.straddling_items += !inside(columns_.get(i), quadrant);
-        QUADPOOL_ASSERT(i == node->first_item || order_key(i - 1) < order_key(i),
-                        "QuadTree::validate: a leaf's items are not in (cell, id) order");
-      }
-      if (items > counted.max_leaf_items) counted.max_leaf_items = items;
-      for (const Node* child : node->children) {
-        QUADPOOL_ASSERT(child == nullptr, "QuadTree::validate: a leaf has a child");
-      }
-      QUADPOOL_ASSERT(items <= capacity || depth == max_depth,
-                      "QuadTree::validate: a leaf above max_depth holds more than leaf_capacity");
-      return;
-    }
-    QUADPOOL_ASSERT(items > capacity && depth < max_depth,
-                    "QuadTree::validate: an inner node should have been a leaf");
-    std::uint32_t next = node->first_item;
-    int previous_quadrant = -1;
-    for (int i = 0; i < 4; ++i) {
-      const Node* child = node->children[i];
-      if (i >= node->child_count) {
-        QUADPOOL_ASSERT(child == nullptr, "QuadTree::validate: a child beyond child_count");
-        continue;
-      }
-      QUADPOOL_ASSERT(child != nullptr && child->quadrant_index > previous_quadrant &&
-                          child->quadrant_index < 4,
-                      "QuadTree::validate: children are not packed in quadrant order");
-      previous_quadrant = child->quadrant_index;
-      QUADPOOL_ASSERT(child->first_item == next && child->item_count() > 0,
-                      "QuadTree::validate: children do not split their parent's run in order");
-      next = child->end_item;
-      const std::uint32_t q = child->quadrant_index;
-      self(self, child, depth + 1, (prefix << 2) | q,
-           detail::child_quadrant(quadrant, static_cast<int>(q)));
-    }
-    QUADPOOL_ASSERT(next == node->end_item,
-                    "QuadTree::validate: children do not cover their parent's items");
-  };
   QUADPOOL_ASSERT(root_->first_item == 0 && root_->end_item == count,
                   "QuadTree::validate: the root does not hold every item");
-  check(check, root_, 0, 0, config_.bounds);
+  validate_node(root_, 0, 0, config_.bounds, counted);
 
   QUADPOOL_ASSERT(counted.nodes == stats_.nodes && counted.leaves == stats_.leaves &&
                       counted.max_depth_reached == stats_.max_depth_reached &&

@@ -123,6 +123,8 @@ class QuadTree {
                              std::array<std::uint32_t, 5>& cut);
   void place_boxes_and_bounds(Node* node, const Aabb& quadrant,
                               std::span<const Aabb> boxes) noexcept;
+  void validate_node(const Node* node, int depth, std::uint32_t prefix, const Aabb& quadrant,
+                     QuadTreeStats& counted) const;
 
   template <class F>
   void report(std::uint32_t i, std::uint32_t j, F& f) const;
