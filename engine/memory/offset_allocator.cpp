@@ -416,10 +416,14 @@ void OffsetAllocator::treap_erase(std::uint32_t bin, std::uint32_t node) noexcep
 
 void OffsetAllocator::validate() const {
   if constexpr (!kAssertsEnabled) return;
-  const std::size_t node_count = nodes_.size();
   // 1: listed in the block list, 2: also found in a bin.
-  std::vector<std::uint8_t> seen(node_count, 0);
+  std::vector<std::uint8_t> seen(nodes_.size(), 0);
+  validate_block_list(seen);
+  validate_bins(seen);
+}
 
+void OffsetAllocator::validate_block_list(std::vector<std::uint8_t>& seen) const {
+  const std::size_t node_count = nodes_.size();
   // The block list: tiles [0, capacity), no two free blocks side by side; sums match.
   std::size_t free_blocks = 0, live_blocks = 0;
   std::uint64_t cursor = 0, free_bytes = 0;
@@ -474,7 +478,10 @@ void OffsetAllocator::validate() const {
   }
   QUADPOOL_ASSERT(unused + free_blocks + live_blocks == node_count,
                   "OffsetAllocator::validate: nodes lost (neither blocks nor unused)");
+}
 
+void OffsetAllocator::validate_bins(std::vector<std::uint8_t>& seen) const {
+  const std::size_t node_count = nodes_.size();
   // The bins: each set bit's pending list and treap hold free blocks of its bin, the treap in
   // order and heap-ordered, and together they hold every free block once. A bin with blocks but
   // no bit would leave them uncounted.
