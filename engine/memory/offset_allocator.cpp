@@ -52,7 +52,9 @@ OffsetAllocation OffsetAllocator::allocate(std::uint64_t size, std::uint64_t ali
   if (block == kNil) return {kNoSpace, 0};
   // Room for a padding or rest node and the live entry first, so that a std::bad_alloc leaves
   // the allocator as it was.
-  reserve_for(2, live_.size() + 1);
+  // The usual case, free nodes to reuse and room in the table, is decided inline.
+  if (nodes_.size() - live_.size() - free_block_count_ < 2 || !live_.has_room_for(live_.size() + 1))
+    reserve_for(2, live_.size() + 1);
 
   Node& found = nodes_[block];
   const std::uint64_t padding = padding_for(found.offset, alignment);
