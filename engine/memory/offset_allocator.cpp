@@ -52,7 +52,9 @@ OffsetAllocation OffsetAllocator::allocate(std::uint64_t size, std::uint64_t ali
   if (block == kNil) return {kNoSpace, 0};
   // Room for a padding or rest node and the live entry first, so that a std::bad_alloc leaves
   // the allocator as it was.
-  reserve_for(2, live_.size() + 1);
+  // The usual case, free nodes to reuse and room in the table, is decided inline.
+  if (nodes_.size() - live_.size() - free_block_count_ < 2 || !live_.has_room_for(live_.size() + 1))
+    reserve_for(2, live_.size() + 1);
 
   Node& found = nodes_[block];
   const std::uint64_t padding = padding_for(found.offset, alignment);
@@ -416,10 +418,14 @@ void OffsetAllocator::treap_erase(std::uint32_t bin, std::uint32_t node) noexcep
 
 void OffsetAllocator::validate() const {
   if constexpr (!kAssertsEnabled) return;
-  const std::size_t node_count = nodes_.size();
   // 1: listed in the block list, 2: also found in a bin.
-  std::vector<std::uint8_t> seen(node_count, 0);
+  std::vector<std::uint8_t> seen(nodes_.size(), 0);
+  validate_block_list(seen);
+  validate_bins(seen);
+}
 
+void OffsetAllocator::validate_block_list(std::vector<std::uint8_t>& seen) const {
+  const std::size_t node_count = nodes_.size();
   // The block list: tiles [0, capacity), no two free blocks side by side; sums match.
   std::size_t free_blocks = 0, live_blocks = 0;
   std::uint64_t cursor = 0, free_bytes = 0;
@@ -474,7 +480,10 @@ void OffsetAllocator::validate() const {
   }
   QUADPOOL_ASSERT(unused + free_blocks + live_blocks == node_count,
                   "OffsetAllocator::validate: nodes lost (neither blocks nor unused)");
+}
 
+void OffsetAllocator::validate_bins(std::vector<std::uint8_t>& seen) const {
+  const std::size_t node_count = nodes_.size();
   // The bins: each set bit's pending list and treap hold free blocks of its bin, the treap in
   // order and heap-ordered, and together they hold every free block once. A bin with blocks but
   // no bit would leave them uncounted.

@@ -183,6 +183,10 @@ class OffsetAllocator {
   void sort_bin(std::uint32_t bin) noexcept;
   void treap_insert(std::uint32_t bin, std::uint32_t node) noexcept;
   void treap_erase(std::uint32_t bin, std::uint32_t node) noexcept;
+  // The parts of validate(): the block list, the live table and the unused nodes (marks each
+  // block 1 in `seen`), then the bins and their bitmap (marks each block found there 2).
+  void validate_block_list(std::vector<std::uint8_t>& seen) const;
+  void validate_bins(std::vector<std::uint8_t>& seen) const;
   // validate() for the subtree at `node` of `bin`, whose keys must lie strictly between those of
   // `low` and `high` (kNil: unbounded) and whose priorities must not pass its parent's. Marks
   // each node seen; returns the node count.

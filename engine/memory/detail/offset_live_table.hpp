@@ -34,10 +34,13 @@ class OffsetLiveTable {
     }
   }
 
+  /// True when `count` entries fit without growing (what reserve(count) would ensure).
+  bool has_room_for(std::size_t count) const noexcept { return 2 * count <= slots_.size(); }
+
   /// Makes room for `count` entries, so that inserting up to that many cannot allocate. May
   /// throw std::bad_alloc, leaving the table as it was.
   void reserve(std::size_t count) {
-    if (2 * count <= slots_.size()) return;
+    if (has_room_for(count)) return;
     if (count > (std::size_t{1} << 31))
       throw std::length_error("OffsetAllocator: over 2^31 live ranges");
     std::size_t grown = 16;
