@@ -87,6 +87,7 @@ Simulation::Simulation(const SimulationConfig& config)
   // About 1.3 overlaps per sprite at the scene's density; the first tick corrects the guess.
   pairs_.reserve(sprites_.size() * 2);
   last_.allocator = config.allocator;
+  last_.pool = tree_->pool_stats();
   last_.sprites = sprites_.size();
 }
 
@@ -103,6 +104,7 @@ void Simulation::set_tree_limits(int max_depth, int leaf_capacity) {
       next_allocator_);
   tree->rebuild(boxes_);
   tree_ = std::move(tree);
+  last_.pool = tree_->pool_stats();
   config_.tree_max_depth = max_depth;
   config_.tree_leaf_capacity = leaf_capacity;
 }
@@ -110,6 +112,11 @@ void Simulation::set_tree_limits(int max_depth, int leaf_capacity) {
 const TickStats& Simulation::step() {
   const std::uint64_t heap_before = config_.heap_counter ? config_.heap_counter() : 0;
   const Clock::time_point start = Clock::now();
+  // The pool changes only in a tick that builds from it, or that tears its nodes down (the first
+  // new/delete tick after a pool tick). PoolAllocator::stats() counts its free list, so a run of
+  // new/delete ticks keeps the stats read when the pool last changed instead of recounting.
+  const bool pool_touched =
+      next_allocator_ == AllocatorKind::Pool || last_.allocator == AllocatorKind::Pool;
 
   // The tree applies a new allocator at its next rebuild, which is this tick's.
   tree_->set_allocator(next_allocator_);
@@ -157,7 +164,7 @@ const TickStats& Simulation::step() {
   last_.pairs_tested = pairs_.size();
   last_.contacts = contacts;
   last_.tree = tree_->stats();
-  last_.pool = tree_->pool_stats();
+  if (pool_touched) last_.pool = tree_->pool_stats();
   const Clock::time_point end = Clock::now();
   last_.ms = PhaseTimes{.integrate = ms_between(start, integrated),
                         .rebuild = ms_between(integrated, rebuilt),

@@ -394,6 +394,29 @@ TEST(Simulation, ASingleSpriteInItsTinyWorldStaysInside) {
   EXPECT_TRUE(inside_world(sim.sprites()[0], sim.world_side()));
 }
 
+bool same_pool_stats(const memory::PoolStats& a, const memory::PoolStats& b) {
+  return a.blocks_in_use == b.blocks_in_use && a.capacity == b.capacity && a.chunks == b.chunks &&
+         a.high_water == b.high_water && a.total_allocations == b.total_allocations &&
+         a.total_deallocations == b.total_deallocations && a.bytes_reserved == b.bytes_reserved &&
+         a.block_size == b.block_size;
+}
+
+TEST(Simulation, EveryTicksPoolStatsAreThePoolsOwnWhicheverAllocatorRan) {
+  // The tick reads the pool's stats only when the pool changed; they must still be exact.
+  Simulation sim(config_for(2000, 4, AllocatorKind::NewDelete));
+  EXPECT_TRUE(same_pool_stats(sim.last_tick().pool, sim.tree().pool_stats()));
+  for (int t = 0; t < 60; ++t) {
+    if (t % 7 == 3) {
+      sim.set_allocator(sim.allocator() == AllocatorKind::Pool ? AllocatorKind::NewDelete
+                                                               : AllocatorKind::Pool);
+    }
+    sim.step();
+    ASSERT_TRUE(same_pool_stats(sim.last_tick().pool, sim.tree().pool_stats())) << "tick " << t;
+  }
+  sim.set_tree_limits(6, 16);
+  EXPECT_TRUE(same_pool_stats(sim.last_tick().pool, sim.tree().pool_stats()));
+}
+
 TEST(Simulation, NewTreeLimitsTakeEffectAtOnceOverTheSameSpritesAndBadOnesChangeNothing) {
   Simulation sim(config_for(3000, 8));
   for (int t = 0; t < 5; ++t) sim.step();
