@@ -1,7 +1,8 @@
 // OffsetAllocator and DeferredOffsetAllocator (see offset_allocator.hpp).
 //
 // Sections: helpers, allocate and free, extend and queries, nodes and the block list, bins
-// (pending lists and treaps), validate, DeferredOffsetAllocator.
+// (pending lists and treaps), DeferredOffsetAllocator. validate() is in
+// offset_allocator_validate.cpp.
 #include "engine/memory/offset_allocator.hpp"
 
 #include <algorithm>
@@ -29,6 +30,32 @@ std::uint64_t padding_for(std::uint64_t offset, std::uint64_t alignment) noexcep
   const std::uint64_t misalignment = offset & (alignment - 1);
   return misalignment == 0 ? 0 : alignment - misalignment;
 }
+
+// The (size, offset) order of free blocks, on keys read from a bin's inline entries or a node.
+// Bitwise, not short-circuit: the search compares blocks in an order no predictor can learn, and
+// selects the winner with conditional moves rather than branches.
+bool key_less(std::uint64_t size_a, std::uint64_t offset_a, std::uint64_t size_b,
+              std::uint64_t offset_b) noexcept {
+  return (size_a < size_b) | ((size_a == size_b) & (offset_a < offset_b));
+}
+
+// The best candidate of a search so far: its node and its key. It starts past every block, so
+// that any eligible block beats it.
+struct Candidate {
+  std::uint32_t node = ~std::uint32_t{0};
+  std::uint64_t size = ~std::uint64_t{0};
+  std::uint64_t offset = ~std::uint64_t{0};
+
+  bool found() const noexcept { return node != ~std::uint32_t{0}; }
+  // Takes the block when it is `eligible` and comes first in (size, offset) order.
+  void consider(bool eligible, std::uint32_t other, std::uint64_t other_size,
+                std::uint64_t other_offset) noexcept {
+    const bool take = eligible & key_less(other_size, other_offset, size, offset);
+    node = take ? other : node;
+    size = take ? other_size : size;
+    offset = take ? other_offset : offset;
+  }
+};
 
 }  // namespace
 
@@ -89,9 +116,14 @@ OffsetAllocation OffsetAllocator::allocate(std::uint64_t size, std::uint64_t ali
 }
 
 void OffsetAllocator::free(std::uint64_t offset, std::uint64_t size) {
-  std::uint32_t node = check_free(offset, size);
-  if (node == kNil) return;  // only with asserts compiled out: a bad free is ignored
-  live_.erase(offset, node);
+  // check_free's lookup, keeping the slot so that the erase needs no second probe.
+  const std::size_t slot = live_.find_slot(offset, [this](std::uint32_t n) { return nodes_[n].offset; });
+  std::uint32_t node = slot == detail::OffsetLiveTable::kNoSlot ? kNil : live_.node_at(slot);
+  if (node == kNil || nodes_[node].size != size) [[unlikely]] {
+    if constexpr (kAssertsEnabled) report_bad_free(offset, size, node);
+    return;  // only with asserts compiled out: a bad free is ignored
+  }
+  live_.erase_at(slot);
   free_size_ += nodes_[node].size;
   ++free_block_count_;
   // A free neighbour's node is read below: start the second load before the first one's work.
@@ -194,11 +226,49 @@ std::uint64_t OffsetAllocator::largest_free_block() const noexcept {
   const std::uint32_t bin = bin_bits_.last();
   if (bin == detail::OffsetBinBitmap::kNone) return 0;
   std::uint64_t largest = 0;
+  const Bin& b = bins_[bin];
+  for (std::uint32_t i = 0; i < b.inline_count; ++i) largest = std::max<std::uint64_t>(largest, b.inline_size[i]);
+  // The tree's rightmost node is its largest; the inline entries are not ordered against it.
   for (std::uint32_t node = bins_[bin].root; node != kNil; node = nodes_[node].child[1])
-    largest = nodes_[node].size;
+    largest = std::max(largest, nodes_[node].size);
   for (std::uint32_t node = bins_[bin].pending; node != kNil; node = nodes_[node].child[1])
     largest = std::max(largest, nodes_[node].size);
   return largest;
+}
+
+inline std::uint32_t OffsetAllocator::first_in_bin(std::uint32_t bin, std::uint64_t size) noexcept {
+  // Most bins hold nothing beyond their inline entry: decided here, inline, without a call.
+  const Bin& b = bins_[bin];
+  Candidate best;
+  for (std::uint32_t i = 0; i < kInlineBlocks; ++i) {
+    best.consider((i < b.inline_count) & (b.inline_size[i] >= size), b.inline_node[i],
+                  b.inline_size[i], b.inline_offset[i]);
+  }
+  if ((b.root & b.pending) == kNil) [[likely]]
+    return best.node;
+  return first_beyond_inline(bin, size, best.node);
+}
+
+std::uint32_t OffsetAllocator::first_beyond_inline(std::uint32_t bin, std::uint64_t size,
+                                                   std::uint32_t inline_best) noexcept {
+  Bin& b = bins_[bin];
+  Candidate best;
+  if (inline_best != kNil)
+    best.consider(true, inline_best, nodes_[inline_best].size, nodes_[inline_best].offset);
+  // A few pending blocks are cheaper to scan than to sort; more go into the treap first.
+  if (b.pending_count > kScanLimit) sort_bin(bin);
+  std::uint32_t in_treap = kNil;
+  for (std::uint32_t node = b.root; node != kNil;) {
+    const bool fits = nodes_[node].size >= size;
+    if (fits) in_treap = node;
+    node = nodes_[node].child[fits ? 0 : 1];
+  }
+  if (in_treap != kNil) best.consider(true, in_treap, nodes_[in_treap].size, nodes_[in_treap].offset);
+  for (std::uint32_t node = b.pending; node != kNil; node = nodes_[node].child[1]) {
+    const Node& n = nodes_[node];
+    best.consider(n.size >= size, node, n.size, n.offset);
+  }
+  return best.node;
 }
 
 std::uint32_t OffsetAllocator::find_best_fit(std::uint64_t size, std::uint64_t alignment) {
@@ -206,28 +276,13 @@ std::uint32_t OffsetAllocator::find_best_fit(std::uint64_t size, std::uint64_t a
   // Every block of at least `size` bytes holds an unaligned request: the first in (size, offset)
   // order is the best fit. Its own bin holds sizes on both sides of `size`; every later bin
   // holds only larger ones, so there the first block of the first non-empty bin wins.
+  // The bin is read without testing its bit first: the line is needed whenever the bit is set,
+  // and one branch on the result is mispredicted less often than two.
   std::uint32_t bin = bin_of(size);
-  if (bin_bits_.test(bin)) {
-    if (const std::uint32_t found = first_in_bin(bin, size); found != kNil) return found;
-  }
+  if (bin >= bins_.size()) return kNil;  // larger than the capacity: there is no such bin
+  if (const std::uint32_t found = first_in_bin(bin, size); found != kNil) return found;
   bin = bin_bits_.first_at_or_after(bin + 1);
   return bin == detail::OffsetBinBitmap::kNone ? kNil : first_in_bin(bin, 0);
-}
-
-std::uint32_t OffsetAllocator::first_in_bin(std::uint32_t bin, std::uint64_t size) noexcept {
-  // A few pending blocks are cheaper to scan than to sort; more go into the treap first.
-  Bin& b = bins_[bin];
-  if (b.pending_count > kScanLimit) sort_bin(bin);
-  std::uint32_t found = kNil;
-  for (std::uint32_t node = b.root; node != kNil;) {
-    const bool fits = nodes_[node].size >= size;
-    if (fits) found = node;
-    node = nodes_[node].child[fits ? 0 : 1];
-  }
-  for (std::uint32_t node = b.pending; node != kNil; node = nodes_[node].child[1]) {
-    if (nodes_[node].size >= size && (found == kNil || less(node, found))) found = node;
-  }
-  return found;
 }
 
 std::uint32_t OffsetAllocator::find_aligned_fit(std::uint64_t size, std::uint64_t alignment) {
@@ -239,6 +294,14 @@ std::uint32_t OffsetAllocator::find_aligned_fit(std::uint64_t size, std::uint64_
   for (std::uint32_t bin = bin_bits_.first_at_or_after(bin_of(size));
        bin != detail::OffsetBinBitmap::kNone; bin = bin_bits_.first_at_or_after(bin + 1)) {
     sort_bin(bin);
+    // The inline entries' best fit; the treap walk below can only beat it with a smaller key.
+    const Bin& b = bins_[bin];
+    Candidate best;
+    for (std::uint32_t i = 0; i < b.inline_count; ++i) {
+      const std::uint64_t padding = padding_for(b.inline_offset[i], alignment);
+      best.consider(padding <= b.inline_size[i] && b.inline_size[i] - padding >= size,
+                    b.inline_node[i], b.inline_size[i], b.inline_offset[i]);
+    }
     pending.clear();
     for (std::uint32_t node = bins_[bin].root; node != kNil;) {
       if (nodes_[node].size >= size) {
@@ -252,12 +315,14 @@ std::uint32_t OffsetAllocator::find_aligned_fit(std::uint64_t size, std::uint64_
       const std::uint32_t candidate = pending.back();
       pending.pop_back();
       const Node& block = nodes_[candidate];
+      if (best.found() && key_less(best.size, best.offset, block.size, block.offset)) break;
       const std::uint64_t padding = padding_for(block.offset, alignment);
       if (padding <= block.size && block.size - padding >= size) return candidate;
       for (std::uint32_t node = block.child[1]; node != kNil; node = nodes_[node].child[0]) {
         pending.push_back(node);
       }
     }
+    if (best.found()) return best.node;
   }
   return kNil;
 }
@@ -325,10 +390,18 @@ bool OffsetAllocator::less(std::uint32_t a, std::uint32_t b) const noexcept {
 }
 
 void OffsetAllocator::bin_insert(std::uint32_t node) noexcept {
-  const std::uint32_t bin = bin_of(nodes_[node].size);
-  Bin& b = bins_[bin];
-  if (b.root == kNil && b.pending == kNil) bin_bits_.set(bin);
   Node& n = nodes_[node];
+  const std::uint32_t bin = bin_of(n.size);
+  Bin& b = bins_[bin];
+  if (b.empty()) bin_bits_.set(bin);
+  if (b.inline_count < kInlineBlocks && n.size <= std::numeric_limits<std::uint32_t>::max()) {
+    const std::uint32_t i = b.inline_count++;
+    b.inline_offset[i] = n.offset;
+    b.inline_size[i] = static_cast<std::uint32_t>(n.size);
+    b.inline_node[i] = node;
+    states_[node] = State::kInline;
+    return;
+  }
   states_[node] = State::kPending;
   n.child[0] = kNil;
   n.child[1] = b.pending;
@@ -341,14 +414,22 @@ void OffsetAllocator::bin_erase(std::uint32_t node) noexcept {
   const std::uint32_t bin = bin_of(nodes_[node].size);
   Bin& b = bins_[bin];
   const Node& n = nodes_[node];
-  if (states_[node] == State::kPending) {
+  if (states_[node] == State::kInline) {
+    // Its entry takes the last one's place: the entries have no order.
+    const std::uint32_t last = --b.inline_count;
+    std::uint32_t i = 0;
+    for (std::uint32_t j = 1; j < kInlineBlocks; ++j) i = b.inline_node[j] == node ? j : i;
+    b.inline_offset[i] = b.inline_offset[last];
+    b.inline_size[i] = b.inline_size[last];
+    b.inline_node[i] = b.inline_node[last];
+  } else if (states_[node] == State::kPending) {
     (n.child[0] == kNil ? b.pending : nodes_[n.child[0]].child[1]) = n.child[1];
     if (n.child[1] != kNil) nodes_[n.child[1]].child[0] = n.child[0];
     --b.pending_count;
   } else {
     treap_erase(bin, node);
   }
-  if (b.root == kNil && b.pending == kNil) bin_bits_.clear(bin);
+  if (b.empty()) bin_bits_.clear(bin);
 }
 
 void OffsetAllocator::sort_bin(std::uint32_t bin) noexcept {
@@ -412,137 +493,6 @@ void OffsetAllocator::treap_erase(std::uint32_t bin, std::uint32_t node) noexcep
     }
   }
   *link = left != kNil ? left : right;
-}
-
-// --- validate ----------------------------------------------------------------------------------
-
-void OffsetAllocator::validate() const {
-  if constexpr (!kAssertsEnabled) return;
-  // 1: listed in the block list, 2: also found in a bin.
-  std::vector<std::uint8_t> seen(nodes_.size(), 0);
-  validate_block_list(seen);
-  validate_bins(seen);
-}
-
-void OffsetAllocator::validate_block_list(std::vector<std::uint8_t>& seen) const {
-  const std::size_t node_count = nodes_.size();
-  // The block list: tiles [0, capacity), no two free blocks side by side; sums match.
-  std::size_t free_blocks = 0, live_blocks = 0;
-  std::uint64_t cursor = 0, free_bytes = 0;
-  std::uint32_t prev = kNil;
-  bool prev_free = false;
-  for (std::uint32_t i = first_; i != kNil; prev = i, i = nodes_[i].next) {
-    QUADPOOL_ASSERT(i < node_count && seen[i] == 0,
-                    "OffsetAllocator::validate: the block list is broken or cyclic");
-    seen[i] = 1;
-    const Node& block = nodes_[i];
-    QUADPOOL_ASSERT(block.prev == prev, "OffsetAllocator::validate: a prev link is wrong");
-    QUADPOOL_ASSERT(block.offset == cursor && block.size > 0 && block.size <= capacity_ - cursor,
-                    fmt::format("OffsetAllocator::validate: block [{}, +{}) does not follow the "
-                                "previous one at {} inside the capacity {}",
-                                block.offset, block.size, cursor, capacity_));
-    QUADPOOL_ASSERT(states_[i] != State::kUnused,
-                    "OffsetAllocator::validate: an unused node is in the block list");
-    const bool free = is_free(i);
-    QUADPOOL_ASSERT(!(free && prev_free),
-                    fmt::format("OffsetAllocator::validate: free blocks touch at offset {} but "
-                                "were not merged",
-                                block.offset));
-    if (free) {
-      ++free_blocks;
-      free_bytes += block.size;
-    } else {
-      ++live_blocks;
-      QUADPOOL_ASSERT(find_live(block.offset) == i,
-                      fmt::format("OffsetAllocator::validate: the live range at {} is not in the "
-                                  "live table",
-                                  block.offset));
-    }
-    prev_free = free;
-    cursor += block.size;
-  }
-  QUADPOOL_ASSERT(prev == last_ && cursor == capacity_,
-                  "OffsetAllocator::validate: the blocks do not end at the capacity");
-  QUADPOOL_ASSERT(free_blocks == free_block_count_ && free_bytes == free_size_,
-                  fmt::format("OffsetAllocator::validate: {} free blocks of {} bytes, the counts "
-                              "say {} and {}",
-                              free_blocks, free_bytes, free_block_count_, free_size_));
-  QUADPOOL_ASSERT(live_blocks == live_.size(),
-                  "OffsetAllocator::validate: the live table holds ranges that are not blocks");
-
-  // Every other node is unused.
-  std::size_t unused = 0;
-  for (std::uint32_t i = unused_head_; i != kNil; i = nodes_[i].next) {
-    QUADPOOL_ASSERT(i < node_count && seen[i] == 0 && states_[i] == State::kUnused &&
-                        unused < node_count,
-                    "OffsetAllocator::validate: the unused-node list is broken");
-    ++unused;
-  }
-  QUADPOOL_ASSERT(unused + free_blocks + live_blocks == node_count,
-                  "OffsetAllocator::validate: nodes lost (neither blocks nor unused)");
-}
-
-void OffsetAllocator::validate_bins(std::vector<std::uint8_t>& seen) const {
-  const std::size_t node_count = nodes_.size();
-  // The bins: each set bit's pending list and treap hold free blocks of its bin, the treap in
-  // order and heap-ordered, and together they hold every free block once. A bin with blocks but
-  // no bit would leave them uncounted.
-  QUADPOOL_ASSERT(bin_bits_.levels_agree(),
-                  "OffsetAllocator::validate: the bin bitmap levels differ");
-  std::size_t in_bins = 0;
-  for (std::uint32_t bin = bin_bits_.first_at_or_after(0); bin != detail::OffsetBinBitmap::kNone;
-       bin = bin_bits_.first_at_or_after(bin + 1)) {
-    QUADPOOL_ASSERT(bin < bins_.size(), "OffsetAllocator::validate: a bin past the capacity");
-    const Bin& b = bins_[bin];
-    std::size_t pending = 0;
-    for (std::uint32_t i = b.pending; i != kNil && pending <= node_count; i = nodes_[i].child[1])
-      ++pending;
-    QUADPOOL_ASSERT(pending == b.pending_count,
-                    fmt::format("OffsetAllocator::validate: bin {} counts {} pending blocks, its "
-                                "list holds {}",
-                                bin, b.pending_count, pending));
-    QUADPOOL_ASSERT(b.root != kNil || b.pending != kNil,
-                    fmt::format("OffsetAllocator::validate: bin {} is marked but empty", bin));
-    std::uint32_t before = kNil;
-    for (std::uint32_t i = b.pending; i != kNil; before = i, i = nodes_[i].child[1]) {
-      QUADPOOL_ASSERT(i < node_count && seen[i] == 1 && states_[i] == State::kPending &&
-                          nodes_[i].child[0] == before && bin_of(nodes_[i].size) == bin,
-                      fmt::format("OffsetAllocator::validate: the pending list of bin {} is "
-                                  "broken",
-                                  bin));
-      seen[i] = 2;
-      ++in_bins;
-    }
-    in_bins += validate_subtree(bin, b.root, kNil, kNil,
-                                std::numeric_limits<std::uint32_t>::max(), seen);
-  }
-  QUADPOOL_ASSERT(in_bins == free_block_count_,
-                  fmt::format("OffsetAllocator::validate: the bins hold {} blocks, not {}",
-                              in_bins, free_block_count_));
-}
-
-std::size_t OffsetAllocator::validate_subtree(std::uint32_t bin, std::uint32_t node,
-                                              std::uint32_t low, std::uint32_t high,
-                                              std::uint32_t parent_priority,
-                                              std::vector<std::uint8_t>& seen) const {
-  if (node == kNil) return 0;
-  QUADPOOL_ASSERT(node < nodes_.size() && seen[node] == 1 && states_[node] == State::kSorted,
-                  fmt::format("OffsetAllocator::validate: bin {} holds a node that is not a free "
-                              "block, or holds one twice",
-                              bin));
-  seen[node] = 2;
-  QUADPOOL_ASSERT(bin_of(nodes_[node].size) == bin,
-                  fmt::format("OffsetAllocator::validate: a block of {} bytes is in bin {}",
-                              nodes_[node].size, bin));
-  // Bounds from every ancestor, not only the parent: that is what makes the whole tree ordered.
-  QUADPOOL_ASSERT((low == kNil || less(low, node)) && (high == kNil || less(node, high)),
-                  fmt::format("OffsetAllocator::validate: bin {} is out of order", bin));
-  const std::uint32_t node_priority = priority(node);
-  QUADPOOL_ASSERT(node_priority <= parent_priority,
-                  fmt::format("OffsetAllocator::validate: bin {} breaks the heap order", bin));
-  const Node& n = nodes_[node];
-  return 1 + validate_subtree(bin, n.child[0], low, node, node_priority, seen) +
-         validate_subtree(bin, n.child[1], node, high, node_priority, seen);
 }
 
 // --- DeferredOffsetAllocator -------------------------------------------------------------------

@@ -188,6 +188,48 @@ TEST(OffsetAllocator, BestFitBreaksTiesTowardTheLowestOffset) {
   expect_whole_capacity_comes_back(allocator);
 }
 
+TEST(OffsetAllocator, BestFitBreaksTiesAcrossABinsInlineEntriesAndItsSortedBlocks) {
+  // 20 holes of 16 bytes and 20 of 600 or 601 bytes (one bin holds both sizes). carve() frees
+  // them from the highest offset down, so the first few of each bin to arrive, the inline
+  // entries, are the highest offsets, and the lowest ones wait on the pending list or go into
+  // the treap: the tie rule has to look past the inline entries.
+  std::vector<Block> holes;
+  std::uint64_t cursor = 0;
+  for (int i = 0; i < 20; ++i, cursor += 24) holes.push_back({cursor, 16});
+  for (int i = 0; i < 20; ++i, cursor += 608) holes.push_back({cursor, i < 10 ? 601 : 600});
+  OffsetAllocator allocator(cursor + 8);
+  auto live = carve(allocator, holes);
+  for (int i = 0; i < 20; ++i) {
+    const OffsetAllocation a = allocator.allocate(16);
+    EXPECT_EQ(a.offset, holes[static_cast<std::size_t>(i)].first) << i;
+    live.push_back(a);
+  }
+  // The 600-byte holes first (the smaller size), lowest offset first, then the 601-byte ones.
+  for (int i = 0; i < 20; ++i) {
+    const OffsetAllocation a = allocator.allocate(600);
+    EXPECT_EQ(a.offset, holes[static_cast<std::size_t>(20 + (i + 10) % 20)].first) << i;
+    live.push_back(a);
+    allocator.validate();
+  }
+  free_all(allocator, live);
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, LargestFreeBlockLooksAtTheInlineEntryAndTheSortedBlocksOfTheLastBin) {
+  // 600 and 601 share a bin. carve() frees from the highest offset down, so the 601-byte hole
+  // becomes the bin's inline entry and the 600-byte ones wait; an aligned request sorts those
+  // into the treap, whose largest (600) is smaller than the inline entry (601).
+  const std::vector<Block> holes{{0, 600}, {608, 600}, {1216, 600}, {1824, 601}};
+  OffsetAllocator allocator(1824 + 608);
+  auto live = carve(allocator, holes);
+  EXPECT_EQ(allocator.largest_free_block(), 601u);
+  live.push_back(allocator.allocate(600, 8));
+  EXPECT_EQ(live.back().offset, 0u);
+  EXPECT_EQ(allocator.largest_free_block(), 601u);
+  free_all(allocator, live);
+  expect_whole_capacity_comes_back(allocator);
+}
+
 TEST(OffsetAllocator, BestFitSkipsASmallerBlockThatPaddingMakesTooSmall) {
   OffsetAllocator allocator(100);
   // 10 bytes at offset 1: big enough for 8 bytes, but not at a multiple of 8 (padding 7).

@@ -8,6 +8,7 @@
 // 2^kMantissaBits bins of equal width. With 8 bits every size below 512 has its own bin and a
 // bin is at most 1/256 of its sizes wide; sizes only grow from one bin to the next.
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -19,12 +20,14 @@ inline constexpr std::uint32_t kBinCount = (64 - kMantissaBits + 1) << kMantissa
 
 /// The bin of a block of `size` > 0 bytes. Monotonic in size.
 constexpr std::uint32_t bin_of(std::uint64_t size) noexcept {
+  // Without a branch (sizes on both sides of 2^kMantissaBits are equally common, so a branch
+  // would be mispredicted often): with shift = max(exponent - kMantissaBits, 0), the bin is
+  // shift * 2^kMantissaBits + (size >> shift), since size >> shift has kMantissaBits + 1 bits
+  // with the top one set above the exact range, and is the size itself below it.
   const int exponent = 63 - std::countl_zero(size);
-  if (exponent < kMantissaBits) return static_cast<std::uint32_t>(size);
-  const int shift = exponent - kMantissaBits;
-  const auto mantissa =
-      static_cast<std::uint32_t>(size >> shift) & ((std::uint32_t{1} << kMantissaBits) - 1);
-  return (static_cast<std::uint32_t>(shift + 1) << kMantissaBits) | mantissa;
+  const int shift = std::max(exponent - kMantissaBits, 0);
+  return (static_cast<std::uint32_t>(shift) << kMantissaBits) +
+         static_cast<std::uint32_t>(size >> shift);
 }
 
 /// One bit per bin, in three levels: a leaf word per 64 bins, a middle word per 64 leaf words,

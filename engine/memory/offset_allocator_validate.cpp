@@ -1,0 +1,161 @@
+// OffsetAllocator::validate(): every invariant listed in offset_allocator.hpp, checked with
+// QUADPOOL_ASSERT. A tool for tests and debugging, kept apart from the allocator's operations.
+#include "engine/memory/offset_allocator.hpp"
+
+#include <cstdint>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "engine/core/assert.hpp"
+
+namespace quadpool::memory {
+
+using detail::bin_of;
+
+void OffsetAllocator::validate() const {
+  if constexpr (!kAssertsEnabled) return;
+  // 1: listed in the block list, 2: also found in a bin.
+  std::vector<std::uint8_t> seen(nodes_.size(), 0);
+  validate_block_list(seen);
+  validate_bins(seen);
+}
+
+void OffsetAllocator::validate_block_list(std::vector<std::uint8_t>& seen) const {
+  const std::size_t node_count = nodes_.size();
+  // The block list: tiles [0, capacity), no two free blocks side by side; sums match.
+  std::size_t free_blocks = 0, live_blocks = 0;
+  std::uint64_t cursor = 0, free_bytes = 0;
+  std::uint32_t prev = kNil;
+  bool prev_free = false;
+  for (std::uint32_t i = first_; i != kNil; prev = i, i = nodes_[i].next) {
+    QUADPOOL_ASSERT(i < node_count && seen[i] == 0,
+                    "OffsetAllocator::validate: the block list is broken or cyclic");
+    seen[i] = 1;
+    const Node& block = nodes_[i];
+    QUADPOOL_ASSERT(block.prev == prev, "OffsetAllocator::validate: a prev link is wrong");
+    QUADPOOL_ASSERT(block.offset == cursor && block.size > 0 && block.size <= capacity_ - cursor,
+                    fmt::format("OffsetAllocator::validate: block [{}, +{}) does not follow the "
+                                "previous one at {} inside the capacity {}",
+                                block.offset, block.size, cursor, capacity_));
+    QUADPOOL_ASSERT(states_[i] != State::kUnused,
+                    "OffsetAllocator::validate: an unused node is in the block list");
+    const bool free = is_free(i);
+    QUADPOOL_ASSERT(!(free && prev_free),
+                    fmt::format("OffsetAllocator::validate: free blocks touch at offset {} but "
+                                "were not merged",
+                                block.offset));
+    if (free) {
+      ++free_blocks;
+      free_bytes += block.size;
+    } else {
+      ++live_blocks;
+      QUADPOOL_ASSERT(find_live(block.offset) == i,
+                      fmt::format("OffsetAllocator::validate: the live range at {} is not in the "
+                                  "live table",
+                                  block.offset));
+    }
+    prev_free = free;
+    cursor += block.size;
+  }
+  QUADPOOL_ASSERT(prev == last_ && cursor == capacity_,
+                  "OffsetAllocator::validate: the blocks do not end at the capacity");
+  QUADPOOL_ASSERT(free_blocks == free_block_count_ && free_bytes == free_size_,
+                  fmt::format("OffsetAllocator::validate: {} free blocks of {} bytes, the counts "
+                              "say {} and {}",
+                              free_blocks, free_bytes, free_block_count_, free_size_));
+  QUADPOOL_ASSERT(live_blocks == live_.size(),
+                  "OffsetAllocator::validate: the live table holds ranges that are not blocks");
+  QUADPOOL_ASSERT(live_.overflow_counts_agree(),
+                  "OffsetAllocator::validate: the live table's overflow counts are wrong");
+
+  // Every other node is unused.
+  std::size_t unused = 0;
+  for (std::uint32_t i = unused_head_; i != kNil; i = nodes_[i].next) {
+    QUADPOOL_ASSERT(i < node_count && seen[i] == 0 && states_[i] == State::kUnused &&
+                        unused < node_count,
+                    "OffsetAllocator::validate: the unused-node list is broken");
+    ++unused;
+  }
+  QUADPOOL_ASSERT(unused + free_blocks + live_blocks == node_count,
+                  "OffsetAllocator::validate: nodes lost (neither blocks nor unused)");
+}
+
+void OffsetAllocator::validate_bins(std::vector<std::uint8_t>& seen) const {
+  const std::size_t node_count = nodes_.size();
+  // The bins: each set bit's pending list and treap hold free blocks of its bin, the treap in
+  // order and heap-ordered, and together they hold every free block once. A bin with blocks but
+  // no bit would leave them uncounted.
+  QUADPOOL_ASSERT(bin_bits_.levels_agree(),
+                  "OffsetAllocator::validate: the bin bitmap levels differ");
+  std::size_t in_bins = 0;
+  for (std::uint32_t bin = bin_bits_.first_at_or_after(0); bin != detail::OffsetBinBitmap::kNone;
+       bin = bin_bits_.first_at_or_after(bin + 1)) {
+    QUADPOOL_ASSERT(bin < bins_.size(), "OffsetAllocator::validate: a bin past the capacity");
+    const Bin& b = bins_[bin];
+    std::size_t pending = 0;
+    for (std::uint32_t i = b.pending; i != kNil && pending <= node_count; i = nodes_[i].child[1])
+      ++pending;
+    QUADPOOL_ASSERT(pending == b.pending_count,
+                    fmt::format("OffsetAllocator::validate: bin {} counts {} pending blocks, its "
+                                "list holds {}",
+                                bin, b.pending_count, pending));
+    QUADPOOL_ASSERT(!b.empty(),
+                    fmt::format("OffsetAllocator::validate: bin {} is marked but empty", bin));
+    QUADPOOL_ASSERT(b.inline_count <= kInlineBlocks,
+                    fmt::format("OffsetAllocator::validate: bin {} counts {} inline entries", bin,
+                                b.inline_count));
+    for (std::uint32_t e = 0; e < b.inline_count; ++e) {
+      const std::uint32_t i = b.inline_node[e];
+      QUADPOOL_ASSERT(i < node_count && seen[i] == 1 && states_[i] == State::kInline &&
+                          nodes_[i].offset == b.inline_offset[e] &&
+                          nodes_[i].size == b.inline_size[e] && bin_of(nodes_[i].size) == bin,
+                      fmt::format("OffsetAllocator::validate: inline entry {} of bin {} does not "
+                                  "match a free block of the bin, or is there twice",
+                                  e, bin));
+      seen[i] = 2;
+      ++in_bins;
+    }
+    std::uint32_t before = kNil;
+    for (std::uint32_t i = b.pending; i != kNil; before = i, i = nodes_[i].child[1]) {
+      QUADPOOL_ASSERT(i < node_count && seen[i] == 1 && states_[i] == State::kPending &&
+                          nodes_[i].child[0] == before && bin_of(nodes_[i].size) == bin,
+                      fmt::format("OffsetAllocator::validate: the pending list of bin {} is "
+                                  "broken",
+                                  bin));
+      seen[i] = 2;
+      ++in_bins;
+    }
+    in_bins += validate_subtree(bin, b.root, kNil, kNil,
+                                std::numeric_limits<std::uint32_t>::max(), seen);
+  }
+  QUADPOOL_ASSERT(in_bins == free_block_count_,
+                  fmt::format("OffsetAllocator::validate: the bins hold {} blocks, not {}",
+                              in_bins, free_block_count_));
+}
+
+std::size_t OffsetAllocator::validate_subtree(std::uint32_t bin, std::uint32_t node,
+                                              std::uint32_t low, std::uint32_t high,
+                                              std::uint32_t parent_priority,
+                                              std::vector<std::uint8_t>& seen) const {
+  if (node == kNil) return 0;
+  QUADPOOL_ASSERT(node < nodes_.size() && seen[node] == 1 && states_[node] == State::kSorted,
+                  fmt::format("OffsetAllocator::validate: bin {} holds a node that is not a free "
+                              "block, or holds one twice",
+                              bin));
+  seen[node] = 2;
+  QUADPOOL_ASSERT(bin_of(nodes_[node].size) == bin,
+                  fmt::format("OffsetAllocator::validate: a block of {} bytes is in bin {}",
+                              nodes_[node].size, bin));
+  // Bounds from every ancestor, not only the parent: that is what makes the whole tree ordered.
+  QUADPOOL_ASSERT((low == kNil || less(low, node)) && (high == kNil || less(node, high)),
+                  fmt::format("OffsetAllocator::validate: bin {} is out of order", bin));
+  const std::uint32_t node_priority = priority(node);
+  QUADPOOL_ASSERT(node_priority <= parent_priority,
+                  fmt::format("OffsetAllocator::validate: bin {} breaks the heap order", bin));
+  const Node& n = nodes_[node];
+  return 1 + validate_subtree(bin, n.child[0], low, node, node_priority, seen) +
+         validate_subtree(bin, n.child[1], node, high, node_priority, seen);
+}
+
+}  // namespace quadpool::memory
