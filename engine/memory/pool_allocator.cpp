@@ -14,6 +14,10 @@ namespace quadpool::memory {
 namespace {
 
 constexpr std::size_t kNpos = std::numeric_limits<std::size_t>::max();
+// Bytes allocated past the last block of every chunk. With them no chunk can start right where
+// another's last block ends, so deallocate() can tell that a block is in the newest chunk from
+// `block + block_size == bump_next_` alone, without a second compare against the chunk's start.
+constexpr std::size_t kChunkPadding = 1;
 
 std::size_t round_up(std::size_t value, std::size_t alignment) {
   return (value + alignment - 1) & ~(alignment - 1);
@@ -44,7 +48,7 @@ PoolAllocator::PoolAllocator(const PoolConfig& config)
   }
   block_size_ = round_up(std::max(config.block_size, kMinBlockSize), alignment_);
   chunk_alignment_ = std::max<std::size_t>(alignment_, 64);
-  if (blocks_per_chunk_ > std::numeric_limits<std::size_t>::max() / block_size_) {
+  if (blocks_per_chunk_ > (std::numeric_limits<std::size_t>::max() - kChunkPadding) / block_size_) {
     throw std::invalid_argument(
         fmt::format("PoolConfig: a chunk of {} blocks of {} bytes overflows the address space; "
                     "use fewer blocks per chunk",
@@ -78,8 +82,8 @@ bool PoolAllocator::add_chunk() noexcept {
       chunks_.reserve(std::max<std::size_t>(8, 2 * chunks_.size()));
       chunks_by_address_.reserve(chunks_.capacity());
     }
-    begin =
-        static_cast<std::byte*>(::operator new (chunk_bytes_, std::align_val_t{chunk_alignment_}));
+    begin = static_cast<std::byte*>(
+        ::operator new (chunk_bytes_ + kChunkPadding, std::align_val_t{chunk_alignment_}));
   } catch (const std::bad_alloc&) {
     return false;
   }
@@ -99,19 +103,51 @@ bool PoolAllocator::add_chunk() noexcept {
       std::upper_bound(chunks_by_address_.begin(), chunks_by_address_.end(), begin,
                        [this](const std::byte* p, std::size_t i) { return p < chunks_[i].begin; });
   chunks_by_address_.insert(position, chunks_.size() - 1);
-  // Only the newest chunk has never-used blocks: a chunk is added only when all others are full.
-  bump_next_ = begin;
-  bump_end_ = begin + chunk_bytes_;
+  // A chunk is added only when the free list is empty and every block of the others is live.
+  enter_chunk(chunks_.size() - 1, begin, begin);
   return true;
 }
 
+void PoolAllocator::enter_chunk(std::size_t index, std::byte* next,
+                                std::byte* newest_mark) noexcept {
+  std::byte* const begin = chunks_[index].begin;
+  newest_high_mark_ = newest_mark;
+  bump_chunk_ = index;
+  bump_next_ = next;
+  bump_end_ = begin + chunk_bytes_;
+  high_mark_ = index + 1 == chunks_.size() ? newest_mark : bump_end_;
+  bump_origin_ = reinterpret_cast<std::uintptr_t>(begin) - index * chunk_bytes_;
+}
+
+void PoolAllocator::rewind() noexcept {
+  // The blocks keep their state (free, poisoned, slot state Free); only the way back to them
+  // changes, from the list to the bump pointer.
+  free_list_head_ = nullptr;
+  free_bytes_ = 0;
+  enter_chunk(0, chunks_[0].begin, newest_high_mark());
+}
+
+// The bump pointer is at the end of its chunk and the free list is empty.
 void* PoolAllocator::allocate_slow() noexcept {
-  if (growth_ == Growth::Fixed) return nullptr;
-  if (!add_chunk()) return nullptr;
+  if (bump_chunk_ + 1 < chunks_.size()) {
+    // Into the next chunk, which LIFO frees or a rewind had un-bumped.
+    enter_chunk(bump_chunk_ + 1, chunks_[bump_chunk_ + 1].begin, newest_high_mark());
+  } else if (growth_ == Growth::Fixed || !add_chunk()) {
+    return nullptr;
+  }
   void* block = bump_next_;
   bump_next_ += block_size_;
+  high_mark_ = std::max(high_mark_, bump_next_);
   debug::unpoison(block, block_size_);
   return block;
+}
+
+bool PoolAllocator::unbump_into_previous_chunk(std::byte* block) noexcept {
+  if (bump_chunk_ == 0) return false;
+  std::byte* const previous_end = chunks_[bump_chunk_ - 1].begin + chunk_bytes_;
+  if (block + block_size_ != previous_end) return false;
+  enter_chunk(bump_chunk_ - 1, block, newest_high_mark());
+  return true;
 }
 
 std::size_t PoolAllocator::find_chunk(const void* p) const noexcept {
@@ -167,21 +203,20 @@ void PoolAllocator::on_deallocate_checked(void* block) noexcept {
   if constexpr (debug::kFill) std::memset(block, debug::kFreedFill, block_size_);
 }
 
-// Every block ever handed out is either live or on the free list.
+// Every block handed out (below the bump pointer, in chunk order) is either live or on the free
+// list, and the free list holds no other block: un-bumping needs an empty free list and passes a
+// live block, and a rewind empties the list.
 std::size_t PoolAllocator::blocks_in_use() const noexcept {
-  std::size_t free_blocks = 0;
-  for (const FreeBlock* block = free_list_head_; block != nullptr; block = read_link(block)) {
-    ++free_blocks;
-  }
-  return blocks_ever_used() - free_blocks;
+  return (handed_out_bytes() - free_bytes_) / block_size_;
 }
 
-std::size_t PoolAllocator::blocks_ever_used() const noexcept {
-  if (chunks_.empty()) return 0;
-  // Every chunk but the newest is fully used; the newest is used up to the bump pointer.
-  const std::byte* newest = bump_end_ - chunk_bytes_;
-  return (chunks_.size() - 1) * blocks_per_chunk_ +
-         static_cast<std::size_t>(bump_next_ - newest) / block_size_;
+std::size_t PoolAllocator::blocks_before(std::size_t chunk, const std::byte* mark) const noexcept {
+  return chunk * blocks_per_chunk_ +
+         static_cast<std::size_t>(mark - chunks_[chunk].begin) / block_size_;
+}
+
+std::byte* PoolAllocator::newest_high_mark() const noexcept {
+  return bump_chunk_ + 1 == chunks_.size() ? high_mark_ : newest_high_mark_;
 }
 
 PoolStats PoolAllocator::stats() const noexcept {
@@ -193,7 +228,7 @@ PoolStats PoolAllocator::stats() const noexcept {
       .blocks_in_use = in_use,
       .capacity = chunks * blocks_per_chunk_,
       .chunks = chunks,
-      .high_water = blocks_ever_used(),
+      .high_water = chunks == 0 ? 0 : blocks_before(chunks - 1, newest_high_mark()),
       .total_allocations = total_deallocations_ + in_use,
       .total_deallocations = total_deallocations_,
       .bytes_reserved = chunks * chunk_bytes_,
@@ -211,13 +246,24 @@ void PoolAllocator::chunk_block_states(std::size_t chunk, std::span<BlockState> 
                     out.size(), blocks_per_chunk_));
   }
   const std::byte* begin = chunks_[chunk].begin;
-  std::size_t used = blocks_per_chunk_;
-  if (bump_end_ == begin + chunk_bytes_) {
-    used = static_cast<std::size_t>(bump_next_ - begin) / block_size_;
+  // Live (or on the free list) up to `handed_out`, un-bumped (Free) up to `ever_used`, then
+  // never used; see the ranges beside the members.
+  const auto blocks_to = [&](const std::byte* mark) {
+    return static_cast<std::size_t>(mark - begin) / block_size_;
+  };
+  std::size_t handed_out = blocks_per_chunk_;
+  std::size_t ever_used = blocks_per_chunk_;
+  if (chunk == bump_chunk_) {
+    handed_out = blocks_to(bump_next_);
+    ever_used = blocks_to(high_mark_);
+  } else if (chunk > bump_chunk_) {
+    handed_out = 0;
+    if (chunk + 1 == chunks_.size()) ever_used = blocks_to(newest_high_mark_);
   }
-  std::fill_n(out.begin(), used, BlockState::Live);
-  std::fill(out.begin() + static_cast<std::ptrdiff_t>(used),
-            out.begin() + static_cast<std::ptrdiff_t>(blocks_per_chunk_), BlockState::NeverUsed);
+  const auto at = [&out](std::size_t i) { return out.begin() + static_cast<std::ptrdiff_t>(i); };
+  std::fill(at(0), at(handed_out), BlockState::Live);
+  std::fill(at(handed_out), at(ever_used), BlockState::Free);
+  std::fill(at(ever_used), at(blocks_per_chunk_), BlockState::NeverUsed);
   for (const FreeBlock* block = free_list_head_; block != nullptr; block = read_link(block)) {
     const auto offset =
         reinterpret_cast<std::uintptr_t>(block) - reinterpret_cast<std::uintptr_t>(begin);

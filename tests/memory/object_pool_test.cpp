@@ -12,6 +12,7 @@
 
 #include "engine/core/random.hpp"
 #include "tests/common/assert_throws.hpp"
+#include "tests/common/pool_counts.hpp"
 #include "tests/common/skip.hpp"
 
 namespace quadpool::memory {
@@ -123,6 +124,24 @@ TEST_F(ObjectPoolTest, StatsFollowCreateAndDestroy) {
   EXPECT_EQ(s.total_deallocations, 1u);
   EXPECT_EQ(s.high_water, 2u);
   pool.destroy(b);
+}
+
+TEST_F(ObjectPoolTest, TheFramePatternGetsTheSameObjectsBackInTheSameOrder) {
+  // Create N, destroy them newest first, repeat: the pool only moves its bump pointer up and
+  // down, and every frame gets the same blocks in the same address order (the quad-tree's
+  // determinism and its front-to-back walk rely on this).
+  ObjectPool<Counted> pool(16);
+  std::vector<Counted*> first_frame, frame;
+  for (int f = 0; f < 5; ++f) {
+    frame.clear();
+    for (int i = 0; i < 40; ++i) frame.push_back(pool.create(i));
+    if (f == 0) first_frame = frame;
+    EXPECT_EQ(frame, first_frame) << "frame " << f;
+    for (auto it = frame.rbegin(); it != frame.rend(); ++it) pool.destroy(*it);
+  }
+  EXPECT_EQ(test::counts_of(pool.stats()), (test::PoolCounts{0, 200, 200, 40}));
+  EXPECT_EQ(pool.stats().chunks, 3u);
+  EXPECT_EQ(LifetimeCounter::alive(), 0u);
 }
 
 TEST(ObjectPoolDeathTest, DestroyingAPoolWithLiveObjectsReportsTheLeak) {

@@ -1,11 +1,16 @@
 // Tests of engine/memory/pool_allocator.*: configuration, growth, alignment, stats, the debug
-// checks (with death tests) and a randomised run against a model.
+// checks (with death tests), un-bump and rewind, and randomised runs against models.
+//
+// Sections: helpers and basics (configuration, growth, LIFO reuse, stats, block states); un-bump
+// (stats, high water, chunk crossing, rewind, the LIFO model); debug aids and death tests;
+// randomised run against a model.
 #include "engine/memory/pool_allocator.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <ostream>
 #include <set>
 #include <stdexcept>
 #include <vector>
@@ -15,9 +20,16 @@
 #include "engine/core/heap_counter.hpp"
 #include "engine/core/random.hpp"
 #include "tests/common/assert_throws.hpp"
+#include "tests/common/pool_counts.hpp"
 #include "tests/common/skip.hpp"
 
 namespace quadpool::memory {
+
+// Readable failures when chunk_block_states differ from a model.
+void PrintTo(BlockState state, std::ostream* os) {
+  *os << (state == BlockState::Live ? "Live" : state == BlockState::Free ? "Free" : "NeverUsed");
+}
+
 namespace {
 
 
@@ -28,6 +40,18 @@ std::vector<void*> drain(PoolAllocator& pool) {
   std::vector<void*> blocks;
   while (void* p = pool.try_allocate()) blocks.push_back(p);
   return blocks;
+}
+
+// The closing check of a randomised test, once everything is freed: the whole capacity can be
+// allocated again, as distinct blocks, without a new chunk, so nothing leaked.
+void expect_whole_capacity_comes_back(PoolAllocator& pool) {
+  const std::size_t capacity = pool.stats().capacity;
+  std::vector<void*> all;
+  for (std::size_t i = 0; i < capacity; ++i) all.push_back(pool.allocate());
+  std::set<void*> distinct(all.begin(), all.end());
+  EXPECT_EQ(distinct.size(), capacity);
+  EXPECT_EQ(pool.stats().capacity, capacity) << "reallocating the capacity added no chunk";
+  for (void* p : all) pool.deallocate(p);
 }
 
 TEST(PoolAllocator, RejectsABadConfigWithAMessageNamingTheField) {
@@ -106,12 +130,37 @@ TEST(PoolAllocator, ReusesTheMostRecentlyFreedBlockFirst) {
   PoolAllocator pool({.block_size = 16, .blocks_per_chunk = 8});
   void* a = pool.allocate();
   void* b = pool.allocate();
+  void* keep = pool.allocate();  // so that no free below leaves the pool empty
   pool.deallocate(a);
   pool.deallocate(b);
   EXPECT_EQ(pool.allocate(), b);
   EXPECT_EQ(pool.allocate(), a);
   pool.deallocate(a);
   pool.deallocate(b);
+  pool.deallocate(keep);
+}
+
+TEST(PoolAllocator, AFreeThatLeavesNothingLiveStartsOverFromTheFirstBlock) {
+  PoolAllocator pool({.block_size = 16, .blocks_per_chunk = 3});
+  std::vector<void*> blocks;
+  for (int i = 0; i < 7; ++i) blocks.push_back(pool.allocate());  // 3 chunks
+  for (std::size_t i : {0, 5, 2, 6, 1, 4, 3}) pool.deallocate(blocks[i]);  // no LIFO order
+  EXPECT_EQ(test::counts_of(pool.stats()), (test::PoolCounts{0, 7, 7, 7}));
+  std::vector<BlockState> states(3);
+  for (std::size_t c = 0; c < 2; ++c) {
+    pool.chunk_block_states(c, states);
+    EXPECT_EQ(states, (std::vector<BlockState>(3, BlockState::Free))) << c;
+  }
+  pool.chunk_block_states(2, states);
+  EXPECT_EQ(states, (std::vector<BlockState>{BlockState::Free, BlockState::NeverUsed,
+                                             BlockState::NeverUsed}));
+  // The free list is forgotten: the blocks come back in address order, chunk by chunk, and then
+  // the never-used ones.
+  for (std::size_t i = 0; i < 7; ++i) EXPECT_EQ(pool.allocate(), blocks[i]) << i;
+  blocks.push_back(pool.allocate());
+  EXPECT_EQ(test::counts_of(pool.stats()), (test::PoolCounts{8, 15, 7, 8}));
+  EXPECT_EQ(pool.stats().chunks, 3u);
+  for (void* p : blocks) pool.deallocate(p);
 }
 
 TEST(PoolAllocator, HandsOutDistinctBlocksThatDoNotOverlap) {
@@ -199,6 +248,186 @@ TEST(PoolAllocator, ReportsTheStateOfEveryBlockInAChunk) {
   pool.deallocate(c);
 }
 
+// --- un-bump: LIFO frees move the bump pointer back; a free leaving nothing live rewinds ----
+
+TEST(PoolAllocator, UnbumpingKeepsEveryStatExact) {
+  PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 8});
+  std::vector<void*> blocks;
+  for (int i = 0; i < 5; ++i) blocks.push_back(pool.allocate());
+  for (std::size_t freed = 1; freed <= 5; ++freed) {
+    pool.deallocate(blocks[5 - freed]);  // the newest first: every free is an un-bump
+    EXPECT_EQ(test::counts_of(pool.stats()), (test::PoolCounts{5 - freed, 5, freed, 5}));
+  }
+  // Ten more frames of the same pattern: the pool ends where it began, the totals keep counting.
+  for (int frame = 0; frame < 10; ++frame) {
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(pool.allocate(), blocks[static_cast<std::size_t>(i)]);
+    for (int i = 4; i >= 0; --i) pool.deallocate(blocks[static_cast<std::size_t>(i)]);
+  }
+  EXPECT_EQ(test::counts_of(pool.stats()), (test::PoolCounts{0, 55, 55, 5}));
+  EXPECT_EQ(pool.stats().chunks, 1u);
+}
+
+TEST(PoolAllocator, HighWaterIsExactAfterUnbumpAndRebump) {
+  PoolAllocator pool({.block_size = 16, .blocks_per_chunk = 4});
+  std::vector<void*> blocks;
+  for (int i = 0; i < 6; ++i) blocks.push_back(pool.allocate());  // chunk 0 full, 2 of chunk 1
+  pool.deallocate(blocks[5]);
+  pool.deallocate(blocks[4]);
+  pool.deallocate(blocks[3]);  // un-bumped back into chunk 0
+  pool.deallocate(blocks[0]);  // not the last one handed out: pushed
+  EXPECT_EQ(test::counts_of(pool.stats()), (test::PoolCounts{2, 6, 4, 6}));
+  EXPECT_EQ(pool.allocate(), blocks[0]) << "the free list first";
+  EXPECT_EQ(pool.allocate(), blocks[3]) << "then the un-bumped blocks, in address order";
+  EXPECT_EQ(pool.allocate(), blocks[4]) << "on into the next chunk";
+  EXPECT_EQ(pool.stats().high_water, 6u) << "re-bumping below the high mark";
+  EXPECT_EQ(pool.allocate(), blocks[5]);
+  EXPECT_EQ(pool.stats().high_water, 6u);
+  blocks.push_back(pool.allocate());  // a never-used block: the high mark moves on
+  EXPECT_EQ(test::counts_of(pool.stats()), (test::PoolCounts{7, 11, 4, 7}));
+  EXPECT_EQ(pool.stats().chunks, 2u);
+  for (void* p : blocks) pool.deallocate(p);
+}
+
+TEST(PoolAllocator, UnbumpWalksBackAcrossChunksAndRebumpForwards) {
+  PoolAllocator pool({.block_size = 64, .blocks_per_chunk = 2, .alignment = 64});
+  std::vector<void*> blocks;
+  for (int i = 0; i < 5; ++i) blocks.push_back(pool.allocate());  // 3 chunks, the last has 1
+  for (std::size_t freed = 1; freed <= 5; ++freed) {
+    pool.deallocate(blocks[5 - freed]);
+    EXPECT_EQ(test::counts_of(pool.stats()), (test::PoolCounts{5 - freed, 5, freed, 5}));
+  }
+  const std::vector<BlockState> all_free{BlockState::Free, BlockState::Free};
+  std::vector<BlockState> states(2);
+  pool.chunk_block_states(0, states);
+  EXPECT_EQ(states, all_free);
+  pool.chunk_block_states(1, states);
+  EXPECT_EQ(states, all_free);
+  pool.chunk_block_states(2, states);
+  EXPECT_EQ(states, (std::vector<BlockState>{BlockState::Free, BlockState::NeverUsed}));
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(pool.allocate(), blocks[i]) << i;
+  blocks.push_back(pool.allocate());
+  EXPECT_EQ(test::counts_of(pool.stats()), (test::PoolCounts{6, 11, 5, 6}));
+  EXPECT_EQ(pool.stats().chunks, 3u) << "the un-bumped chunks were used again, none added";
+  for (void* p : blocks) pool.deallocate(p);
+}
+
+TEST(PoolAllocator, ReportsUnbumpedBlocksAsFreeAndUntouchedOnesAsNeverUsed) {
+  PoolAllocator pool({.block_size = 16, .blocks_per_chunk = 6});
+  std::vector<void*> blocks;
+  for (int i = 0; i < 4; ++i) blocks.push_back(pool.allocate());
+  pool.deallocate(blocks[3]);
+  pool.deallocate(blocks[2]);  // both un-bumped
+  std::vector<BlockState> states(6);
+  pool.chunk_block_states(0, states);
+  EXPECT_EQ(states, (std::vector<BlockState>{BlockState::Live, BlockState::Live, BlockState::Free,
+                                             BlockState::Free, BlockState::NeverUsed,
+                                             BlockState::NeverUsed}));
+  pool.deallocate(blocks[0]);  // not the newest: pushed
+  pool.chunk_block_states(0, states);
+  EXPECT_EQ(states, (std::vector<BlockState>{BlockState::Free, BlockState::Live, BlockState::Free,
+                                             BlockState::Free, BlockState::NeverUsed,
+                                             BlockState::NeverUsed}));
+  pool.deallocate(blocks[1]);  // the free list is not empty: pushed, not un-bumped
+  pool.chunk_block_states(0, states);
+  EXPECT_EQ(states, (std::vector<BlockState>{BlockState::Free, BlockState::Free, BlockState::Free,
+                                             BlockState::Free, BlockState::NeverUsed,
+                                             BlockState::NeverUsed}));
+  EXPECT_EQ(test::counts_of(pool.stats()), (test::PoolCounts{0, 4, 4, 4}));
+}
+
+// A model of the pool as it was before un-bump: one LIFO stack of freed blocks in front of the
+// never-used ones, plus the rewind: when nothing is live, the stack becomes every block ever used
+// with the first one on top. The pool must hand out exactly the block the model names, in every
+// sequence.
+// Blocks are numbered in the order they were first handed out, which is chunk by chunk and slot
+// by slot, so the model also knows every block's chunk and slot.
+struct LifoModel {
+  explicit LifoModel(std::size_t blocks_per_chunk) : per_chunk(blocks_per_chunk) {}
+  std::size_t per_chunk;
+  std::map<std::uintptr_t, std::size_t> first_use;  // block -> its number
+  std::vector<std::uintptr_t> freed;                // the top is back()
+  std::set<std::uintptr_t> live;
+  std::uint64_t allocations = 0, deallocations = 0;
+  std::size_t high_water = 0;
+
+  // Checks `p`, just allocated, against the model and records it.
+  void on_allocate(std::uintptr_t p) {
+    if (!freed.empty()) {
+      ASSERT_EQ(p, freed.back()) << "not the most recently freed block";
+      freed.pop_back();
+    } else {
+      ASSERT_EQ(first_use.count(p), 0u) << "the free list is empty, so a never-used block";
+      first_use.emplace(p, first_use.size());
+    }
+    live.insert(p);
+    ++allocations;
+    high_water = std::max(high_water, live.size());
+  }
+  void on_deallocate(std::uintptr_t p) {
+    live.erase(p);
+    freed.push_back(p);
+    ++deallocations;
+    if (live.empty()) {
+      // The pool starts over from its first block: every block ever used, in first-use order.
+      freed.assign(first_use.size(), 0);
+      for (const auto& [block, number] : first_use) freed[freed.size() - 1 - number] = block;
+    }
+  }
+  std::vector<BlockState> chunk_states(std::size_t chunk) const {
+    std::vector<BlockState> states(per_chunk, BlockState::NeverUsed);
+    for (const auto& [p, number] : first_use) {
+      if (number / per_chunk != chunk) continue;
+      states[number % per_chunk] = live.count(p) != 0 ? BlockState::Live : BlockState::Free;
+    }
+    return states;
+  }
+};
+
+TEST(PoolAllocator, MixedLifoAndShuffledFreesMatchALifoModel) {
+  const std::uint64_t seed =
+      test::announce_seed("PoolAllocator.MixedLifoAndShuffledFreesMatchALifoModel", 0xB0B);
+  Random rng(seed);
+  for (int round = 0; round < 30; ++round) {
+    const std::size_t per_chunk = 1 + rng.below(40);
+    SCOPED_TRACE(::testing::Message() << "round " << round << " per_chunk " << per_chunk);
+    PoolAllocator pool({.block_size = 8 + rng.below(100), .blocks_per_chunk = per_chunk});
+    LifoModel model(per_chunk);
+    std::vector<std::uintptr_t> order;  // live blocks in allocation order
+    for (int phase = 0; phase < 40; ++phase) {
+      // A burst of allocations, then frees: the newest first (the frame pattern), a random one,
+      // or the oldest first.
+      const std::size_t allocations = rng.below(3 * per_chunk);
+      for (std::size_t i = 0; i < allocations; ++i) {
+        const auto p = address(pool.allocate());
+        ASSERT_NO_FATAL_FAILURE(model.on_allocate(p));
+        order.push_back(p);
+      }
+      const std::size_t frees = rng.below(order.size() + 1);
+      const std::uint64_t kind = rng.below(3);
+      for (std::size_t i = 0; i < frees; ++i) {
+        std::size_t at = order.size() - 1;
+        if (kind == 1) at = rng.below(order.size());
+        if (kind == 2) at = 0;
+        const std::uintptr_t p = order[at];
+        order.erase(order.begin() + static_cast<std::ptrdiff_t>(at));
+        pool.deallocate(reinterpret_cast<void*>(p));
+        model.on_deallocate(p);
+      }
+      const PoolStats s = pool.stats();
+      ASSERT_EQ(test::counts_of(s), (test::PoolCounts{model.live.size(), model.allocations,
+                                                      model.deallocations, model.high_water}));
+      ASSERT_EQ(s.chunks, (model.first_use.size() + per_chunk - 1) / per_chunk);
+      std::vector<BlockState> states(per_chunk);
+      for (std::size_t c = 0; c < s.chunks; ++c) {
+        pool.chunk_block_states(c, states);
+        ASSERT_EQ(states, model.chunk_states(c)) << "chunk " << c << " after phase " << phase;
+      }
+    }
+    for (std::uintptr_t p : order) pool.deallocate(reinterpret_cast<void*>(p));
+    expect_whole_capacity_comes_back(pool);
+  }
+}
+
 TEST(PoolAllocator, MakesNoHeapAllocationOnceItHasItsChunks) {
   PoolAllocator pool({.block_size = 64, .blocks_per_chunk = 256});
   std::vector<void*> blocks;
@@ -240,6 +469,20 @@ TEST(PoolAllocatorDeathTest, DoubleFreeAborts) {
         pool.deallocate(p);
         pool.deallocate(q);
         pool.deallocate(p);
+      },
+      "double free");
+}
+
+TEST(PoolAllocatorDeathTest, DoubleFreeOfAnUnbumpedBlockAborts) {
+  QUADPOOL_SKIP_UNLESS(debug::kSlotState, "slot state (QUADPOOL_MEMORY_SLOT_STATE)");
+  EXPECT_DEATH(
+      {
+        PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 4});
+        void* p = pool.allocate();
+        void* q = pool.allocate();
+        (void)p;
+        pool.deallocate(q);  // un-bumped
+        pool.deallocate(q);
       },
       "double free");
 }
@@ -312,6 +555,19 @@ TEST(PoolAllocatorDeathTest, UseAfterFreeInsideThePoolIsReportedByAsan) {
         void* keep = pool.allocate();
         (void)keep;
         pool.deallocate(const_cast<char*>(p));
+        p[20] = 1;
+      },
+      "use-after-poison");
+}
+
+TEST(PoolAllocatorDeathTest, UnbumpedBlocksArePoisonedUnderAsan) {
+  EXPECT_DEATH(
+      {
+        PoolAllocator pool({.block_size = 64, .blocks_per_chunk = 4});
+        void* keep = pool.allocate();
+        (void)keep;
+        auto* p = static_cast<volatile char*>(pool.allocate());
+        pool.deallocate(const_cast<char*>(p));  // un-bumped, not pushed
         p[20] = 1;
       },
       "use-after-poison");
@@ -393,14 +649,7 @@ TEST(PoolAllocator, RandomSequencesMatchAModel) {
       ASSERT_GE(s.capacity, live.size());
     }
     for (const auto& [a, fill] : live) pool.deallocate(reinterpret_cast<void*>(a));
-    // Closing check: the whole capacity can be allocated again, so nothing leaked.
-    const std::size_t capacity = pool.stats().capacity;
-    std::vector<void*> all;
-    for (std::size_t i = 0; i < capacity; ++i) all.push_back(pool.allocate());
-    std::set<void*> distinct(all.begin(), all.end());
-    EXPECT_EQ(distinct.size(), capacity);
-    EXPECT_EQ(pool.stats().capacity, capacity) << "reallocating the capacity added no chunk";
-    for (void* p : all) pool.deallocate(p);
+    expect_whole_capacity_comes_back(pool);
   }
 }
 
