@@ -8,6 +8,11 @@
 #include <string>
 #include <utility>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#include <xmmintrin.h>
+#endif
+
 #include "engine/core/assert.hpp"
 
 // Sections: configuration checks, construction and teardown, rebuild (cell sort, node build),
@@ -74,12 +79,100 @@ constexpr std::uint32_t morton(std::uint32_t cell_x, std::uint32_t cell_y) noexc
 // by then. (NaN boxes never get here: sort_items_by_cell rejects them.)
 inline std::uint32_t cell_of(float lo, float hi, float world_lo, float world_hi, float scale,
                              std::uint32_t cells) noexcept {
-  lo = lo < world_lo ? world_lo : (lo > world_hi ? world_hi : lo);
-  hi = hi < world_lo ? world_lo : (hi > world_hi ? world_hi : hi);
+  // min/max rather than branches: they compile to minss/maxss, and the build runs this twice per
+  // box. The result is the same as clamping t into [0, cells) and truncating.
+  lo = std::min(std::max(lo, world_lo), world_hi);
+  hi = std::min(std::max(hi, world_lo), world_hi);
   const float t = (0.5f * lo + 0.5f * hi - world_lo) * scale;
-  if (!(t > 0.0f)) return 0;
-  if (!(t < static_cast<float>(cells))) return cells - 1;
-  return static_cast<std::uint32_t>(t);
+  return static_cast<std::uint32_t>(std::min(std::max(t, 0.0f), static_cast<float>(cells - 1)));
+}
+
+// The cell grid at max_depth over the world, as the cell codes need it.
+struct CellGrid {
+  Aabb world;
+  float scale_x, scale_y;  // cells per world unit
+  std::uint32_t cells;     // per axis
+};
+
+// True for a box the tree can hold; false for a NaN coordinate or min > max. Such a box would
+// poison its leaf's and every ancestor's loose bounds (a union with NaN), and with them other
+// boxes' pairs and query hits.
+inline bool well_formed(const Aabb& b) noexcept {
+  return b.min_x <= b.max_x && b.min_y <= b.max_y;
+}
+
+inline std::uint32_t cell_code(const Aabb& b, const CellGrid& g) noexcept {
+  return morton(cell_of(b.min_x, b.max_x, g.world.min_x, g.world.max_x, g.scale_x, g.cells),
+                cell_of(b.min_y, b.max_y, g.world.min_y, g.world.max_y, g.scale_y, g.cells));
+}
+
+#if defined(__SSE2__)
+// cell_of() for four boxes' axes at once: the same operations in the same order, so the same
+// cells to the last bit.
+inline __m128i cells_of4(__m128 lo, __m128 hi, float world_lo, float world_hi, float scale,
+                         std::uint32_t cells) noexcept {
+  const __m128 w_lo = _mm_set1_ps(world_lo), w_hi = _mm_set1_ps(world_hi);
+  const __m128 half = _mm_set1_ps(0.5f);
+  lo = _mm_min_ps(_mm_max_ps(lo, w_lo), w_hi);
+  hi = _mm_min_ps(_mm_max_ps(hi, w_lo), w_hi);
+  __m128 t = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(half, lo), _mm_mul_ps(half, hi)), w_lo);
+  t = _mm_mul_ps(t, _mm_set1_ps(scale));
+  t = _mm_min_ps(_mm_max_ps(t, _mm_setzero_ps()), _mm_set1_ps(static_cast<float>(cells - 1)));
+  return _mm_cvttps_epi32(t);
+}
+
+inline __m128i spread_bits4(__m128i v) noexcept {
+  v = _mm_and_si128(v, _mm_set1_epi32(0x0000FFFF));
+  v = _mm_and_si128(_mm_or_si128(v, _mm_slli_epi32(v, 8)), _mm_set1_epi32(0x00FF00FF));
+  v = _mm_and_si128(_mm_or_si128(v, _mm_slli_epi32(v, 4)), _mm_set1_epi32(0x0F0F0F0F));
+  v = _mm_and_si128(_mm_or_si128(v, _mm_slli_epi32(v, 2)), _mm_set1_epi32(0x33333333));
+  v = _mm_and_si128(_mm_or_si128(v, _mm_slli_epi32(v, 1)), _mm_set1_epi32(0x55555555));
+  return v;
+}
+
+// The cell codes of boxes b[0..4) into codes[0..4); false (nothing written) when one of them is
+// not well_formed(), for the caller to sort out one by one.
+inline bool cell_codes4(const Aabb* b, const CellGrid& g, std::uint32_t* codes) noexcept {
+  static_assert(sizeof(Aabb) == 4 * sizeof(float), "an Aabb is four packed floats");
+  __m128 min_x = _mm_loadu_ps(&b[0].min_x), min_y = _mm_loadu_ps(&b[1].min_x);
+  __m128 max_x = _mm_loadu_ps(&b[2].min_x), max_y = _mm_loadu_ps(&b[3].min_x);
+  _MM_TRANSPOSE4_PS(min_x, min_y, max_x, max_y);  // rows were boxes; now they are coordinates
+  const __m128 ok = _mm_and_ps(_mm_cmple_ps(min_x, max_x), _mm_cmple_ps(min_y, max_y));
+  if (_mm_movemask_ps(ok) != 0xF) return false;
+  const __m128i x = cells_of4(min_x, max_x, g.world.min_x, g.world.max_x, g.scale_x, g.cells);
+  const __m128i y = cells_of4(min_y, max_y, g.world.min_y, g.world.max_y, g.scale_y, g.cells);
+  const __m128i code = _mm_or_si128(spread_bits4(x), _mm_slli_epi32(spread_bits4(y), 1));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(codes), code);
+  return true;
+}
+#endif
+
+// Writes every box's cell code into codes[] (0 for a box that is not well_formed(), whose id
+// goes to `rejected`, in increasing order).
+void cell_codes(std::span<const Aabb> boxes, const CellGrid& grid, std::uint32_t* codes,
+                std::vector<std::uint32_t>& rejected) {
+  const auto count = static_cast<std::uint32_t>(boxes.size());
+  std::uint32_t i = 0;
+  const auto one_by_one = [&](std::uint32_t end) {
+    for (; i < end; ++i) {
+      if (well_formed(boxes[i])) [[likely]] {
+        codes[i] = cell_code(boxes[i], grid);
+      } else {
+        rejected.push_back(i);
+        codes[i] = 0;
+      }
+    }
+  };
+#if defined(__SSE2__)
+  while (count - i >= 4) {
+    if (cell_codes4(&boxes[i], grid, codes + i)) {
+      i += 4;
+    } else {
+      one_by_one(i + 4);
+    }
+  }
+#endif
+  one_by_one(count);
 }
 
 Aabb united(const Aabb& a, const Aabb& b) noexcept {
@@ -112,9 +205,10 @@ QuadTree::Node* QuadTree::make_node() {
 
 void QuadTree::destroy_subtree(Node* node) noexcept {
   if (node == nullptr) return;
-  // Children last-to-first, then the node: the exact reverse of the build's pre-order. The pool's
-  // free list is LIFO, so the next build gets its blocks back in the same address order and
-  // walks the nodes front to back in memory, frame after frame.
+  // Children last-to-first, then the node: the exact reverse of the build's pre-order. The pool
+  // is LIFO (this teardown only moves its bump pointer back), so the next build gets its blocks
+  // back in the same address order and walks the nodes front to back in memory, frame after
+  // frame.
   for (int i = 3; i >= 0; --i) destroy_subtree(node->children[i]);
   if (live_kind_ == AllocatorKind::Pool) {
     node_pool_.destroy(node);
@@ -139,7 +233,7 @@ void QuadTree::rebuild(std::span<const Aabb> boxes) {
   try {
     root_ = make_node();
     stats_.nodes = 1;
-    build(root_, 0, count, 0, 0);
+    build(root_, 0, count, 0, 0, boxes);
   } catch (...) {
     // Only a node allocation can throw, and build() links every node before filling it in, so
     // the partial tree can be torn down. The tree is then empty (root_ == nullptr).
@@ -154,9 +248,7 @@ void QuadTree::rebuild(std::span<const Aabb> boxes) {
   }
   stats_.items = count;
   stats_.rejected_boxes = rejected_ids_.size();
-  // The boxes move once, to their final place, now that the build has settled every item's slot;
-  // the leaves' bounds are computed on the way.
-  place_boxes_and_bounds(root_, config_.bounds, boxes);
+  compute_bounds(root_, config_.bounds);
 }
 
 // Returns the number of items: the boxes without the rejected ones (NaN, or min > max).
@@ -192,29 +284,21 @@ std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
   bucket_starts_.assign((std::size_t{1} << (2 * depth)) + 1, 0);
   std::uint32_t* starts = bucket_starts_.data();
   rejected_ids_.clear();
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const Aabb& b = boxes[i];
-    // False for a NaN coordinate too. Such a box would poison its leaf's and every ancestor's
-    // loose bounds (a union with NaN), and with them other boxes' pairs and query hits.
-    if (!(b.min_x <= b.max_x && b.min_y <= b.max_y)) [[unlikely]] {
-      rejected_ids_.push_back(i);
-      scratch_cells_[i] = 0;
-      continue;
-    }
-    const std::uint32_t code =
-        morton(cell_of(b.min_x, b.max_x, world.min_x, world.max_x, scale_x, cells),
-               cell_of(b.min_y, b.max_y, world.min_y, world.max_y, scale_y, cells));
-    scratch_cells_[i] = code;
-    ++starts[bucket_of(code) + 1];
-  }
+  cell_codes(boxes, {world, scale_x, scale_y, cells}, scratch_cells_.data(), rejected_ids_);
+  for (std::uint32_t i = 0; i < count; ++i) ++starts[bucket_of(scratch_cells_[i]) + 1];
+  // A rejected box was counted in bucket 0; it is not scattered, so take it out again.
+  starts[1] -= static_cast<std::uint32_t>(rejected_ids_.size());
   const std::size_t buckets = bucket_starts_.size() - 1;
   for (std::size_t c = 1; c <= buckets; ++c) starts[c] += starts[c - 1];
   // Ids in increasing order into each bucket: items of one cell stay in id order.
+  // The boxes go straight to their slot in the columns: a leaf's run is its slots in this
+  // order (a rare over-full run below the sort depth is re-partitioned, and its boxes with it).
   const auto scatter = [&](std::uint32_t i) {
     const std::uint32_t code = scratch_cells_[i];
     const std::uint32_t slot = starts[bucket_of(code)]++;
     item_cells_[slot] = code;
     item_ids_[slot] = i;
+    columns_.set(slot, boxes[i]);
   };
   if (rejected_ids_.empty()) {
     for (std::uint32_t i = 0; i < count; ++i) scatter(i);
@@ -231,11 +315,12 @@ std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
   const auto items = static_cast<std::uint32_t>(count - rejected_ids_.size());
   item_cells_.resize(items);
   item_ids_.resize(items);
-  columns_.resize(items);
+  columns_.resize(items);  // shrinks, and pads after the last item again
   return items;
 }
 
 void QuadTree::partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
+                                     std::span<const Aabb> boxes,
                                      std::array<std::uint32_t, 5>& cut) {
   std::array<std::uint32_t, 4> sizes{};
   for (std::uint32_t i = first; i < end; ++i) ++sizes[(item_cells_[i] >> shift) & 3u];
@@ -254,10 +339,11 @@ void QuadTree::partition_by_quadrant(std::uint32_t first, std::uint32_t end, int
   std::copy(scratch_cells_.begin() + first, scratch_cells_.begin() + end,
             item_cells_.begin() + first);
   std::copy(scratch_ids_.begin() + first, scratch_ids_.begin() + end, item_ids_.begin() + first);
+  for (std::uint32_t i = first; i < end; ++i) columns_.set(i, boxes[item_ids_[i]]);
 }
 
 void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
-                     std::uint8_t quadrant_index) {
+                     std::uint8_t quadrant_index, std::span<const Aabb> boxes) {
   node->quadrant_index = quadrant_index;
   node->first_item = first;
   node->end_item = end;
@@ -277,7 +363,7 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
   const int shift = 2 * (config_.max_depth - depth - 1);
   std::array<std::uint32_t, 5> cut{first, first, first, first, end};
   if (depth >= sort_depth_) {
-    partition_by_quadrant(first, end, shift, cut);
+    partition_by_quadrant(first, end, shift, boxes, cut);
   } else {
     // Sorted by the cell at sort_depth_, so each quadrant is already one sub-run: find the cuts.
     // Near the leaves the sub-runs are short and a linear scan wins; near the root they are
@@ -305,28 +391,23 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
     Node* child = make_node();
     node->children[node->child_count++] = child;
     ++stats_.nodes;
-    build(child, cut[q], cut[q + 1], depth + 1, q);
+    build(child, cut[q], cut[q + 1], depth + 1, q, boxes);
   }
 }
 
-void QuadTree::place_boxes_and_bounds(Node* node, const Aabb& quadrant,
-                                      std::span<const Aabb> boxes) noexcept {
-  Aabb loose = kEmptyBox;
+void QuadTree::compute_bounds(Node* node, const Aabb& quadrant) noexcept {
   if (node->is_leaf()) {
-    std::size_t straddling = 0;
-    for (std::uint32_t i = node->first_item; i < node->end_item; ++i) {
-      const Aabb box = boxes[item_ids_[i]];
-      columns_.set(i, box);
-      loose = united(loose, box);
-      straddling += !inside(box, quadrant);
-    }
-    stats_.straddling_items += straddling;
-  } else {
-    for (int i = 0; i < node->child_count; ++i) {
-      Node* child = node->children[i];
-      place_boxes_and_bounds(child, detail::child_quadrant(quadrant, child->quadrant_index), boxes);
-      loose = united(loose, child->loose);
-    }
+    std::uint32_t outside = 0;
+    node->loose = detail::bounds_of_run(columns_, node->first_item, node->end_item, quadrant,
+                                        outside);
+    stats_.straddling_items += outside;
+    return;
+  }
+  Aabb loose = kEmptyBox;
+  for (int i = 0; i < node->child_count; ++i) {
+    Node* child = node->children[i];
+    compute_bounds(child, detail::child_quadrant(quadrant, child->quadrant_index));
+    loose = united(loose, child->loose);
   }
   node->loose = loose;
 }

@@ -160,9 +160,11 @@ TEST_F(DemoSmoke, AnABRunStartedByBPutsItsResultInTheSummary) {
     EXPECT_GE(real(json, m + ".tick_ms.p99"), real(json, m + ".tick_ms.median")) << mode;
     EXPECT_GT(real(json, m + ".frame_ms.median"), 0.0) << mode;
   }
-  // The pool makes no allocation past warm-up, new/delete one per tree node every tick.
+  // The pool makes no allocation past warm-up, new/delete one per tree node every tick (about
+  // 45 nodes for 1,000 sprites in leaves of up to 64; the count wobbles from tick to tick).
   EXPECT_LT(real(json, "ab.pool.heap_allocations_per_tick"), 5.0);
-  EXPECT_GT(real(json, "ab.new_delete.heap_allocations_per_tick"), 100.0);
+  EXPECT_GT(real(json, "tree.nodes"), 20.0);
+  EXPECT_GT(real(json, "ab.new_delete.heap_allocations_per_tick"), 0.8 * real(json, "tree.nodes"));
   EXPECT_GT(real(json, "ab.tick_median_ratio"), 0.0);
   EXPECT_EQ(json.at("ab.settings.draw_tree"), "true");
   // Four legs: pool -> new/delete -> pool -> new/delete -> back to pool.
