@@ -325,7 +325,10 @@ TEST(Executable, AReportThatCannotBeWrittenGivesANonZeroExitAndAMessage) {
            "\"$QUADPOOL\" --headless --sprites 50 --ticks 5 > /dev/full; echo \"exit=$?\" >&2",
            "\"$QUADPOOL\" --help > /dev/full; echo \"exit=$?\" >&2",
            // A reader that is gone, with SIGPIPE ignored as a supervisor may leave it: EPIPE.
-           "trap '' PIPE; " + run + " | (exec 0<&-; true); echo \"exit=${PIPESTATUS[0]}\" >&2",
+           // The writer starts only once the reader has closed its end (the marker file), so
+           // a fast run cannot fill the pipe's buffer first and exit 0.
+           "trap '' PIPE; m=$(mktemp -u); (until [ -e \"$m\" ]; do sleep 0.01; done; " + run +
+               ") | (exec 0<&-; touch \"$m\"); echo \"exit=${PIPESTATUS[0]}\" >&2; rm -f \"$m\"",
        }) {
     const test::ProcessResult r = run_bash(script);
     EXPECT_NE(r.exit_code, 0) << script << ": " << r.output;
