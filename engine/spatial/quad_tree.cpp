@@ -244,6 +244,7 @@ void QuadTree::rebuild(std::span<const Aabb> boxes) {
     item_ids_.clear();
     rejected_ids_.clear();
     item_cells_.clear();
+    order_is_hint_ = false;
     throw;
   }
   stats_.items = count;
@@ -266,31 +267,57 @@ std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
   scratch_ids_.resize(count);
   columns_.resize(count);
 
-  // One stable counting sort by the cell at `sort_depth_`, the depth where a uniform scene's
-  // cells hold about leaf_capacity items: above it every node's quadrants are then contiguous.
-  // The few runs still over capacity below it are split by build(), a 4-way partition each.
+  // Sorted by the cell at `sort_depth_`, the depth where a uniform scene's cells hold about
+  // leaf_capacity items: above it every node's quadrants are then contiguous. The few runs still
+  // over capacity below it are split by build(), a 4-way partition each.
   const auto capacity = static_cast<std::uint32_t>(config_.leaf_capacity);
   int depth = 0;
   for (std::uint64_t per_cell = count;
        per_cell > capacity && depth < config_.max_depth && depth < kMaxSortDepth; per_cell /= 4) {
     ++depth;
   }
+  const bool same_shape = depth == sort_depth_ && order_keys_.size() == count;
   sort_depth_ = depth;
-  // The shift is 32 for a one-bucket sort at max_depth 16: shift a 64-bit value.
   const int shift = 2 * (config_.max_depth - depth);
+  rejected_ids_.clear();
+  cell_codes(boxes, {world, scale_x, scale_y, cells}, scratch_cells_.data(), rejected_ids_);
+
+  // Last frame's order is valid only for the same boxes without rejections; it is dropped first
+  // so that a throw or a rejection in this frame cannot leave a stale one behind.
+  const bool hint = order_is_hint_ && same_shape && rejected_ids_.empty();
+  order_is_hint_ = false;
+  if (hint && repair_last_order(boxes, shift)) {
+    order_is_hint_ = true;
+    return count;
+  }
+  const std::uint32_t items = counting_sort(boxes, shift);
+  if (rejected_ids_.empty()) {
+    remember_order(shift);
+    order_is_hint_ = true;
+  }
+  return items;
+}
+
+// The (cell at the sort depth, id) key of an item: the order both sorts produce.
+std::uint64_t QuadTree::order_key(std::uint32_t code, std::uint32_t id, int shift) noexcept {
+  // The shift is 32 for a one-bucket sort at max_depth 16: shift a 64-bit value.
+  return (std::uint64_t{code} >> shift << 32) | id;
+}
+
+// One stable counting sort by the cell at the sort depth of the codes in scratch_cells_: ids in
+// increasing order into each bucket, so items of one cell stay in id order. Returns the items.
+std::uint32_t QuadTree::counting_sort(std::span<const Aabb> boxes, int shift) {
+  const auto count = static_cast<std::uint32_t>(boxes.size());
   const auto bucket_of = [shift](std::uint32_t code) {
     return static_cast<std::uint32_t>(std::uint64_t{code} >> shift);
   };
-  bucket_starts_.assign((std::size_t{1} << (2 * depth)) + 1, 0);
+  bucket_starts_.assign((std::size_t{1} << (2 * sort_depth_)) + 1, 0);
   std::uint32_t* starts = bucket_starts_.data();
-  rejected_ids_.clear();
-  cell_codes(boxes, {world, scale_x, scale_y, cells}, scratch_cells_.data(), rejected_ids_);
   for (std::uint32_t i = 0; i < count; ++i) ++starts[bucket_of(scratch_cells_[i]) + 1];
   // A rejected box was counted in bucket 0; it is not scattered, so take it out again.
   starts[1] -= static_cast<std::uint32_t>(rejected_ids_.size());
   const std::size_t buckets = bucket_starts_.size() - 1;
   for (std::size_t c = 1; c <= buckets; ++c) starts[c] += starts[c - 1];
-  // Ids in increasing order into each bucket: items of one cell stay in id order.
   // The boxes go straight to their slot in the columns: a leaf's run is its slots in this
   // order (a rare over-full run below the sort depth is re-partitioned, and its boxes with it).
   const auto scatter = [&](std::uint32_t i) {
@@ -317,6 +344,63 @@ std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
   item_ids_.resize(items);
   columns_.resize(items);  // shrinks, and pads after the last item again
   return items;
+}
+
+// Keeps this frame's sorted order, as keys, for the next frame's repair_last_order().
+void QuadTree::remember_order(int shift) {
+  const auto count = static_cast<std::uint32_t>(item_ids_.size());
+  // The repair's scratch is sized here too, so that a frame repairing allocates nothing.
+  order_keys_.resize(count);
+  moved_keys_.resize(count);
+  next_keys_.resize(count);
+  for (std::uint32_t s = 0; s < count; ++s) {
+    order_keys_[s] = order_key(item_cells_[s], item_ids_[s], shift);
+  }
+}
+
+// Sorts this frame's items by starting from last frame's order (order_keys_) instead of from
+// scratch. Slow sprites rarely change cell, so the items whose key is unchanged are still in
+// order; the few that moved are sorted on their own and merged back in: O(n + m log m) for m
+// moved items, and the same (cell, id) order as the counting sort to the last item. Returns
+// false, for the counting sort to take over, when more than an eighth of the items moved.
+bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift) {
+  const auto count = static_cast<std::uint32_t>(boxes.size());
+  std::uint64_t* keys = order_keys_.data();
+  std::uint64_t* moved = moved_keys_.data();
+  const std::uint32_t* codes = scratch_cells_.data();
+  std::uint32_t kept = 0;
+  std::uint32_t moved_count = 0;
+  for (std::uint32_t s = 0; s < count; ++s) {
+    const std::uint64_t old_key = keys[s];
+    const std::uint64_t key = order_key(codes[static_cast<std::uint32_t>(old_key)],
+                                        static_cast<std::uint32_t>(old_key), shift);
+    // Both stores always happen and only one counter moves: no branch to mispredict.
+    const bool same = key == old_key;
+    keys[kept] = key;
+    moved[moved_count] = key;
+    kept += same;
+    moved_count += !same;
+  }
+  // keys[] is half rewritten now, but the counting sort does not read it and rewrites it.
+  if (moved_count > count / 8) return false;
+  std::sort(moved, moved + moved_count);
+  // Merged front to back into the other key buffer, the items written on the way.
+  next_keys_.resize(count);
+  std::uint64_t* merged = next_keys_.data();
+  std::uint32_t from_kept = 0;
+  std::uint32_t from_moved = 0;
+  for (std::uint32_t s = 0; s < count; ++s) {
+    const bool take_moved =
+        from_moved < moved_count && (from_kept == kept || moved[from_moved] < keys[from_kept]);
+    const std::uint64_t key = take_moved ? moved[from_moved++] : keys[from_kept++];
+    merged[s] = key;
+    const auto id = static_cast<std::uint32_t>(key);
+    item_cells_[s] = codes[id];
+    item_ids_[s] = id;
+    columns_.set(s, boxes[id]);
+  }
+  order_keys_.swap(next_keys_);
+  return true;
 }
 
 void QuadTree::partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
@@ -511,6 +595,18 @@ void QuadTree::validate() const {
   for (const std::uint32_t id : rejected_ids_) {
     QUADPOOL_ASSERT(id < boxes && !seen[id], "QuadTree::validate: a rejected id is also an item");
     seen[id] = true;
+  }
+
+  // Last frame's order for the next frame's sort: strictly increasing (cell, id) keys whose ids
+  // are this frame's items.
+  if (order_is_hint_) {
+    QUADPOOL_ASSERT(order_keys_.size() == count && rejected_ids_.empty(),
+                    "QuadTree::validate: the order kept for the next frame has the wrong size");
+    for (std::size_t s = 0; s < count; ++s) {
+      QUADPOOL_ASSERT((s == 0 || order_keys_[s - 1] < order_keys_[s]) &&
+                          static_cast<std::uint32_t>(order_keys_[s]) < count,
+                      "QuadTree::validate: the order kept for the next frame is not sorted");
+    }
   }
 
   QuadTreeStats counted{};
