@@ -159,8 +159,8 @@ std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
   rejected_ids_.clear();
   detail::cell_codes(boxes, {world, scale_x, scale_y, cells}, scratch_cells_.data(), rejected_ids_);
 
-  // Last frame's order is valid only for the same boxes without rejections; it is dropped first
-  // so that a throw or a rejection in this frame cannot leave a stale one behind.
+  // Last frame's order is a valid start only for as many boxes as last frame and no rejection;
+  // it is dropped first so that a throw or a rejection in this frame cannot leave a stale one.
   const bool hint = order_is_hint_ && same_shape && rejected_ids_.empty();
   order_is_hint_ = false;
   if (hint && repair_last_order(boxes, shift)) {
