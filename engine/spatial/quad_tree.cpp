@@ -8,12 +8,8 @@
 #include <string>
 #include <utility>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#include <xmmintrin.h>
-#endif
-
 #include "engine/core/assert.hpp"
+#include "engine/spatial/detail/cell_codes.hpp"
 
 // Sections: configuration checks, construction and teardown, rebuild (cell sort, node build),
 // validate.
@@ -54,125 +50,6 @@ const QuadTreeConfig& checked(const QuadTreeConfig& config) {
                                 " is empty; it needs min_x < max_x and min_y < max_y");
   }
   return config;
-}
-
-// --- cell codes --------------------------------------------------------------------------------
-
-// Spreads the low 16 bits of v to the even bits of the result.
-constexpr std::uint32_t spread_bits(std::uint32_t v) noexcept {
-  v &= 0x0000FFFFu;
-  v = (v | (v << 8)) & 0x00FF00FFu;
-  v = (v | (v << 4)) & 0x0F0F0F0Fu;
-  v = (v | (v << 2)) & 0x33333333u;
-  v = (v | (v << 1)) & 0x55555555u;
-  return v;
-}
-
-// Morton (Z-order) code of a cell: x in the even bits, y in the odd bits. Sorting by it lays the
-// cells out in the pre-order of the quad-tree, child 0 (low x, low y) to child 3 (high x, high y).
-constexpr std::uint32_t morton(std::uint32_t cell_x, std::uint32_t cell_y) noexcept {
-  return spread_bits(cell_x) | (spread_bits(cell_y) << 1);
-}
-
-// The cell of `lo..hi`'s centre along one axis, in [0, cells). The box is clamped into the world
-// first, so boxes outside or larger than the world land in an edge cell, infinities are finite
-// by then. (NaN boxes never get here: sort_items_by_cell rejects them.)
-inline std::uint32_t cell_of(float lo, float hi, float world_lo, float world_hi, float scale,
-                             std::uint32_t cells) noexcept {
-  // min/max rather than branches: they compile to minss/maxss, and the build runs this twice per
-  // box. The result is the same as clamping t into [0, cells) and truncating.
-  lo = std::min(std::max(lo, world_lo), world_hi);
-  hi = std::min(std::max(hi, world_lo), world_hi);
-  const float t = (0.5f * lo + 0.5f * hi - world_lo) * scale;
-  return static_cast<std::uint32_t>(std::min(std::max(t, 0.0f), static_cast<float>(cells - 1)));
-}
-
-// The cell grid at max_depth over the world, as the cell codes need it.
-struct CellGrid {
-  Aabb world;
-  float scale_x, scale_y;  // cells per world unit
-  std::uint32_t cells;     // per axis
-};
-
-// True for a box the tree can hold; false for a NaN coordinate or min > max. Such a box would
-// poison its leaf's and every ancestor's loose bounds (a union with NaN), and with them other
-// boxes' pairs and query hits.
-inline bool well_formed(const Aabb& b) noexcept {
-  return b.min_x <= b.max_x && b.min_y <= b.max_y;
-}
-
-inline std::uint32_t cell_code(const Aabb& b, const CellGrid& g) noexcept {
-  return morton(cell_of(b.min_x, b.max_x, g.world.min_x, g.world.max_x, g.scale_x, g.cells),
-                cell_of(b.min_y, b.max_y, g.world.min_y, g.world.max_y, g.scale_y, g.cells));
-}
-
-#if defined(__SSE2__)
-// cell_of() for four boxes' axes at once: the same operations in the same order, so the same
-// cells to the last bit.
-inline __m128i cells_of4(__m128 lo, __m128 hi, float world_lo, float world_hi, float scale,
-                         std::uint32_t cells) noexcept {
-  const __m128 w_lo = _mm_set1_ps(world_lo), w_hi = _mm_set1_ps(world_hi);
-  const __m128 half = _mm_set1_ps(0.5f);
-  lo = _mm_min_ps(_mm_max_ps(lo, w_lo), w_hi);
-  hi = _mm_min_ps(_mm_max_ps(hi, w_lo), w_hi);
-  __m128 t = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(half, lo), _mm_mul_ps(half, hi)), w_lo);
-  t = _mm_mul_ps(t, _mm_set1_ps(scale));
-  t = _mm_min_ps(_mm_max_ps(t, _mm_setzero_ps()), _mm_set1_ps(static_cast<float>(cells - 1)));
-  return _mm_cvttps_epi32(t);
-}
-
-inline __m128i spread_bits4(__m128i v) noexcept {
-  v = _mm_and_si128(v, _mm_set1_epi32(0x0000FFFF));
-  v = _mm_and_si128(_mm_or_si128(v, _mm_slli_epi32(v, 8)), _mm_set1_epi32(0x00FF00FF));
-  v = _mm_and_si128(_mm_or_si128(v, _mm_slli_epi32(v, 4)), _mm_set1_epi32(0x0F0F0F0F));
-  v = _mm_and_si128(_mm_or_si128(v, _mm_slli_epi32(v, 2)), _mm_set1_epi32(0x33333333));
-  v = _mm_and_si128(_mm_or_si128(v, _mm_slli_epi32(v, 1)), _mm_set1_epi32(0x55555555));
-  return v;
-}
-
-// The cell codes of boxes b[0..4) into codes[0..4); false (nothing written) when one of them is
-// not well_formed(), for the caller to sort out one by one.
-inline bool cell_codes4(const Aabb* b, const CellGrid& g, std::uint32_t* codes) noexcept {
-  static_assert(sizeof(Aabb) == 4 * sizeof(float), "an Aabb is four packed floats");
-  __m128 min_x = _mm_loadu_ps(&b[0].min_x), min_y = _mm_loadu_ps(&b[1].min_x);
-  __m128 max_x = _mm_loadu_ps(&b[2].min_x), max_y = _mm_loadu_ps(&b[3].min_x);
-  _MM_TRANSPOSE4_PS(min_x, min_y, max_x, max_y);  // rows were boxes; now they are coordinates
-  const __m128 ok = _mm_and_ps(_mm_cmple_ps(min_x, max_x), _mm_cmple_ps(min_y, max_y));
-  if (_mm_movemask_ps(ok) != 0xF) return false;
-  const __m128i x = cells_of4(min_x, max_x, g.world.min_x, g.world.max_x, g.scale_x, g.cells);
-  const __m128i y = cells_of4(min_y, max_y, g.world.min_y, g.world.max_y, g.scale_y, g.cells);
-  const __m128i code = _mm_or_si128(spread_bits4(x), _mm_slli_epi32(spread_bits4(y), 1));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(codes), code);
-  return true;
-}
-#endif
-
-// Writes every box's cell code into codes[] (0 for a box that is not well_formed(), whose id
-// goes to `rejected`, in increasing order).
-void cell_codes(std::span<const Aabb> boxes, const CellGrid& grid, std::uint32_t* codes,
-                std::vector<std::uint32_t>& rejected) {
-  const auto count = static_cast<std::uint32_t>(boxes.size());
-  std::uint32_t i = 0;
-  const auto one_by_one = [&](std::uint32_t end) {
-    for (; i < end; ++i) {
-      if (well_formed(boxes[i])) [[likely]] {
-        codes[i] = cell_code(boxes[i], grid);
-      } else {
-        rejected.push_back(i);
-        codes[i] = 0;
-      }
-    }
-  };
-#if defined(__SSE2__)
-  while (count - i >= 4) {
-    if (cell_codes4(&boxes[i], grid, codes + i)) {
-      i += 4;
-    } else {
-      one_by_one(i + 4);
-    }
-  }
-#endif
-  one_by_one(count);
 }
 
 Aabb united(const Aabb& a, const Aabb& b) noexcept {
@@ -244,6 +121,7 @@ void QuadTree::rebuild(std::span<const Aabb> boxes) {
     item_ids_.clear();
     rejected_ids_.clear();
     item_cells_.clear();
+    order_is_hint_ = false;
     throw;
   }
   stats_.items = count;
@@ -266,31 +144,57 @@ std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
   scratch_ids_.resize(count);
   columns_.resize(count);
 
-  // One stable counting sort by the cell at `sort_depth_`, the depth where a uniform scene's
-  // cells hold about leaf_capacity items: above it every node's quadrants are then contiguous.
-  // The few runs still over capacity below it are split by build(), a 4-way partition each.
+  // Sorted by the cell at `sort_depth_`, the depth where a uniform scene's cells hold about
+  // leaf_capacity items: above it every node's quadrants are then contiguous. The few runs still
+  // over capacity below it are split by build(), a 4-way partition each.
   const auto capacity = static_cast<std::uint32_t>(config_.leaf_capacity);
   int depth = 0;
   for (std::uint64_t per_cell = count;
        per_cell > capacity && depth < config_.max_depth && depth < kMaxSortDepth; per_cell /= 4) {
     ++depth;
   }
+  const bool same_shape = depth == sort_depth_ && order_keys_.size() == count;
   sort_depth_ = depth;
-  // The shift is 32 for a one-bucket sort at max_depth 16: shift a 64-bit value.
   const int shift = 2 * (config_.max_depth - depth);
+  rejected_ids_.clear();
+  detail::cell_codes(boxes, {world, scale_x, scale_y, cells}, scratch_cells_.data(), rejected_ids_);
+
+  // Last frame's order is a valid start only for as many boxes as last frame and no rejection;
+  // it is dropped first so that a throw or a rejection in this frame cannot leave a stale one.
+  const bool hint = order_is_hint_ && same_shape && rejected_ids_.empty();
+  order_is_hint_ = false;
+  if (hint && repair_last_order(boxes, shift)) {
+    order_is_hint_ = true;
+    return count;
+  }
+  const std::uint32_t items = counting_sort(boxes, shift);
+  if (rejected_ids_.empty()) {
+    remember_order(shift);
+    order_is_hint_ = true;
+  }
+  return items;
+}
+
+// The (cell at the sort depth, id) key of an item: the order both sorts produce.
+std::uint64_t QuadTree::order_key(std::uint32_t code, std::uint32_t id, int shift) noexcept {
+  // The shift is 32 for a one-bucket sort at max_depth 16: shift a 64-bit value.
+  return (std::uint64_t{code} >> shift << 32) | id;
+}
+
+// One stable counting sort by the cell at the sort depth of the codes in scratch_cells_: ids in
+// increasing order into each bucket, so items of one cell stay in id order. Returns the items.
+std::uint32_t QuadTree::counting_sort(std::span<const Aabb> boxes, int shift) {
+  const auto count = static_cast<std::uint32_t>(boxes.size());
   const auto bucket_of = [shift](std::uint32_t code) {
     return static_cast<std::uint32_t>(std::uint64_t{code} >> shift);
   };
-  bucket_starts_.assign((std::size_t{1} << (2 * depth)) + 1, 0);
+  bucket_starts_.assign((std::size_t{1} << (2 * sort_depth_)) + 1, 0);
   std::uint32_t* starts = bucket_starts_.data();
-  rejected_ids_.clear();
-  cell_codes(boxes, {world, scale_x, scale_y, cells}, scratch_cells_.data(), rejected_ids_);
   for (std::uint32_t i = 0; i < count; ++i) ++starts[bucket_of(scratch_cells_[i]) + 1];
   // A rejected box was counted in bucket 0; it is not scattered, so take it out again.
   starts[1] -= static_cast<std::uint32_t>(rejected_ids_.size());
   const std::size_t buckets = bucket_starts_.size() - 1;
   for (std::size_t c = 1; c <= buckets; ++c) starts[c] += starts[c - 1];
-  // Ids in increasing order into each bucket: items of one cell stay in id order.
   // The boxes go straight to their slot in the columns: a leaf's run is its slots in this
   // order (a rare over-full run below the sort depth is re-partitioned, and its boxes with it).
   const auto scatter = [&](std::uint32_t i) {
@@ -317,6 +221,63 @@ std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
   item_ids_.resize(items);
   columns_.resize(items);  // shrinks, and pads after the last item again
   return items;
+}
+
+// Keeps this frame's sorted order, as keys, for the next frame's repair_last_order().
+void QuadTree::remember_order(int shift) {
+  const auto count = static_cast<std::uint32_t>(item_ids_.size());
+  // The repair's scratch is sized here too, so that a frame repairing allocates nothing.
+  order_keys_.resize(count);
+  moved_keys_.resize(count);
+  next_keys_.resize(count);
+  for (std::uint32_t s = 0; s < count; ++s) {
+    order_keys_[s] = order_key(item_cells_[s], item_ids_[s], shift);
+  }
+}
+
+// Sorts this frame's items by starting from last frame's order (order_keys_) instead of from
+// scratch. Slow sprites rarely change cell, so the items whose key is unchanged are still in
+// order; the few that moved are sorted on their own and merged back in: O(n + m log m) for m
+// moved items, and the same (cell, id) order as the counting sort to the last item. Returns
+// false, for the counting sort to take over, when more than an eighth of the items moved.
+bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift) {
+  const auto count = static_cast<std::uint32_t>(boxes.size());
+  std::uint64_t* keys = order_keys_.data();
+  std::uint64_t* moved = moved_keys_.data();
+  const std::uint32_t* codes = scratch_cells_.data();
+  std::uint32_t kept = 0;
+  std::uint32_t moved_count = 0;
+  for (std::uint32_t s = 0; s < count; ++s) {
+    const std::uint64_t old_key = keys[s];
+    const std::uint64_t key = order_key(codes[static_cast<std::uint32_t>(old_key)],
+                                        static_cast<std::uint32_t>(old_key), shift);
+    // Both stores always happen and only one counter moves: no branch to mispredict.
+    const bool same = key == old_key;
+    keys[kept] = key;
+    moved[moved_count] = key;
+    kept += same;
+    moved_count += !same;
+  }
+  // keys[] is half rewritten now, but the counting sort does not read it and rewrites it.
+  if (moved_count > count / 8) return false;
+  std::sort(moved, moved + moved_count);
+  // Merged front to back into the other key buffer, the items written on the way.
+  next_keys_.resize(count);
+  std::uint64_t* merged = next_keys_.data();
+  std::uint32_t from_kept = 0;
+  std::uint32_t from_moved = 0;
+  for (std::uint32_t s = 0; s < count; ++s) {
+    const bool take_moved =
+        from_moved < moved_count && (from_kept == kept || moved[from_moved] < keys[from_kept]);
+    const std::uint64_t key = take_moved ? moved[from_moved++] : keys[from_kept++];
+    merged[s] = key;
+    const auto id = static_cast<std::uint32_t>(key);
+    item_cells_[s] = codes[id];
+    item_ids_[s] = id;
+    columns_.set(s, boxes[id]);
+  }
+  order_keys_.swap(next_keys_);
+  return true;
 }
 
 void QuadTree::partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
@@ -511,6 +472,18 @@ void QuadTree::validate() const {
   for (const std::uint32_t id : rejected_ids_) {
     QUADPOOL_ASSERT(id < boxes && !seen[id], "QuadTree::validate: a rejected id is also an item");
     seen[id] = true;
+  }
+
+  // Last frame's order for the next frame's sort: strictly increasing (cell, id) keys whose ids
+  // are this frame's items.
+  if (order_is_hint_) {
+    QUADPOOL_ASSERT(order_keys_.size() == count && rejected_ids_.empty(),
+                    "QuadTree::validate: the order kept for the next frame has the wrong size");
+    for (std::size_t s = 0; s < count; ++s) {
+      QUADPOOL_ASSERT((s == 0 || order_keys_[s - 1] < order_keys_[s]) &&
+                          static_cast<std::uint32_t>(order_keys_[s]) < count,
+                      "QuadTree::validate: the order kept for the next frame is not sorted");
+    }
   }
 
   QuadTreeStats counted{};

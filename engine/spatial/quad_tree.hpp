@@ -119,6 +119,10 @@ class QuadTree {
   Node* make_node();
   void destroy_subtree(Node* node) noexcept;
   std::uint32_t sort_items_by_cell(std::span<const Aabb> boxes);
+  static std::uint64_t order_key(std::uint32_t code, std::uint32_t id, int shift) noexcept;
+  std::uint32_t counting_sort(std::span<const Aabb> boxes, int shift);
+  void remember_order(int shift);
+  bool repair_last_order(std::span<const Aabb> boxes, int shift);
   void build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
              std::uint8_t quadrant_index, std::span<const Aabb> boxes);
   void partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
@@ -159,6 +163,13 @@ class QuadTree {
   std::vector<std::uint32_t> bucket_starts_;
   std::vector<std::uint32_t> rejected_ids_;  // this rebuild's rejected boxes, in id order
   int sort_depth_ = 0;                       // items arrive sorted by their cell at this depth
+  // Last frame's sorted order as (cell at the sort depth, id) keys, the next frame's starting
+  // point (repair_last_order), valid when order_is_hint_; moved_keys_ and next_keys_ are its
+  // scratch. Only the order persists from frame to frame: every node is built from scratch.
+  std::vector<std::uint64_t> order_keys_;
+  std::vector<std::uint64_t> moved_keys_;
+  std::vector<std::uint64_t> next_keys_;
+  bool order_is_hint_ = false;
 };
 
 // --- template definitions ----------------------------------------------------------------------

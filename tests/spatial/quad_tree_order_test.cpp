@@ -1,0 +1,87 @@
+// Tests of the order the QuadTree keeps from one rebuild to the next (QuadTree's
+// repair_last_order): a tree rebuilt frame after frame must report exactly what a fresh tree
+// reports for the same boxes, the same pairs in the same order, whether few boxes moved (the
+// order is repaired), many moved (it falls back to the counting sort), their number changed, or
+// some were rejected.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "engine/core/random.hpp"
+#include "engine/spatial/brute_force.hpp"
+#include "engine/spatial/quad_tree.hpp"
+#include "tests/common/assert_throws.hpp"
+
+namespace quadpool::spatial {
+namespace {
+
+using Pair = std::pair<std::uint32_t, std::uint32_t>;
+
+std::vector<Pair> pairs_in_order(const QuadTree& tree) {
+  std::vector<Pair> pairs;
+  tree.for_each_pair([&](std::uint32_t a, std::uint32_t b) { pairs.emplace_back(a, b); });
+  return pairs;
+}
+
+Aabb random_box(Random& rng, const Aabb& world, float size) {
+  const float x = rng.uniform(world.min_x, world.max_x);
+  const float y = rng.uniform(world.min_y, world.max_y);
+  return {x, y, x + rng.uniform(0.0f, size), y + rng.uniform(0.0f, size)};
+}
+
+// Moves a few boxes a little, some far, and now and then changes the count, moves most boxes or
+// makes one box NaN.
+void next_frame(Random& rng, const Aabb& world, std::vector<Aabb>& boxes) {
+  const double moving = rng.chance(0.1) ? 0.9 : rng.uniform(0.0f, 0.2f);
+  for (Aabb& box : boxes) {
+    if (!rng.chance(moving)) continue;
+    if (rng.chance(0.05)) {
+      box = random_box(rng, world, 3.0f);
+      continue;
+    }
+    const float dx = rng.uniform(-2.0f, 2.0f), dy = rng.uniform(-2.0f, 2.0f);
+    box = {box.min_x + dx, box.min_y + dy, box.max_x + dx, box.max_y + dy};
+  }
+  if (rng.chance(0.05)) boxes.resize(rng.below(boxes.size() + 40));
+  if (rng.chance(0.05) && !boxes.empty()) {
+    boxes[rng.below(boxes.size())].min_x = std::numeric_limits<float>::quiet_NaN();
+  }
+}
+
+TEST(QuadTreeOrder, ATreeRebuiltFrameAfterFrameReportsWhatAFreshTreeReports) {
+  Random rng(test::announce_seed(
+      "QuadTreeOrder.ATreeRebuiltFrameAfterFrameReportsWhatAFreshTreeReports", 20261123));
+  for (int run = 0; run < 12; ++run) {
+    const QuadTreeConfig config{.bounds = {0, 0, 200, 200},
+                                .max_depth = static_cast<int>(rng.between(1, 10)),
+                                .leaf_capacity = static_cast<int>(rng.between(1, 64))};
+    QuadTree kept(config, run % 2 == 0 ? AllocatorKind::Pool : AllocatorKind::NewDelete);
+    std::vector<Aabb> boxes(rng.below(3'000));
+    for (Aabb& box : boxes) box = random_box(rng, config.bounds, 3.0f);
+    for (int frame = 0; frame < 40; ++frame) {
+      SCOPED_TRACE("run " + std::to_string(run) + ", frame " + std::to_string(frame));
+      kept.rebuild(boxes);
+      kept.validate();
+      QuadTree fresh(config);
+      fresh.rebuild(boxes);
+      const std::vector<Pair> pairs = pairs_in_order(kept);
+      ASSERT_EQ(pairs, pairs_in_order(fresh));
+      if (frame % 10 == 0) {
+        std::vector<Pair> sorted = pairs, expected;
+        std::sort(sorted.begin(), sorted.end());
+        brute_force_pairs(boxes,
+                          [&](std::uint32_t a, std::uint32_t b) { expected.emplace_back(a, b); });
+        ASSERT_EQ(sorted, expected);
+      }
+      next_frame(rng, config.bounds, boxes);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace quadpool::spatial
