@@ -475,14 +475,17 @@ void QuadTree::validate() const {
   }
 
   // Last frame's order for the next frame's sort: strictly increasing (cell, id) keys whose ids
-  // are this frame's items.
+  // are this frame's items, each once (every id is `seen` here, with no rejection: unmark it).
   if (order_is_hint_) {
     QUADPOOL_ASSERT(order_keys_.size() == count && rejected_ids_.empty(),
                     "QuadTree::validate: the order kept for the next frame has the wrong size");
     for (std::size_t s = 0; s < count; ++s) {
-      QUADPOOL_ASSERT((s == 0 || order_keys_[s - 1] < order_keys_[s]) &&
-                          static_cast<std::uint32_t>(order_keys_[s]) < count,
+      QUADPOOL_ASSERT(s == 0 || order_keys_[s - 1] < order_keys_[s],
                       "QuadTree::validate: the order kept for the next frame is not sorted");
+      const auto id = static_cast<std::uint32_t>(order_keys_[s]);
+      QUADPOOL_ASSERT(id < count && seen[id],
+                      "QuadTree::validate: the order kept for the next frame repeats an id");
+      seen[id] = false;
     }
   }
 
