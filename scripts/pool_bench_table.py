@@ -15,7 +15,7 @@ import sys
 
 BEGIN, END = "<!-- pool-bench:begin -->", "<!-- pool-bench:end -->"
 ORDER = ["ObjectPool", "PointerStackPool", "BoostPool", "BoostObjectPool", "PmrUnsyncPool",
-         "PmrMonotonic", "BumpFloor", "NewDelete", "Mimalloc"]
+         "PmrMonotonic", "BumpFloor", "FreeListFloor", "NewDelete", "Mimalloc"]
 COLUMNS = [("lifo", 1000), ("lifo", 10000), ("lifo", 100000),
            ("shuffled", 1000), ("shuffled", 10000), ("shuffled", 100000)]
 
