@@ -460,6 +460,7 @@ int main(int argc, char** argv) {
     argv[kept++] = argv[i];
   }
   argc = kept;
+  benchmark::AddCustomContext("quadtree_pair_kernel", quadpool::spatial::pair_kernel_name());
 
   // Per scene and N: brute force first (it is the reference the others are checked against,
   // and its answer does not change with more ticks), then every other method interleaved tick

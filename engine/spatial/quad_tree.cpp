@@ -10,6 +10,7 @@
 
 #include "engine/core/assert.hpp"
 #include "engine/spatial/detail/cell_codes.hpp"
+#include "engine/spatial/detail/wide_kernels.hpp"
 
 // Sections: configuration checks, construction and teardown, rebuild (cell sort, node build),
 // validate.
@@ -63,6 +64,15 @@ bool inside(const Aabb& box, const Aabb& region) noexcept {
 }
 
 }  // namespace
+
+const char* pair_kernel_name() noexcept {
+  if (detail::wide_kernels_enabled()) return "avx2";
+#if defined(__SSE2__)
+  return "sse2";
+#else
+  return "scalar";
+#endif
+}
 
 // --- construction and teardown -----------------------------------------------------------------
 
@@ -157,7 +167,12 @@ std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
   sort_depth_ = depth;
   const int shift = 2 * (config_.max_depth - depth);
   rejected_ids_.clear();
-  detail::cell_codes(boxes, {world, scale_x, scale_y, cells}, scratch_cells_.data(), rejected_ids_);
+  const detail::CellGrid grid{world, scale_x, scale_y, cells};
+  const std::uint32_t wide_done =
+      detail::wide_kernels_enabled()
+          ? detail::cell_codes_wide(boxes, grid, scratch_cells_.data(), rejected_ids_)
+          : 0;
+  detail::cell_codes(boxes, grid, scratch_cells_.data(), rejected_ids_, wide_done);
 
   // Last frame's order is a valid start only for as many boxes as last frame and no rejection;
   // it is dropped first so that a throw or a rejection in this frame cannot leave a stale one.

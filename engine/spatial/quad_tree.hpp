@@ -14,6 +14,7 @@
 /// Sections: configuration and statistics, the class, template definitions.
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -24,6 +25,7 @@
 #include "engine/spatial/aabb.hpp"
 #include "engine/spatial/detail/box_columns.hpp"
 #include "engine/spatial/detail/quad_tree_node.hpp"
+#include "engine/spatial/detail/wide_kernels.hpp"
 
 namespace quadpool::spatial {
 
@@ -54,6 +56,12 @@ struct QuadTreeStats {
   /// no pair and no query result, and the other boxes' results are as if they were not given.
   std::size_t rejected_boxes;
 };
+
+/// The kernels QuadTree uses on this machine for its cell codes and for the box tests inside a
+/// leaf: "avx2" (8 boxes at a time, chosen at run time when the CPU has AVX2), else "sse2" (4) or
+/// "scalar". The tree, its pairs and their order are the same with every kernel;
+/// QUADPOOL_DISABLE_AVX=1 rules out "avx2".
+const char* pair_kernel_name() noexcept;
 
 // --- the class ---------------------------------------------------------------------------------
 
@@ -136,6 +144,11 @@ class QuadTree {
   template <class F>
   void pairs_within(const Node* node, F& f) const;
   template <class F>
+  void pairs_within_leaf(const Node* leaf, F& f) const;
+  template <class F>
+  void report_leaf_masks(std::uint32_t first, std::uint32_t end, const std::uint64_t* masks,
+                         F& f) const;
+  template <class F>
   void pairs_between(const Node* a, const Node* b, F& f) const;
   template <class F>
   void pairs_between_leaves(const Node* a, const Node* b, F& f) const;
@@ -201,19 +214,58 @@ void QuadTree::report(std::uint32_t i, std::uint32_t j, F& f) const {
 }
 
 template <class F>
+void QuadTree::pairs_within_leaf(const Node* leaf, F& f) const {
+  const std::uint32_t first = leaf->first_item;
+  const std::uint32_t end = leaf->end_item;
+  if constexpr (detail::kWideKernelsBuilt) {
+    if (end - first <= detail::kMaskWidth && detail::wide_kernels_enabled()) {
+      std::uint64_t masks[detail::kMaskWidth];
+      detail::leaf_overlap_masks(detail::view_of(columns_), first, end, masks);
+      report_leaf_masks(first, end, masks, f);
+      return;
+    }
+  }
+  // Two boxes at a time: their own pair, then both against the rest of the leaf in one pass.
+  for (std::uint32_t i = first; i + 1 < end; i += 2) {
+    const Aabb a = columns_.get(i);
+    const Aabb b = columns_.get(i + 1);
+    if (overlaps(a, b)) report(i, i + 1, f);
+    detail::for_each_overlap2(
+        detail::view_of(columns_), i + 2, end, a, b, [&](std::uint32_t j) { report(i, j, f); },
+        [&](std::uint32_t j) { report(i + 1, j, f); });
+  }
+}
+
+template <class F>
+void QuadTree::report_leaf_masks(std::uint32_t first, std::uint32_t end,
+                                 const std::uint64_t* masks, F& f) const {
+  // The order of the loop above: rows r and r + 1 together, their own pair first, then the
+  // columns from r + 2 in blocks of four, row r's hits in a block before row r + 1's.
+  const std::uint32_t n = end - first;
+  for (std::uint32_t r = 0; r + 1 < n; r += 2) {
+    std::uint64_t a = masks[r];
+    std::uint64_t b = masks[r + 1];
+    if ((a >> (r + 1)) & 1u) report(first + r, first + r + 1, f);
+    a &= ~(std::uint64_t{1} << (r + 1));
+    while ((a | b) != 0) {
+      const auto low = static_cast<std::uint32_t>(std::countr_zero(a | b));
+      const std::uint64_t block = std::uint64_t{0xF} << (r + 2 + ((low - r - 2) & ~3u));
+      for (std::uint64_t m = a & block; m != 0; m &= m - 1) {
+        report(first + r, first + static_cast<std::uint32_t>(std::countr_zero(m)), f);
+      }
+      for (std::uint64_t m = b & block; m != 0; m &= m - 1) {
+        report(first + r + 1, first + static_cast<std::uint32_t>(std::countr_zero(m)), f);
+      }
+      a &= ~block;
+      b &= ~block;
+    }
+  }
+}
+
+template <class F>
 void QuadTree::pairs_within(const Node* node, F& f) const {
   if (node->is_leaf()) {
-    // Two boxes at a time: their own pair, then both against the rest of the leaf in one pass.
-    const std::uint32_t end = node->end_item;
-    std::uint32_t i = node->first_item;
-    for (; i + 1 < end; i += 2) {
-      const Aabb a = columns_.get(i);
-      const Aabb b = columns_.get(i + 1);
-      if (overlaps(a, b)) report(i, i + 1, f);
-      detail::for_each_overlap2(
-          detail::view_of(columns_), i + 2, end, a, b, [&](std::uint32_t j) { report(i, j, f); },
-          [&](std::uint32_t j) { report(i + 1, j, f); });
-    }
+    pairs_within_leaf(node, f);
     return;
   }
   const int count = node->child_count;
@@ -258,6 +310,22 @@ void QuadTree::pairs_between_leaves(const Node* a, const Node* b, F& f) const {
   const Aabb shared{
       la.min_x > lb.min_x ? la.min_x : lb.min_x, la.min_y > lb.min_y ? la.min_y : lb.min_y,
       la.max_x < lb.max_x ? la.max_x : lb.max_x, la.max_y < lb.max_y ? la.max_y : lb.max_y};
+  if constexpr (detail::kWideKernelsBuilt) {
+    if (a->item_count() <= detail::kMaskWidth && b->item_count() <= detail::kMaskWidth &&
+        detail::wide_kernels_enabled()) {
+      std::uint32_t a_slots[detail::kMaskWidth], b_slots[detail::kMaskWidth];
+      std::uint64_t masks[detail::kMaskWidth];
+      const std::uint32_t rows =
+          detail::leaf_pair_masks(detail::view_of(columns_), a->first_item, a->end_item,
+                                  b->first_item, b->end_item, shared, a_slots, masks, b_slots);
+      for (std::uint32_t r = 0; r < rows; ++r) {
+        for (std::uint64_t m = masks[r]; m != 0; m &= m - 1) {
+          report(a_slots[r], b_slots[std::countr_zero(m)], f);
+        }
+      }
+      return;
+    }
+  }
   // b's candidates are copied into a small local set of columns, so that each of a's is tested
   // against them four at a time.
   detail::CandidateColumns from_b;

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "engine/core/log.hpp"
+#include "engine/spatial/quad_tree.hpp"
 #include "game/demo/app.hpp"
 
 namespace quadpool::game {
@@ -143,10 +144,12 @@ int run_demo(const DemoOptions& options) {
 
   SDL_RendererInfo info{};
   SDL_GetRendererInfo(renderer.get(), &info);
-  logger().info("demo: {} sprites, seed {}, {}x{} window, renderer {} (video driver {}), vsync {}",
-                options.sprites, options.seed, options.window_width, options.window_height,
-                info.name ? info.name : "?", SDL_GetCurrentVideoDriver(),
-                options.vsync ? "on" : "off");
+  logger().info(
+      "demo: {} sprites, seed {}, {}x{} window, renderer {} (video driver {}), vsync {}, pair "
+      "kernel {}",
+      options.sprites, options.seed, options.window_width, options.window_height,
+      info.name ? info.name : "?", SDL_GetCurrentVideoDriver(), options.vsync ? "on" : "off",
+      quadpool::spatial::pair_kernel_name());
 
   ImGuiSession imgui(window.get(), renderer.get());
   demo::App app(window.get(), renderer.get(), atlas, options, std::move(script));

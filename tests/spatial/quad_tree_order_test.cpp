@@ -83,5 +83,29 @@ TEST(QuadTreeOrder, ATreeRebuiltFrameAfterFrameReportsWhatAFreshTreeReports) {
   }
 }
 
+// The pair order is part of the tree's result: the game resolves contacts in it, so it decides
+// the game's state hashes. It must not depend on the CPU: ctest runs this test once with the
+// 8-wide AVX kernels (on a CPU that has them) and once with QUADPOOL_DISABLE_AVX=1, and both must
+// give the sequence this hash was taken from (the 4-wide kernels'). Crowded leaves with many
+// hits in each, so that rows, blocks of four and leaves over 64 boxes all decide the order.
+TEST(QuadTreeOrder, ThePairSequenceIsTheSameOnEveryCpu) {
+  Random rng(7);  // fixed: the expected hash belongs to these boxes
+  const QuadTreeConfig config{.bounds = {0, 0, 100, 100}};
+  std::vector<Aabb> boxes(4'000);
+  for (Aabb& box : boxes) box = random_box(rng, config.bounds, 4.0f);
+  for (std::size_t i = 0; i < 150; ++i) boxes.push_back({50, 50, 50.5f, 50.5f});  // one > 64 leaf
+  QuadTree tree(config);
+  tree.rebuild(boxes);
+  std::uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a over (a, b) in the order reported
+  std::size_t count = 0;
+  tree.for_each_pair([&](std::uint32_t a, std::uint32_t b) {
+    hash = (hash ^ a) * 0x100000001b3ull;
+    hash = (hash ^ b) * 0x100000001b3ull;
+    ++count;
+  });
+  EXPECT_EQ(count, 23815u);
+  EXPECT_EQ(hash, 3616471466233419555ull);
+}
+
 }  // namespace
 }  // namespace quadpool::spatial

@@ -21,9 +21,10 @@
 namespace quadpool::spatial::detail {
 
 struct BoxColumns {
-  // A run [first, end) may be read in blocks of four, so every array has kPadding more entries
-  // than boxes. The padding boxes are empty ({+inf, +inf, -inf, -inf}) and overlap nothing.
-  static constexpr std::uint32_t kPadding = 3;
+  // A run [first, end) may be read in blocks of four (eight in wide_kernels.cpp), so every array
+  // has kPadding more entries than boxes. The padding boxes are empty ({+inf, +inf, -inf, -inf})
+  // and overlap nothing.
+  static constexpr std::uint32_t kPadding = 7;
 
   std::vector<float> min_x, min_y, max_x, max_y;
 
@@ -54,7 +55,7 @@ struct BoxColumns {
 };
 
 /// Four read-only column pointers: a BoxColumns or a small local copy (CandidateColumns). Every
-/// array is readable up to three entries past the end of any run given with it.
+/// array is readable up to BoxColumns::kPadding entries past the end of any run given with it.
 struct ColumnsView {
   const float* min_x;
   const float* min_y;

@@ -1,7 +1,8 @@
 #pragma once
 // The cell codes of the QuadTree's sort: each box's clamped centre, quantised to the cell grid at
-// max_depth, as a Morton (Z-order) code, four boxes at a time with SSE2 and one by one otherwise,
-// bit for bit the same either way. Only quad_tree.cpp uses these.
+// max_depth, as a Morton (Z-order) code, four boxes at a time with SSE2 (eight with AVX2, in
+// wide_kernels.cpp) and one by one otherwise, bit for bit the same every way. Only
+// quad_tree.cpp and wide_kernels.cpp use these.
 
 #include <algorithm>
 #include <cstdint>
@@ -106,32 +107,35 @@ inline bool cell_codes4(const Aabb* b, const CellGrid& g, std::uint32_t* codes) 
 }
 #endif
 
-// Writes every box's cell code into codes[] (0 for a box that is not well_formed(), whose id
-// goes to `rejected`, in increasing order).
-inline void cell_codes(std::span<const Aabb> boxes, const CellGrid& grid, std::uint32_t* codes,
-                       std::vector<std::uint32_t>& rejected) {
-  const auto count = static_cast<std::uint32_t>(boxes.size());
-  std::uint32_t i = 0;
-  const auto one_by_one = [&](std::uint32_t end) {
-    for (; i < end; ++i) {
-      if (well_formed(boxes[i])) [[likely]] {
-        codes[i] = cell_code(boxes[i], grid);
-      } else {
-        rejected.push_back(i);
-        codes[i] = 0;
-      }
-    }
-  };
-#if defined(__SSE2__)
-  while (count - i >= 4) {
-    if (cell_codes4(&boxes[i], grid, codes + i)) {
-      i += 4;
+// Writes the cell codes of boxes [first, end) into codes[], one by one (0 for a box that is not
+// well_formed(), whose id goes to `rejected`).
+inline void cell_codes_one_by_one(std::span<const Aabb> boxes, std::uint32_t first,
+                                  std::uint32_t end, const CellGrid& grid, std::uint32_t* codes,
+                                  std::vector<std::uint32_t>& rejected) {
+  for (std::uint32_t i = first; i < end; ++i) {
+    if (well_formed(boxes[i])) [[likely]] {
+      codes[i] = cell_code(boxes[i], grid);
     } else {
-      one_by_one(i + 4);
+      rejected.push_back(i);
+      codes[i] = 0;
+    }
+  }
+}
+
+// Writes the cell codes of boxes [first, size) into codes[] (0 for a box that is not
+// well_formed(), whose id goes to `rejected`, in increasing order).
+inline void cell_codes(std::span<const Aabb> boxes, const CellGrid& grid, std::uint32_t* codes,
+                       std::vector<std::uint32_t>& rejected, std::uint32_t first = 0) {
+  const auto count = static_cast<std::uint32_t>(boxes.size());
+  std::uint32_t i = first;
+#if defined(__SSE2__)
+  for (; count - i >= 4; i += 4) {
+    if (!cell_codes4(&boxes[i], grid, codes + i)) {
+      cell_codes_one_by_one(boxes, i, i + 4, grid, codes, rejected);
     }
   }
 #endif
-  one_by_one(count);
+  cell_codes_one_by_one(boxes, i, count, grid, codes, rejected);
 }
 
 }  // namespace quadpool::spatial::detail

@@ -1,0 +1,68 @@
+#pragma once
+// The QuadTree's 8-wide kernels (AVX2), chosen at run time, so that a build for the x86-64
+// baseline (SSE2 only) still uses them on a CPU that has AVX2: the cell codes of the sort and the
+// box tests inside a leaf. Only quad_tree.hpp's templates and quad_tree.cpp use these, and only
+// wide_kernels.cpp is compiled for AVX2 (function by function, with target attributes).
+//
+// Each gives the same result as its 4-wide counterpart, bit for bit and in the same order, so
+// the tree, its pairs, their order and the game's hashes do not depend on the CPU.
+//
+// The leaf kernel fills one 64-bit mask per box, bit c set when that box overlaps box c of the
+// leaf: pure arithmetic on the boxes, with no callback inside the loop. quad_tree.hpp's templates
+// walk the bits and report the pairs in exactly the order the 4-wide loop (for_each_overlap2)
+// reports them; the kernel for two leaves does the same for the pairs between them. A kernel that
+// calls back, as the 4-wide ones do, was not an option: a function that uses AVX instructions
+// must be compiled for AVX, and so must every function it is inlined into, which would make the
+// whole traversal and the caller's callback AVX code.
+
+#include <cstdint>
+
+#include <span>
+#include <vector>
+
+#include "engine/spatial/aabb.hpp"
+#include "engine/spatial/detail/box_columns.hpp"
+#include "engine/spatial/detail/cell_codes.hpp"
+
+namespace quadpool::spatial::detail {
+
+/// The longest run a mask can describe: leaves with more boxes take the 4-wide path.
+inline constexpr std::uint32_t kMaskWidth = 64;
+
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+inline constexpr bool kWideKernelsBuilt = true;
+#else
+inline constexpr bool kWideKernelsBuilt = false;  // the 4-wide kernels serve every CPU
+#endif
+
+/// True when the 8-wide kernels may run: they are built for this compiler and target, the CPU
+/// and the operating system support AVX2, and the environment variable QUADPOOL_DISABLE_AVX is
+/// unset, empty or "0" (any other value keeps the SSE2 kernels, to compare the two or to rule
+/// the wide ones out). Decided once per process.
+bool wide_kernels_enabled() noexcept;
+
+/// For a leaf's run [first, end) of `boxes`, end - first <= kMaskWidth: masks[r] gets bit c set,
+/// for every c > r, when boxes first + r and first + c overlap (closed, as overlaps()).
+/// masks[0 .. end - first) are written. Call only when wide_kernels_enabled().
+void leaf_overlap_masks(ColumnsView boxes, std::uint32_t first, std::uint32_t end,
+                        std::uint64_t* masks) noexcept;
+
+/// The overlaps between two leaves' runs a = [a_first, a_end) and b = [b_first, b_end) of
+/// `boxes`, each at most kMaskWidth boxes, where every overlap lies inside `shared` (the
+/// intersection of the leaves' bounds). b's boxes that reach into `shared` become the columns,
+/// their slots in increasing order in b_slots; each of a's boxes that reaches into `shared` and
+/// overlaps at least one column becomes a row: its slot in a_slots[r], in increasing order, and
+/// in masks[r] bit c set when it overlaps column c. Returns the number of rows. Call only when
+/// wide_kernels_enabled().
+std::uint32_t leaf_pair_masks(ColumnsView boxes, std::uint32_t a_first, std::uint32_t a_end,
+                              std::uint32_t b_first, std::uint32_t b_end, const Aabb& shared,
+                              std::uint32_t* a_slots, std::uint64_t* masks,
+                              std::uint32_t* b_slots) noexcept;
+
+/// cell_codes() for boxes [0, n), n the largest multiple of 8 <= boxes.size(), eight at a time:
+/// the same codes and the same `rejected` ids. Returns n, for cell_codes() to finish from there.
+/// Call only when wide_kernels_enabled().
+std::uint32_t cell_codes_wide(std::span<const Aabb> boxes, const CellGrid& grid,
+                              std::uint32_t* codes, std::vector<std::uint32_t>& rejected);
+
+}  // namespace quadpool::spatial::detail

@@ -1,0 +1,245 @@
+// The AVX2 kernels of detail/wide_kernels.hpp. Only the functions marked target("avx2") contain
+// AVX instructions; the rest of the library stays at the compiler's baseline.
+#include "engine/spatial/detail/wide_kernels.hpp"
+
+#include <bit>
+#include <cstdlib>
+#include <limits>
+#include <string_view>
+
+#if defined(__GNUC__) || defined(__clang__)
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+#endif
+
+namespace quadpool::spatial::detail {
+
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+
+namespace {
+
+// Bits [0, n) set, n <= 64.
+constexpr std::uint64_t low_bits(std::uint32_t n) noexcept {
+  return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+}
+
+bool avx_allowed_by_environment() noexcept {
+  const char* value = std::getenv("QUADPOOL_DISABLE_AVX");
+  return value == nullptr || *value == '\0' || std::string_view(value) == "0";
+}
+
+// One box broadcast to eight lanes per coordinate.
+struct Box8 {
+  __m256 min_x, min_y, max_x, max_y;
+};
+
+[[gnu::target("avx2")]] inline Box8 broadcast(ColumnsView boxes, std::uint32_t i) noexcept {
+  return {_mm256_broadcast_ss(boxes.min_x + i), _mm256_broadcast_ss(boxes.min_y + i),
+          _mm256_broadcast_ss(boxes.max_x + i), _mm256_broadcast_ss(boxes.max_y + i)};
+}
+
+[[gnu::target("avx2")]] inline Box8 broadcast_box(const Aabb& b) noexcept {
+  return {_mm256_set1_ps(b.min_x), _mm256_set1_ps(b.min_y), _mm256_set1_ps(b.max_x),
+          _mm256_set1_ps(b.max_y)};
+}
+
+// Bit k set when `box` overlaps the eight boxes x0/x1/y0/y1 hold in lane k.
+[[gnu::target("avx2")]] inline std::uint64_t hits(const Box8& box, __m256 x0, __m256 x1, __m256 y0,
+                                                 __m256 y1) noexcept {
+  const __m256 x = _mm256_and_ps(_mm256_cmp_ps(x0, box.max_x, _CMP_LE_OQ),
+                                 _mm256_cmp_ps(box.min_x, x1, _CMP_LE_OQ));
+  const __m256 y = _mm256_and_ps(_mm256_cmp_ps(y0, box.max_y, _CMP_LE_OQ),
+                                 _mm256_cmp_ps(box.min_y, y1, _CMP_LE_OQ));
+  return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_and_ps(x, y)));
+}
+
+// Bit k set when `box` overlaps box j + k of `columns`.
+[[gnu::target("avx2")]] inline std::uint64_t hits(const Box8& box, ColumnsView columns,
+                                                  std::uint32_t j) noexcept {
+  return hits(box, _mm256_loadu_ps(columns.min_x + j), _mm256_loadu_ps(columns.max_x + j),
+              _mm256_loadu_ps(columns.min_y + j), _mm256_loadu_ps(columns.max_y + j));
+}
+
+// Two rows against columns [from, end) of `columns`, eight at a time: each block is loaded once
+// for both. Bit (j - base) of the masks stands for column j; lanes past `end` may be set.
+[[gnu::target("avx2")]] inline void two_rows(const Box8& a, const Box8& b, ColumnsView columns,
+                                            std::uint32_t from, std::uint32_t end,
+                                            std::uint32_t base, std::uint64_t& mask_a,
+                                            std::uint64_t& mask_b) noexcept {
+  std::uint64_t ma = 0, mb = 0;
+  for (std::uint32_t j = from; j < end; j += 8) {
+    const __m256 x0 = _mm256_loadu_ps(columns.min_x + j), x1 = _mm256_loadu_ps(columns.max_x + j);
+    const __m256 y0 = _mm256_loadu_ps(columns.min_y + j), y1 = _mm256_loadu_ps(columns.max_y + j);
+    ma |= hits(a, x0, x1, y0, y1) << (j - base);
+    mb |= hits(b, x0, x1, y0, y1) << (j - base);
+  }
+  mask_a = ma;
+  mask_b = mb;
+}
+
+// cells_of4() of cell_codes.hpp for eight boxes' axes: the same operations in the same order.
+[[gnu::target("avx2")]] inline __m256i cells_of8(__m256 lo, __m256 hi, float world_lo,
+                                                 float world_hi, float scale,
+                                                 std::uint32_t cells) noexcept {
+  const __m256 w_lo = _mm256_set1_ps(world_lo), w_hi = _mm256_set1_ps(world_hi);
+  const __m256 half = _mm256_set1_ps(0.5f);
+  lo = _mm256_min_ps(_mm256_max_ps(lo, w_lo), w_hi);
+  hi = _mm256_min_ps(_mm256_max_ps(hi, w_lo), w_hi);
+  __m256 t = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(half, lo), _mm256_mul_ps(half, hi)), w_lo);
+  t = _mm256_mul_ps(t, _mm256_set1_ps(scale));
+  t = _mm256_min_ps(_mm256_max_ps(t, _mm256_setzero_ps()),
+                    _mm256_set1_ps(static_cast<float>(cells - 1)));
+  return _mm256_cvttps_epi32(t);
+}
+
+[[gnu::target("avx2")]] inline __m256i spread_bits8(__m256i v) noexcept {
+  v = _mm256_and_si256(v, _mm256_set1_epi32(0x0000FFFF));
+  v = _mm256_and_si256(_mm256_or_si256(v, _mm256_slli_epi32(v, 8)), _mm256_set1_epi32(0x00FF00FF));
+  v = _mm256_and_si256(_mm256_or_si256(v, _mm256_slli_epi32(v, 4)), _mm256_set1_epi32(0x0F0F0F0F));
+  v = _mm256_and_si256(_mm256_or_si256(v, _mm256_slli_epi32(v, 2)), _mm256_set1_epi32(0x33333333));
+  v = _mm256_and_si256(_mm256_or_si256(v, _mm256_slli_epi32(v, 1)), _mm256_set1_epi32(0x55555555));
+  return v;
+}
+
+// Box `low`'s four floats in the low half, `high`'s in the high half.
+[[gnu::target("avx2")]] inline __m256 two_boxes(const Aabb& low, const Aabb& high) noexcept {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(&low.min_x)),
+                              _mm_loadu_ps(&high.min_x), 1);
+}
+
+// The codes of boxes b[0..8) into codes[0..8); false (nothing written) when one of them is not
+// well_formed().
+[[gnu::target("avx2")]] inline bool cell_codes8(const Aabb* b, const CellGrid& g,
+                                                std::uint32_t* codes) noexcept {
+  static_assert(sizeof(Aabb) == 4 * sizeof(float), "an Aabb is four packed floats");
+  // Box k in the low half and box k + 4 in the high half of row k, then a 4x4 transpose in
+  // each half: lane k of each result is box k's coordinate.
+  const __m256 r0 = two_boxes(b[0], b[4]), r1 = two_boxes(b[1], b[5]);
+  const __m256 r2 = two_boxes(b[2], b[6]), r3 = two_boxes(b[3], b[7]);
+  const __m256 lo01 = _mm256_unpacklo_ps(r0, r1), lo23 = _mm256_unpacklo_ps(r2, r3);
+  const __m256 hi01 = _mm256_unpackhi_ps(r0, r1), hi23 = _mm256_unpackhi_ps(r2, r3);
+  const __m256 min_x = _mm256_shuffle_ps(lo01, lo23, 0x44);
+  const __m256 min_y = _mm256_shuffle_ps(lo01, lo23, 0xEE);
+  const __m256 max_x = _mm256_shuffle_ps(hi01, hi23, 0x44);
+  const __m256 max_y = _mm256_shuffle_ps(hi01, hi23, 0xEE);
+  const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(min_x, max_x, _CMP_LE_OQ),
+                                  _mm256_cmp_ps(min_y, max_y, _CMP_LE_OQ));
+  if (_mm256_movemask_ps(ok) != 0xFF) return false;
+  const __m256i x = cells_of8(min_x, max_x, g.world.min_x, g.world.max_x, g.scale_x, g.cells);
+  const __m256i y = cells_of8(min_y, max_y, g.world.min_y, g.world.max_y, g.scale_y, g.cells);
+  const __m256i code = _mm256_or_si256(spread_bits8(x), _mm256_slli_epi32(spread_bits8(y), 1));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(codes), code);
+  return true;
+}
+
+}  // namespace
+
+bool wide_kernels_enabled() noexcept {
+  static const bool enabled = [] {
+    __builtin_cpu_init();  // needed before __builtin_cpu_supports in code that may run early
+    return __builtin_cpu_supports("avx2") && avx_allowed_by_environment();
+  }();
+  return enabled;
+}
+
+[[gnu::target("avx2")]] void leaf_overlap_masks(ColumnsView boxes, std::uint32_t first,
+                                               std::uint32_t end, std::uint64_t* masks) noexcept {
+  const std::uint64_t in_run = low_bits(end - first);
+  // Rows i and i + 1 share one pass over the columns from i + 1; row i + 1 then drops itself and
+  // row i. A last row on its own has no column after it.
+  for (std::uint32_t i = first; i < end; i += 2) {
+    const std::uint32_t k = i + 1 < end ? i + 1 : i;
+    std::uint64_t mask_i = 0, mask_k = 0;
+    two_rows(broadcast(boxes, i), broadcast(boxes, k), boxes, i + 1, end, first, mask_i, mask_k);
+    masks[i - first] = mask_i & in_run;
+    if (k != i) masks[k - first] = mask_k & in_run & ~low_bits(k + 1 - first);
+  }
+}
+
+[[gnu::target("avx2")]] std::uint32_t leaf_pair_masks(ColumnsView boxes, std::uint32_t a_first,
+                                                      std::uint32_t a_end, std::uint32_t b_first,
+                                                      std::uint32_t b_end, const Aabb& shared,
+                                                      std::uint32_t* a_slots,
+                                                      std::uint64_t* masks,
+                                                      std::uint32_t* b_slots) noexcept {
+  const Box8 area = broadcast_box(shared);
+  // b's boxes that reach into `shared`, copied into columns of their own, padded with empty
+  // boxes to a whole block of eight.
+  std::uint64_t in_b = 0;
+  for (std::uint32_t j = b_first; j < b_end; j += 8) in_b |= hits(area, boxes, j) << (j - b_first);
+  in_b &= low_bits(b_end - b_first);
+  if (in_b == 0) return 0;
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  alignas(32) float min_x[kMaskWidth + 8], min_y[kMaskWidth + 8];
+  alignas(32) float max_x[kMaskWidth + 8], max_y[kMaskWidth + 8];
+  std::uint32_t columns = 0;
+  for (std::uint64_t m = in_b; m != 0; m &= m - 1) {
+    const std::uint32_t j = b_first + static_cast<std::uint32_t>(std::countr_zero(m));
+    min_x[columns] = boxes.min_x[j];
+    min_y[columns] = boxes.min_y[j];
+    max_x[columns] = boxes.max_x[j];
+    max_y[columns] = boxes.max_y[j];
+    b_slots[columns++] = j;
+  }
+  for (std::uint32_t k = columns; k < (columns + 7) / 8 * 8; ++k) {
+    min_x[k] = inf;
+    min_y[k] = inf;
+    max_x[k] = -inf;
+    max_y[k] = -inf;
+  }
+  const ColumnsView from_b{min_x, min_y, max_x, max_y};
+  // Each of a's boxes that reaches into `shared`, against every column. The padding is masked
+  // off: an infinite box overlaps even an empty one.
+  const std::uint64_t in_columns = low_bits(columns);
+  std::uint64_t in_a = 0;
+  for (std::uint32_t i = a_first; i < a_end; i += 8) in_a |= hits(area, boxes, i) << (i - a_first);
+  in_a &= low_bits(a_end - a_first);
+  std::uint32_t rows = 0;
+  for (; in_a != 0; in_a &= in_a - 1) {
+    const std::uint32_t i = a_first + static_cast<std::uint32_t>(std::countr_zero(in_a));
+    const Box8 box = broadcast(boxes, i);
+    std::uint64_t mask = 0;
+    for (std::uint32_t k = 0; k < columns; k += 8) mask |= hits(box, from_b, k) << k;
+    mask &= in_columns;
+    if (mask == 0) continue;
+    a_slots[rows] = i;
+    masks[rows++] = mask;
+  }
+  return rows;
+}
+
+[[gnu::target("avx2")]] std::uint32_t cell_codes_wide(std::span<const Aabb> boxes,
+                                                      const CellGrid& grid, std::uint32_t* codes,
+                                                      std::vector<std::uint32_t>& rejected) {
+  const auto count = static_cast<std::uint32_t>(boxes.size());
+  std::uint32_t i = 0;
+  for (; count - i >= 8; i += 8) {
+    if (!cell_codes8(&boxes[i], grid, codes + i)) {
+      cell_codes_one_by_one(boxes, i, i + 8, grid, codes, rejected);
+    }
+  }
+  return i;
+}
+
+#else  // no AVX dispatch for this compiler or target: the 4-wide kernels do all the work
+
+bool wide_kernels_enabled() noexcept { return false; }
+
+// Never called (wide_kernels_enabled() is false); defined so that every call site links.
+void leaf_overlap_masks(ColumnsView, std::uint32_t, std::uint32_t, std::uint64_t*) noexcept {}
+
+std::uint32_t leaf_pair_masks(ColumnsView, std::uint32_t, std::uint32_t, std::uint32_t,
+                              std::uint32_t, const Aabb&, std::uint32_t*, std::uint64_t*,
+                              std::uint32_t*) noexcept {
+  return 0;
+}
+
+std::uint32_t cell_codes_wide(std::span<const Aabb>, const CellGrid&, std::uint32_t*,
+                              std::vector<std::uint32_t>&) {
+  return 0;
+}
+
+#endif
+
+}  // namespace quadpool::spatial::detail

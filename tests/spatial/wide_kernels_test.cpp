@@ -1,0 +1,151 @@
+// The QuadTree's 8-wide kernels (detail/wide_kernels.hpp) against their plain definitions: the
+// leaf and leaf-pair masks bit by bit against overlaps(), the cell codes against cell_code() one
+// box at a time. The kernels only run on a CPU with AVX2; the whole tree's pairs and their order are
+// checked against the 4-wide path by running the spatial tests and the game's pinned hash a
+// second time with QUADPOOL_DISABLE_AVX=1 (tests/CMakeLists.txt).
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "engine/core/random.hpp"
+#include "engine/spatial/aabb.hpp"
+#include "engine/spatial/detail/wide_kernels.hpp"
+#include "tests/common/assert_throws.hpp"
+
+namespace quadpool::spatial::detail {
+namespace {
+
+// Corners on a coarse grid, so that touching edges, equal boxes and zero-size boxes are common;
+// now and then an infinite box, which overlaps every box (and would overlap the empty padding
+// boxes past a run, were they not masked off).
+Aabb random_box(Random& rng) {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  if (rng.chance(0.02)) return {-inf, -inf, inf, inf};
+  const auto x = static_cast<float>(rng.below(12)), y = static_cast<float>(rng.below(12));
+  return {x, y, x + static_cast<float>(rng.below(4)), y + static_cast<float>(rng.below(4))};
+}
+
+#define QUADPOOL_SKIP_WITHOUT_WIDE_KERNELS()                                   \
+  if (!wide_kernels_enabled()) {                                               \
+    GTEST_SKIP() << "no 8-wide kernels here: not built for this compiler or "  \
+                    "target, no AVX2 on this CPU, or QUADPOOL_DISABLE_AVX set"; \
+  }
+
+TEST(WideKernels, EveryBitOfALeafMaskIsTheOverlapOfItsTwoBoxes) {
+  QUADPOOL_SKIP_WITHOUT_WIDE_KERNELS();
+  Random rng(
+      test::announce_seed("WideKernels.EveryBitOfALeafMaskIsTheOverlapOfItsTwoBoxes", 2026));
+  for (int trial = 0; trial < 3000; ++trial) {
+    // A run inside a longer array: the boxes before and after it must not show in the masks.
+    const auto first = static_cast<std::uint32_t>(rng.below(20));
+    const auto count = static_cast<std::uint32_t>(rng.below(kMaskWidth + 1));
+    const std::uint32_t end = first + count;
+    BoxColumns columns;
+    columns.resize(end + static_cast<std::uint32_t>(rng.below(12)));
+    for (std::uint32_t i = 0; i + BoxColumns::kPadding < columns.min_x.size(); ++i) {
+      columns.set(i, random_box(rng));
+    }
+    constexpr std::uint64_t kUntouched = 0x5a5a5a5a5a5a5a5aull;
+    std::vector<std::uint64_t> masks(kMaskWidth + 1, kUntouched);
+    leaf_overlap_masks(view_of(columns), first, end, masks.data());
+    for (std::uint32_t r = 0; r < count; ++r) {
+      for (std::uint32_t c = 0; c < kMaskWidth; ++c) {
+        const bool expected = c > r && c < count &&
+                              overlaps(columns.get(first + r), columns.get(first + c));
+        ASSERT_EQ(((masks[r] >> c) & 1u) != 0, expected)
+            << "trial " << trial << ", run [" << first << ", " << end << "), row " << r
+            << ", column " << c;
+      }
+    }
+    for (std::uint32_t r = count; r <= kMaskWidth; ++r) {
+      ASSERT_EQ(masks[r], kUntouched) << "trial " << trial << ": mask " << r << " was written";
+    }
+  }
+}
+
+TEST(WideKernels, ALeafPairGivesEveryOverlapInsideTheSharedAreaInOrder) {
+  QUADPOOL_SKIP_WITHOUT_WIDE_KERNELS();
+  Random rng(test::announce_seed(
+      "WideKernels.ALeafPairGivesEveryOverlapInsideTheSharedAreaInOrder", 2026));
+  for (int trial = 0; trial < 3000; ++trial) {
+    // Two runs of up to 64 boxes, one after the other in a longer array, and a random area.
+    const auto a_first = static_cast<std::uint32_t>(rng.below(10));
+    const std::uint32_t a_end = a_first + static_cast<std::uint32_t>(rng.below(kMaskWidth + 1));
+    const std::uint32_t b_first = a_end + static_cast<std::uint32_t>(rng.below(10));
+    const std::uint32_t b_end = b_first + static_cast<std::uint32_t>(rng.below(kMaskWidth + 1));
+    BoxColumns columns;
+    columns.resize(b_end + static_cast<std::uint32_t>(rng.below(12)));
+    for (std::uint32_t i = 0; i + BoxColumns::kPadding < columns.min_x.size(); ++i) {
+      columns.set(i, random_box(rng));
+    }
+    const Aabb shared = rng.chance(0.1) ? Aabb{0, 0, 20, 20} : random_box(rng);
+    std::vector<std::uint32_t> expected_b, expected_a;
+    std::vector<std::uint64_t> expected_masks;
+    for (std::uint32_t j = b_first; j < b_end; ++j) {
+      if (overlaps(columns.get(j), shared)) expected_b.push_back(j);
+    }
+    for (std::uint32_t i = a_first; i < a_end; ++i) {
+      if (!overlaps(columns.get(i), shared)) continue;
+      std::uint64_t mask = 0;
+      for (std::size_t c = 0; c < expected_b.size(); ++c) {
+        if (overlaps(columns.get(i), columns.get(expected_b[c]))) mask |= std::uint64_t{1} << c;
+      }
+      if (mask == 0) continue;
+      expected_a.push_back(i);
+      expected_masks.push_back(mask);
+    }
+    std::uint32_t a_slots[kMaskWidth], b_slots[kMaskWidth];
+    std::uint64_t masks[kMaskWidth];
+    const std::uint32_t rows = leaf_pair_masks(view_of(columns), a_first, a_end, b_first, b_end,
+                                               shared, a_slots, masks, b_slots);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    ASSERT_EQ(std::vector<std::uint32_t>(a_slots, a_slots + rows), expected_a);
+    ASSERT_EQ(std::vector<std::uint64_t>(masks, masks + rows), expected_masks);
+    if (rows > 0) {  // the columns are defined when there is a row that names them
+      ASSERT_EQ(std::vector<std::uint32_t>(b_slots, b_slots + expected_b.size()), expected_b);
+    }
+  }
+}
+
+TEST(WideKernels, CellCodesAreThoseOfTheOneByOneDefinition) {
+  QUADPOOL_SKIP_WITHOUT_WIDE_KERNELS();
+  Random rng(test::announce_seed("WideKernels.CellCodesAreThoseOfTheOneByOneDefinition", 2026));
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  constexpr float nan = std::numeric_limits<float>::quiet_NaN();
+  const CellGrid grid{{-50, 10, 950, 510}, 256.0f / 1000.0f, 256.0f / 500.0f, 256};
+  for (int trial = 0; trial < 200; ++trial) {
+    // Boxes inside, across and outside the world, huge, infinite, zero-size, and now and then
+    // one that must be rejected (NaN, or min > max), which sends its block of eight one by one.
+    std::vector<Aabb> boxes(rng.below(300));
+    for (Aabb& b : boxes) {
+      const float x = rng.uniform(-200, 1200), y = rng.uniform(-100, 700);
+      b = {x, y, x + rng.uniform(0, 30), y + rng.uniform(0, 30)};
+      if (rng.chance(0.02)) b = {-inf, -inf, inf, inf};
+      if (rng.chance(0.02)) b = {x, y, x, y};
+      if (rng.chance(0.01)) b.max_y = nan;
+      if (rng.chance(0.01)) b.min_x = b.max_x + 1;
+    }
+    std::vector<std::uint32_t> codes(boxes.size(), 0xFFFFFFFFu), rejected;
+    const std::uint32_t done = cell_codes_wide(boxes, grid, codes.data(), rejected);
+    ASSERT_EQ(done, boxes.size() / 8 * 8);
+    std::vector<std::uint32_t> expected_rejected;
+    for (std::uint32_t i = 0; i < done; ++i) {
+      if (!well_formed(boxes[i])) {
+        expected_rejected.push_back(i);
+        ASSERT_EQ(codes[i], 0u) << "trial " << trial << ", rejected box " << i;
+      } else {
+        ASSERT_EQ(codes[i], cell_code(boxes[i], grid)) << "trial " << trial << ", box " << i;
+      }
+    }
+    ASSERT_EQ(rejected, expected_rejected) << "trial " << trial;
+    for (std::size_t i = done; i < boxes.size(); ++i) {
+      ASSERT_EQ(codes[i], 0xFFFFFFFFu) << "trial " << trial << ": box " << i << " was written";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace quadpool::spatial::detail
