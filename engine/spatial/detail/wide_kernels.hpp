@@ -38,8 +38,13 @@ inline constexpr bool kWideKernelsBuilt = false;  // the 4-wide kernels serve ev
 /// True when the 8-wide kernels may run: they are built for this compiler and target, the CPU
 /// and the operating system support AVX2, and the environment variable QUADPOOL_DISABLE_AVX is
 /// unset, empty or "0" (any other value keeps the SSE2 kernels, to compare the two or to rule
-/// the wide ones out). Decided once per process.
-bool wide_kernels_enabled() noexcept;
+/// the wide ones out). Decided once per process, by detect_wide_kernels(); inline, because the
+/// pair search asks once per leaf and per pair of leaves.
+bool detect_wide_kernels() noexcept;
+inline bool wide_kernels_enabled() noexcept {
+  static const bool enabled = detect_wide_kernels();
+  return enabled;
+}
 
 /// For a leaf's run [first, end) of `boxes`, end - first <= kMaskWidth: masks[r] gets bit c set,
 /// for every c > r, when boxes first + r and first + c overlap (closed, as overlaps()).
