@@ -31,7 +31,7 @@ std::uint64_t padding_for(std::uint64_t offset, std::uint64_t alignment) noexcep
   return misalignment == 0 ? 0 : alignment - misalignment;
 }
 
-// The (size, offset) order of free blocks, on keys read from a bin's inline entries or a node.
+// The (size, offset) order of free blocks, on keys read from a bin's inline entry or a node.
 // Bitwise, not short-circuit: the search compares blocks in an order no predictor can learn, and
 // selects the winner with conditional moves rather than branches.
 bool key_less(std::uint64_t size_a, std::uint64_t offset_a, std::uint64_t size_b,
@@ -227,8 +227,8 @@ std::uint64_t OffsetAllocator::largest_free_block() const noexcept {
   if (bin == detail::OffsetBinBitmap::kNone) return 0;
   std::uint64_t largest = 0;
   const Bin& b = bins_[bin];
-  for (std::uint32_t i = 0; i < b.inline_count; ++i) largest = std::max<std::uint64_t>(largest, b.inline_size[i]);
-  // The tree's rightmost node is its largest; the inline entries are not ordered against it.
+  if (b.has_inline != 0) largest = b.inline_size;
+  // The treap's rightmost node is its largest (all of them lie above the inline entry).
   for (std::uint32_t node = bins_[bin].root; node != kNil; node = nodes_[node].child[1])
     largest = std::max(largest, nodes_[node].size);
   for (std::uint32_t node = bins_[bin].pending; node != kNil; node = nodes_[node].child[1])
@@ -237,33 +237,38 @@ std::uint64_t OffsetAllocator::largest_free_block() const noexcept {
 }
 
 inline std::uint32_t OffsetAllocator::first_in_bin(std::uint32_t bin, std::uint64_t size) noexcept {
-  // Most bins hold nothing beyond their inline entry: decided here, inline, without a call.
+  // Most searches end at the inline entry: it is smaller than every block in the treap, so when
+  // it is big enough and nothing is pending, nothing else in the bin can beat it. Decided here,
+  // inline, without a call and without loading a node.
   const Bin& b = bins_[bin];
   Candidate best;
-  for (std::uint32_t i = 0; i < kInlineBlocks; ++i) {
-    best.consider((i < b.inline_count) & (b.inline_size[i] >= size), b.inline_node[i],
-                  b.inline_size[i], b.inline_offset[i]);
-  }
-  if ((b.root & b.pending) == kNil) [[likely]]
+  best.consider((b.has_inline != 0) & (b.inline_size >= size), b.inline_node, b.inline_size,
+                b.inline_offset);
+  if ((b.pending == kNil) & (best.found() | (b.root == kNil))) [[likely]]
     return best.node;
-  return first_beyond_inline(bin, size, best.node);
+  return first_beyond_inline(bin, size);
 }
 
-std::uint32_t OffsetAllocator::first_beyond_inline(std::uint32_t bin, std::uint64_t size,
-                                                   std::uint32_t inline_best) noexcept {
+std::uint32_t OffsetAllocator::first_beyond_inline(std::uint32_t bin, std::uint64_t size) noexcept {
   Bin& b = bins_[bin];
-  Candidate best;
-  if (inline_best != kNil)
-    best.consider(true, inline_best, nodes_[inline_best].size, nodes_[inline_best].offset);
-  // A few pending blocks are cheaper to scan than to sort; more go into the treap first.
+  // A few pending blocks are cheaper to scan than to sort; more go into the order first (which
+  // may change the inline entry).
   if (b.pending_count > kScanLimit) sort_bin(bin);
-  std::uint32_t in_treap = kNil;
-  for (std::uint32_t node = b.root; node != kNil;) {
-    const bool fits = nodes_[node].size >= size;
-    if (fits) in_treap = node;
-    node = nodes_[node].child[fits ? 0 : 1];
+  Candidate best;
+  best.consider((b.has_inline != 0) & (b.inline_size >= size), b.inline_node, b.inline_size,
+                b.inline_offset);
+  // Every treap key is above the inline entry's: the treap matters only when that entry is
+  // missing or too small.
+  if (!best.found()) {
+    std::uint32_t in_treap = kNil;
+    for (std::uint32_t node = b.root; node != kNil;) {
+      const bool fits = nodes_[node].size >= size;
+      if (fits) in_treap = node;
+      node = nodes_[node].child[fits ? 0 : 1];
+    }
+    if (in_treap != kNil)
+      best.consider(true, in_treap, nodes_[in_treap].size, nodes_[in_treap].offset);
   }
-  if (in_treap != kNil) best.consider(true, in_treap, nodes_[in_treap].size, nodes_[in_treap].offset);
   for (std::uint32_t node = b.pending; node != kNil; node = nodes_[node].child[1]) {
     const Node& n = nodes_[node];
     best.consider(n.size >= size, node, n.size, n.offset);
@@ -294,13 +299,14 @@ std::uint32_t OffsetAllocator::find_aligned_fit(std::uint64_t size, std::uint64_
   for (std::uint32_t bin = bin_bits_.first_at_or_after(bin_of(size));
        bin != detail::OffsetBinBitmap::kNone; bin = bin_bits_.first_at_or_after(bin + 1)) {
     sort_bin(bin);
-    // The inline entries' best fit; the treap walk below can only beat it with a smaller key.
+    // The inline entry's fit; every treap block comes after it, so the walk below stops at once
+    // when it fits.
     const Bin& b = bins_[bin];
     Candidate best;
-    for (std::uint32_t i = 0; i < b.inline_count; ++i) {
-      const std::uint64_t padding = padding_for(b.inline_offset[i], alignment);
-      best.consider(padding <= b.inline_size[i] && b.inline_size[i] - padding >= size,
-                    b.inline_node[i], b.inline_size[i], b.inline_offset[i]);
+    if (b.has_inline != 0) {
+      const std::uint64_t padding = padding_for(b.inline_offset, alignment);
+      best.consider(padding <= b.inline_size && b.inline_size - padding >= size, b.inline_node,
+                    b.inline_size, b.inline_offset);
     }
     pending.clear();
     for (std::uint32_t node = bins_[bin].root; node != kNil;) {
@@ -389,17 +395,44 @@ bool OffsetAllocator::less(std::uint32_t a, std::uint32_t b) const noexcept {
   return x.size < y.size || (x.size == y.size && x.offset < y.offset);
 }
 
+void OffsetAllocator::set_inline(Bin& b, std::uint32_t node) noexcept {
+  b.inline_offset = nodes_[node].offset;
+  b.inline_size = static_cast<std::uint32_t>(nodes_[node].size);
+  b.inline_node = node;
+  b.has_inline = 1;
+  states_[node] = State::kInline;
+}
+
+void OffsetAllocator::add_sorted(std::uint32_t bin, std::uint32_t node) noexcept {
+  Bin& b = bins_[bin];
+  const Node& n = nodes_[node];
+  if (b.has_inline == 0) {
+    // No inline entry: the bin's sizes do not fit one (2^32 bytes or more), or its order is
+    // empty and `node` starts it.
+    if (b.root == kNil && n.size <= std::numeric_limits<std::uint32_t>::max()) {
+      set_inline(b, node);
+    } else {
+      treap_insert(bin, node);
+    }
+  } else if (key_less(n.size, n.offset, b.inline_size, b.inline_offset)) {
+    // The new smallest block: the inline entry's block moves into the treap, below every key
+    // there.
+    treap_insert(bin, b.inline_node);
+    set_inline(b, node);
+  } else {
+    treap_insert(bin, node);
+  }
+}
+
 void OffsetAllocator::bin_insert(std::uint32_t node) noexcept {
   Node& n = nodes_[node];
   const std::uint32_t bin = bin_of(n.size);
   Bin& b = bins_[bin];
   if (b.empty()) bin_bits_.set(bin);
-  if (b.inline_count < kInlineBlocks && n.size <= std::numeric_limits<std::uint32_t>::max()) {
-    const std::uint32_t i = b.inline_count++;
-    b.inline_offset[i] = n.offset;
-    b.inline_size[i] = static_cast<std::uint32_t>(n.size);
-    b.inline_node[i] = node;
-    states_[node] = State::kInline;
+  // A bin without an inline entry has an empty treap (whose keys must all come after the
+  // entry's), so the block can take the entry; it is not ordered against the pending blocks.
+  if (b.has_inline == 0 && n.size <= std::numeric_limits<std::uint32_t>::max()) {
+    set_inline(b, node);
     return;
   }
   states_[node] = State::kPending;
@@ -415,13 +448,17 @@ void OffsetAllocator::bin_erase(std::uint32_t node) noexcept {
   Bin& b = bins_[bin];
   const Node& n = nodes_[node];
   if (states_[node] == State::kInline) {
-    // Its entry takes the last one's place: the entries have no order.
-    const std::uint32_t last = --b.inline_count;
-    std::uint32_t i = 0;
-    for (std::uint32_t j = 1; j < kInlineBlocks; ++j) i = b.inline_node[j] == node ? j : i;
-    b.inline_offset[i] = b.inline_offset[last];
-    b.inline_size[i] = b.inline_size[last];
-    b.inline_node[i] = b.inline_node[last];
+    // The treap's smallest block takes its place: a walk down the left edge, which nothing later
+    // in the caller waits for.
+    if (b.root != kNil) {
+      std::uint32_t* link = &b.root;
+      while (nodes_[*link].child[0] != kNil) link = &nodes_[*link].child[0];
+      const std::uint32_t smallest = *link;
+      *link = nodes_[smallest].child[1];
+      set_inline(b, smallest);
+    } else {
+      b.has_inline = 0;
+    }
   } else if (states_[node] == State::kPending) {
     (n.child[0] == kNil ? b.pending : nodes_[n.child[0]].child[1]) = n.child[1];
     if (n.child[1] != kNil) nodes_[n.child[1]].child[0] = n.child[0];
@@ -437,7 +474,7 @@ void OffsetAllocator::sort_bin(std::uint32_t bin) noexcept {
   while (b.pending != kNil) {
     const std::uint32_t node = b.pending;
     b.pending = nodes_[node].child[1];
-    treap_insert(bin, node);
+    add_sorted(bin, node);
   }
   b.pending_count = 0;
 }

@@ -6,13 +6,13 @@
 /// Every block of the space, free or live, is a 32-byte node in one flat array, linked to its
 /// neighbours in offset order, so a free finds the blocks either side of it in O(1). Free blocks
 /// also sit in size classes (bins, as in TLSF: exact below 512 bytes, 256 per octave above) that
-/// a three-level bitmap indexes. A bin is half a cache line that holds its first block with its
-/// key, so the usual bin is searched without loading a node; further blocks go into a
-/// small treap ordered by (size, offset), which a bin builds only when a search first needs its
-/// order. A bucketed hash table keyed by offset finds the node of a live range. The fit stays exact: the smallest block
-/// that holds the request, the lowest offset on a tie. The allocator makes no heap allocation
-/// once its arrays have reached their high-water mark (a steady frame loop makes none; `reserve`
-/// can pre-size them).
+/// a three-level bitmap indexes. A bin is half a cache line that holds one block with its key
+/// (once the bin is sorted, its smallest), so the usual search loads no node; further blocks go
+/// into a small treap ordered by (size, offset), which a bin builds only when a search first
+/// needs its order. A bucketed hash table keyed by offset finds the node of a live range. The
+/// fit stays exact: the smallest block that holds the request, the lowest offset on a tie. The
+/// allocator makes no heap allocation once its arrays have reached their high-water mark (a
+/// steady frame loop makes none; `reserve` can pre-size them).
 ///
 /// DeferredOffsetAllocator wraps it for the GPU case: a range freed in frame F is held back until
 /// the caller says that every frame < F + 1 has completed.
@@ -20,9 +20,10 @@
 /// Invariants (checked by validate()):
 /// - the blocks tile [0, capacity()) in offset order, each of size > 0, and two free blocks are
 ///   never neighbours (a free merges with its free neighbours);
-/// - every free block is in the bin of its size: an inline entry of the bin, pending, or in the
-///   bin's treap, in (size, offset) order with the heap property; a bin's bit is set exactly when
-///   it is not empty;
+/// - every free block is in the bin of its size: the bin's inline entry, pending, or in the bin's
+///   treap, in (size, offset) order with the heap property and wholly after the inline entry; a
+///   bin of blocks under 2^32 bytes has a treap only while it has an inline entry; a bin's bit is
+///   set exactly when it is not empty;
 /// - the live table holds exactly the live blocks;
 /// - `free_size() == capacity() - sum of live sizes`, alignment padding included in the free side.
 ///
@@ -73,9 +74,10 @@ class OffsetAllocator {
 
   /// Returns a range: exactly the offset and size that allocate() returned. Merges it with its
   /// free neighbours (four cases: none, the one before, the one after, both). O(1) expected,
-  /// plus O(log m) for a merged neighbour that sits in its bin's treap. QUADPOOL_ASSERT fires, before anything changes, when `size` is 0,
-  /// when the range lies outside [0, capacity()), when it overlaps a free block (a double free),
-  /// or when it is not exactly a live range. With asserts compiled out such a call is ignored.
+  /// plus O(log m) for a merged neighbour that sits in its bin's treap or is its inline entry.
+  /// QUADPOOL_ASSERT fires, before anything changes, when `size` is 0, when the range lies outside
+  /// [0, capacity()), when it overlaps a free block (a double free), or when it is not exactly a
+  /// live range. With asserts compiled out such a call is ignored.
   void free(std::uint64_t offset, std::uint64_t size);
 
   /// Grows the space at its end by `additional_bytes` (0 is a no-op); the new bytes merge with a
@@ -120,7 +122,7 @@ class OffsetAllocator {
     kLive,     // a live range
     kPending,  // free, on its bin's pending list, not yet in its bin's order
     kSorted,   // free, in its bin's treap
-    kInline,   // free, one of its bin's inline entries
+    kInline,   // free, its bin's inline entry
   };
 
   // One block of the space, free or live: 32 bytes, aligned so that a node never straddles two
@@ -135,24 +137,26 @@ class OffsetAllocator {
     // kPending: child[0] and child[1] are the previous and next node of the pending list.
     std::uint32_t child[2];
   };
-  // A bin's free blocks, in half a cache line: the first to arrive as an inline entry that
-  // carries its key, so that the most common bin, one block, is searched, joined and left without
-  // loading a node or touching a neighbour on a list; the rest in (size, offset) order in the
-  // treap, or not sorted yet on the pending list. Blocks of 2^32 bytes or more are never inline.
+  // A bin's free blocks, in half a cache line: one block as the inline entry, which carries its
+  // key (the first to arrive, and once a search has sorted the bin, the smallest sorted block),
+  // so that the usual search (the smallest block of a bin, or one big enough in the request's
+  // own bin) reads no node; the other sorted blocks, all after the entry in (size, offset) order,
+  // in the treap; blocks not sorted yet on the pending list, which a search scans. The entry is
+  // empty only while the treap is, and blocks of 2^32 bytes or more are never inline (those bins
+  // keep every block in the treap or pending).
   // Measured with three inline entries in a whole line too: fewer blocks went past the entries,
   // but twice the lines per bin cost more cache misses than that saved (cachegrind, 100k live
   // ranges in a 512 KB last level: 4 % more misses than one entry; 12 to 15 % more instructions).
-  static constexpr std::uint32_t kInlineBlocks = 1;
   struct alignas(32) Bin {
-    std::uint64_t inline_offset[kInlineBlocks] = {};
-    std::uint32_t inline_size[kInlineBlocks] = {};
-    std::uint32_t inline_node[kInlineBlocks] = {};
-    std::uint32_t inline_count = 0;
+    std::uint64_t inline_offset = 0;
+    std::uint32_t inline_size = 0;
+    std::uint32_t inline_node = 0;
+    std::uint32_t has_inline = 0;  // 0 or 1
     std::uint32_t root = kNil;
     std::uint32_t pending = kNil;
     std::uint32_t pending_count = 0;
 
-    bool empty() const noexcept { return (inline_count == 0) & ((root & pending) == kNil); }
+    bool empty() const noexcept { return (has_inline == 0) & ((root & pending) == kNil); }
   };
   static_assert(sizeof(Bin) == 32);
   // A search scans up to this many pending blocks of a bin rather than sorting them.
@@ -164,10 +168,8 @@ class OffsetAllocator {
   std::uint32_t find_aligned_fit(std::uint64_t size, std::uint64_t alignment);
   // The first block of `bin` in (size, offset) order with at least `size` bytes, or kNil.
   std::uint32_t first_in_bin(std::uint32_t bin, std::uint64_t size) noexcept;
-  // first_in_bin's rest, for a bin that also holds blocks beyond its inline entries, whose best
-  // fit is `inline_best` (kNil when none fits).
-  std::uint32_t first_beyond_inline(std::uint32_t bin, std::uint64_t size,
-                                    std::uint32_t inline_best) noexcept;
+  // first_in_bin's rest, for a bin whose inline entry alone does not settle the search.
+  std::uint32_t first_beyond_inline(std::uint32_t bin, std::uint64_t size) noexcept;
   // The three checks of free(); also used by DeferredOffsetAllocator::free to fail early.
   // Returns the live range's node (kNil when there is none and asserts are off).
   std::uint32_t check_free(std::uint64_t offset, std::uint64_t size) const;
@@ -202,6 +204,11 @@ class OffsetAllocator {
   void bin_insert(std::uint32_t node) noexcept;
   void bin_erase(std::uint32_t node) noexcept;
   void sort_bin(std::uint32_t bin) noexcept;
+  // Makes `node` the inline entry of `b` (its size fits 32 bits).
+  void set_inline(Bin& b, std::uint32_t node) noexcept;
+  // Puts `node` into the sorted part of `bin`: the inline entry when it is the smallest block
+  // there (the previous entry moves into the treap), else the treap.
+  void add_sorted(std::uint32_t bin, std::uint32_t node) noexcept;
   void treap_insert(std::uint32_t bin, std::uint32_t node) noexcept;
   void treap_erase(std::uint32_t bin, std::uint32_t node) noexcept;
   // The parts of validate(): the block list, the live table and the unused nodes (marks each

@@ -102,19 +102,22 @@ void OffsetAllocator::validate_bins(std::vector<std::uint8_t>& seen) const {
                                 bin, b.pending_count, pending));
     QUADPOOL_ASSERT(!b.empty(),
                     fmt::format("OffsetAllocator::validate: bin {} is marked but empty", bin));
-    QUADPOOL_ASSERT(b.inline_count <= kInlineBlocks,
-                    fmt::format("OffsetAllocator::validate: bin {} counts {} inline entries", bin,
-                                b.inline_count));
-    for (std::uint32_t e = 0; e < b.inline_count; ++e) {
-      const std::uint32_t i = b.inline_node[e];
-      QUADPOOL_ASSERT(i < node_count && seen[i] == 1 && states_[i] == State::kInline &&
-                          nodes_[i].offset == b.inline_offset[e] &&
-                          nodes_[i].size == b.inline_size[e] && bin_of(nodes_[i].size) == bin,
-                      fmt::format("OffsetAllocator::validate: inline entry {} of bin {} does not "
+    if (b.has_inline != 0) {
+      const std::uint32_t i = b.inline_node;
+      QUADPOOL_ASSERT(b.has_inline == 1 && i < node_count && seen[i] == 1 &&
+                          states_[i] == State::kInline && nodes_[i].offset == b.inline_offset &&
+                          nodes_[i].size == b.inline_size && bin_of(nodes_[i].size) == bin,
+                      fmt::format("OffsetAllocator::validate: the inline entry of bin {} does not "
                                   "match a free block of the bin, or is there twice",
-                                  e, bin));
+                                  bin));
       seen[i] = 2;
       ++in_bins;
+    } else {
+      // Only bins of blocks too large for an entry keep a treap without one.
+      QUADPOOL_ASSERT(b.root == kNil || bin >= bin_of(std::uint64_t{1} << 32),
+                      fmt::format("OffsetAllocator::validate: bin {} has a treap but no inline "
+                                  "entry",
+                                  bin));
     }
     std::uint32_t before = kNil;
     for (std::uint32_t i = b.pending; i != kNil; before = i, i = nodes_[i].child[1]) {
@@ -126,7 +129,8 @@ void OffsetAllocator::validate_bins(std::vector<std::uint8_t>& seen) const {
       seen[i] = 2;
       ++in_bins;
     }
-    in_bins += validate_subtree(bin, b.root, kNil, kNil,
+    // The whole treap lies above the inline entry.
+    in_bins += validate_subtree(bin, b.root, b.has_inline != 0 ? b.inline_node : kNil, kNil,
                                 std::numeric_limits<std::uint32_t>::max(), seen);
   }
   QUADPOOL_ASSERT(in_bins == free_block_count_,

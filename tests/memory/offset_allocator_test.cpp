@@ -188,11 +188,12 @@ TEST(OffsetAllocator, BestFitBreaksTiesTowardTheLowestOffset) {
   expect_whole_capacity_comes_back(allocator);
 }
 
-TEST(OffsetAllocator, BestFitBreaksTiesAcrossABinsInlineEntriesAndItsSortedBlocks) {
+TEST(OffsetAllocator, BestFitBreaksTiesPastTheBlockThatArrivedFirstInABin) {
   // 20 holes of 16 bytes and 20 of 600 or 601 bytes (one bin holds both sizes). carve() frees
-  // them from the highest offset down, so the first few of each bin to arrive, the inline
-  // entries, are the highest offsets, and the lowest ones wait on the pending list or go into
-  // the treap: the tie rule has to look past the inline entries.
+  // them from the highest offset down, so the first of each bin to arrive, its inline entry, is
+  // its highest offset, and the lower ones wait on the pending list until a search sorts them
+  // into the treap (the smallest becoming the inline entry): the tie rule has to look past the
+  // block that arrived first.
   std::vector<Block> holes;
   std::uint64_t cursor = 0;
   for (int i = 0; i < 20; ++i, cursor += 24) holes.push_back({cursor, 16});
@@ -217,8 +218,9 @@ TEST(OffsetAllocator, BestFitBreaksTiesAcrossABinsInlineEntriesAndItsSortedBlock
 
 TEST(OffsetAllocator, LargestFreeBlockLooksAtTheInlineEntryAndTheSortedBlocksOfTheLastBin) {
   // 600 and 601 share a bin. carve() frees from the highest offset down, so the 601-byte hole
-  // becomes the bin's inline entry and the 600-byte ones wait; an aligned request sorts those
-  // into the treap, whose largest (600) is smaller than the inline entry (601).
+  // becomes the bin's inline entry and the 600-byte ones wait on the pending list; an aligned
+  // request sorts the bin, which makes the lowest 600-byte hole the inline entry and puts the
+  // 601-byte one into the treap. Before and after, the largest block is found.
   const std::vector<Block> holes{{0, 600}, {608, 600}, {1216, 600}, {1824, 601}};
   OffsetAllocator allocator(1824 + 608);
   auto live = carve(allocator, holes);
@@ -226,6 +228,33 @@ TEST(OffsetAllocator, LargestFreeBlockLooksAtTheInlineEntryAndTheSortedBlocksOfT
   live.push_back(allocator.allocate(600, 8));
   EXPECT_EQ(live.back().offset, 0u);
   EXPECT_EQ(allocator.largest_free_block(), 601u);
+  free_all(allocator, live);
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, BinsOfBlocksTooLargeForAnInlineEntryKeepTheirOrder) {
+  // Blocks of 2^32 bytes or more never take a bin's inline entry; their bins keep every block in
+  // the pending list or the treap. Eleven holes of 2^33 + 2 * (i % 3) bytes (one bin), freed from
+  // the highest offset down, then taken back smallest first, lowest offset first among equals.
+  const std::uint64_t big = std::uint64_t{1} << 33;
+  std::vector<Block> holes;
+  std::uint64_t cursor = 0;
+  for (std::uint64_t i = 0; i < 11; ++i, cursor += big + 64)
+    holes.push_back({cursor, big + 2 * (i % 3)});
+  OffsetAllocator allocator(cursor);
+  auto live = carve(allocator, holes);
+  allocator.validate();
+  EXPECT_EQ(allocator.largest_free_block(), big + 4);
+  std::vector<Block> expected = holes;
+  std::stable_sort(expected.begin(), expected.end(),
+                   [](const Block& a, const Block& b) { return a.second < b.second; });
+  for (const Block& hole : expected) {
+    const OffsetAllocation a = allocator.allocate(big);
+    EXPECT_EQ(a.offset, hole.first);
+    EXPECT_EQ(a.size, big);
+    live.push_back(a);
+    allocator.validate();
+  }
   free_all(allocator, live);
   expect_whole_capacity_comes_back(allocator);
 }
