@@ -124,8 +124,12 @@ class OffsetAllocatorDifferential {
                   deferred_frees = 0, releases = 0, extends = 0;
   };
 
-  OffsetAllocatorDifferential(std::uint64_t capacity, std::uint64_t max_capacity)
-      : allocator_(capacity), model_(capacity), max_capacity_(max_capacity) {}
+  /// Every size, alignment and extension that the driver picks is a multiple of `unit` (a power
+  /// of two): with a unit of 2^30 the same mix runs on ranges of gigabytes to terabytes, whose
+  /// bins never hold an inline entry.
+  OffsetAllocatorDifferential(std::uint64_t capacity, std::uint64_t max_capacity,
+                              std::uint64_t unit = 1)
+      : allocator_(capacity), model_(capacity), max_capacity_(max_capacity), unit_(unit) {}
 
   const memory::DeferredOffsetAllocator& allocator() const { return allocator_; }
   const Counts& counts() const { return counts_; }
@@ -141,8 +145,8 @@ class OffsetAllocatorDifferential {
     // that is often too big, 1 allocate with a large alignment.
     const std::uint64_t roll = choices.below(20);
     if (roll < 8) {
-      const std::uint64_t size = pick_size(choices);
-      error = allocate(size, pick_alignment(choices));
+      const std::uint64_t size = unit_ * pick_size(choices);
+      error = allocate(size, unit_ * pick_alignment(choices));
     } else if (roll < 12) {
       error = free_now(choices);
     } else if (roll < 15) {
@@ -151,17 +155,17 @@ class OffsetAllocatorDifferential {
       error = end_frame(choices);
     } else if (roll == 17) {
       if (capacity < max_capacity_) {
-        const std::uint64_t bytes = 1 + choices.below(256);
+        const std::uint64_t bytes = unit_ * (1 + choices.below(256));
         allocator_.extend(bytes);
         model_.extend(bytes);
         ++counts_.extends;
       }
     } else if (roll == 18) {  // failures must agree too
       const std::uint64_t size = 1 + choices.below(capacity + 1);
-      error = allocate(size, pick_alignment(choices));
+      error = allocate(size, unit_ * pick_alignment(choices));
     } else {  // where the smallest big-enough block may not fit once padded
-      const std::uint64_t size = 1 + choices.below(64);
-      error = allocate(size, std::uint64_t{1} << choices.below(13));
+      const std::uint64_t size = unit_ * (1 + choices.below(64));
+      error = allocate(size, unit_ << choices.below(13));
     }
     return error.empty() ? check() : error;
   }
@@ -340,6 +344,7 @@ class OffsetAllocatorDifferential {
   memory::DeferredOffsetAllocator allocator_;
   OffsetAllocatorModel model_;
   std::uint64_t max_capacity_;
+  std::uint64_t unit_;
   std::uint64_t frame_ = 0;
   std::vector<ModelRange> live_;
   std::vector<Pending> pending_;

@@ -436,6 +436,23 @@ struct RandomChoices {
   std::uint64_t below(std::uint64_t bound) { return random.below(bound); }
 };
 
+// Runs `steps` random operations of `run`, then its closing check. Returns "" when the allocator
+// agreed with the model throughout, else the step and the first disagreement.
+std::string run_episode(test::OffsetAllocatorDifferential& run, RandomChoices& choices,
+                        int steps) {
+  for (int step = 0; step < steps; ++step) {
+    std::string error;
+    try {
+      error = run.step(choices);
+    } catch (const test::AssertionError& e) {
+      error = std::string("assert: ") + e.what();
+    }
+    if (!error.empty()) return "step " + std::to_string(step) + ": " + error;
+  }
+  const std::string error = run.finish();
+  return error.empty() ? "" : "closing check: " + error;
+}
+
 // 10^6 operations in 10 episodes on small capacities, so that the linear model stays cheap and
 // the allocator runs into failures, fragmentation and large alignments often. Every step
 // compares success, offset, every free block, the sizes and the stale bytes, and runs validate().
@@ -450,16 +467,8 @@ TEST(OffsetAllocator, MatchesAReferenceModelOverAMillionRandomOperations) {
   test::OffsetAllocatorDifferential::Counts total;
   for (int episode = 0; episode < kEpisodes; ++episode) {
     test::OffsetAllocatorDifferential run(1 + random.below(4096), 8192);
-    for (int step = 0; step < kStepsPerEpisode; ++step) {
-      std::string error;
-      try {
-        error = run.step(choices);
-      } catch (const test::AssertionError& e) {
-        error = std::string("assert: ") + e.what();
-      }
-      ASSERT_EQ(error, "") << "episode " << episode << ", step " << step << ", seed " << seed;
-    }
-    ASSERT_EQ(run.finish(), "") << "closing check of episode " << episode << ", seed " << seed;
+    ASSERT_EQ(run_episode(run, choices, kStepsPerEpisode), "")
+        << "episode " << episode << ", seed " << seed;
     const auto& c = run.counts();
     total.allocations += c.allocations;
     total.failed_allocations += c.failed_allocations;
@@ -503,6 +512,27 @@ std::uint64_t mixed_size(Random& random) {
 // live ranges in 1.02 times their expected bytes, so allocations fail often) with common sizes
 // mixed in, where bins hold many blocks, are sorted lazily and are scanned, and checks every
 // offset against brute-force best fit: the size classes must not change a single answer.
+TEST(OffsetAllocator, MatchesAReferenceModelOnRangesOfGigabytes) {
+  // The same mix with every size, alignment and extension in units of 2^30 bytes: ranges from
+  // 1 GB to 4 TB, on both sides of 2^32 bytes, where bins keep their blocks without an inline
+  // entry and sizes no longer fit 32 bits.
+  const test::ScopedThrowingAsserts throwing;
+  const unsigned long long seed =
+      test::announce_seed("OffsetAllocator differential in gigabytes", 20261123);
+  Random random(seed);
+  RandomChoices choices{random};
+  constexpr std::uint64_t kUnit = std::uint64_t{1} << 30;
+  test::OffsetAllocatorDifferential::Counts total;
+  for (int episode = 0; episode < 4; ++episode) {
+    test::OffsetAllocatorDifferential run(kUnit * (1 + random.below(4096)), kUnit * 8192, kUnit);
+    ASSERT_EQ(run_episode(run, choices, 25'000), "") << "episode " << episode << ", seed " << seed;
+    total.allocations += run.counts().allocations;
+    total.aligned_allocations += run.counts().aligned_allocations;
+  }
+  EXPECT_GT(total.allocations, 20'000u);
+  EXPECT_GT(total.aligned_allocations, 5'000u);
+}
+
 TEST(OffsetAllocator, ReturnsTheModelsOffsetsOnTheBenchmarkWorkload) {
   const unsigned long long seed = test::announce_seed("OffsetAllocator churn", 20261122);
   Random random(seed);
