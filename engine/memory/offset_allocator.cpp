@@ -39,14 +39,16 @@ bool key_less(std::uint64_t size_a, std::uint64_t offset_a, std::uint64_t size_b
   return (size_a < size_b) | ((size_a == size_b) & (offset_a < offset_b));
 }
 
+}  // namespace
+
 // The best candidate of a search so far: its node and its key. It starts past every block, so
 // that any eligible block beats it.
-struct Candidate {
-  std::uint32_t node = ~std::uint32_t{0};
+struct OffsetAllocator::Candidate {
+  std::uint32_t node = kNil;
   std::uint64_t size = ~std::uint64_t{0};
   std::uint64_t offset = ~std::uint64_t{0};
 
-  bool found() const noexcept { return node != ~std::uint32_t{0}; }
+  bool found() const noexcept { return node != kNil; }
   // Takes the block when it is `eligible` and comes first in (size, offset) order.
   void consider(bool eligible, std::uint32_t other, std::uint64_t other_size,
                 std::uint64_t other_offset) noexcept {
@@ -56,8 +58,6 @@ struct Candidate {
     offset = take ? other_offset : offset;
   }
 };
-
-}  // namespace
 
 OffsetAllocator::OffsetAllocator(std::uint64_t capacity) {
   // The aligned search's stack holds at most one treap path, and a bin's treap is rarely deeper
@@ -75,8 +75,15 @@ OffsetAllocation OffsetAllocator::allocate(std::uint64_t size, std::uint64_t ali
         alignment));
   }
   if (size == 0) return {kNoSpace, 0};
-  const std::uint32_t block = find_best_fit(size, alignment);
-  if (block == kNil) return {kNoSpace, 0};
+  const Candidate fit = find_best_fit(size, alignment);
+  if (!fit.found()) return {kNoSpace, 0};
+  const std::uint32_t block = fit.node;
+  const std::uint64_t padding = padding_for(fit.offset, alignment);
+  const std::uint64_t rest = fit.size - padding - size;
+  const std::uint64_t aligned = fit.offset + padding;
+  // The live slot is written last; the search found the block's key in its bin, so its load
+  // starts now, beside the node's rather than after it.
+  live_.prefetch(aligned);
   // Room for a padding or rest node and the live entry first, so that a std::bad_alloc leaves
   // the allocator as it was.
   // The usual case, free nodes to reuse and room in the table, is decided inline.
@@ -84,11 +91,6 @@ OffsetAllocation OffsetAllocator::allocate(std::uint64_t size, std::uint64_t ali
     reserve_for(2, live_.size() + 1);
 
   Node& found = nodes_[block];
-  const std::uint64_t padding = padding_for(found.offset, alignment);
-  const std::uint64_t rest = found.size - padding - size;
-  const std::uint64_t aligned = found.offset + padding;
-  // The live slot and the next block are written last; start loading them now.
-  live_.prefetch(aligned);
   if (found.next != kNil) __builtin_prefetch(&nodes_[found.next]);
   bin_erase(block);
   // The block splits into padding (free), allocation (live) and rest (free). The found node
@@ -236,7 +238,8 @@ std::uint64_t OffsetAllocator::largest_free_block() const noexcept {
   return largest;
 }
 
-inline std::uint32_t OffsetAllocator::first_in_bin(std::uint32_t bin, std::uint64_t size) noexcept {
+inline OffsetAllocator::Candidate OffsetAllocator::first_in_bin(std::uint32_t bin,
+                                                                std::uint64_t size) noexcept {
   // Most searches end at the inline entry: it is smaller than every block in the treap, so when
   // it is big enough and nothing is pending, nothing else in the bin can beat it. Decided here,
   // inline, without a call and without loading a node.
@@ -245,11 +248,12 @@ inline std::uint32_t OffsetAllocator::first_in_bin(std::uint32_t bin, std::uint6
   best.consider((b.has_inline != 0) & (b.inline_size >= size), b.inline_node, b.inline_size,
                 b.inline_offset);
   if ((b.pending == kNil) & (best.found() | (b.root == kNil))) [[likely]]
-    return best.node;
+    return best;
   return first_beyond_inline(bin, size);
 }
 
-std::uint32_t OffsetAllocator::first_beyond_inline(std::uint32_t bin, std::uint64_t size) noexcept {
+OffsetAllocator::Candidate OffsetAllocator::first_beyond_inline(std::uint32_t bin,
+                                                               std::uint64_t size) noexcept {
   Bin& b = bins_[bin];
   // A few pending blocks are cheaper to scan than to sort; more go into the order first (which
   // may change the inline entry).
@@ -273,10 +277,11 @@ std::uint32_t OffsetAllocator::first_beyond_inline(std::uint32_t bin, std::uint6
     const Node& n = nodes_[node];
     best.consider(n.size >= size, node, n.size, n.offset);
   }
-  return best.node;
+  return best;
 }
 
-std::uint32_t OffsetAllocator::find_best_fit(std::uint64_t size, std::uint64_t alignment) {
+OffsetAllocator::Candidate OffsetAllocator::find_best_fit(std::uint64_t size,
+                                                         std::uint64_t alignment) {
   if (alignment > 1) return find_aligned_fit(size, alignment);
   // Every block of at least `size` bytes holds an unaligned request: the first in (size, offset)
   // order is the best fit. Its own bin holds sizes on both sides of `size`; every later bin
@@ -284,13 +289,14 @@ std::uint32_t OffsetAllocator::find_best_fit(std::uint64_t size, std::uint64_t a
   // The bin is read without testing its bit first: the line is needed whenever the bit is set,
   // and one branch on the result is mispredicted less often than two.
   std::uint32_t bin = bin_of(size);
-  if (bin >= bins_.size()) return kNil;  // larger than the capacity: there is no such bin
-  if (const std::uint32_t found = first_in_bin(bin, size); found != kNil) return found;
+  if (bin >= bins_.size()) return {};  // larger than the capacity: there is no such bin
+  if (const Candidate found = first_in_bin(bin, size); found.found()) return found;
   bin = bin_bits_.first_at_or_after(bin + 1);
-  return bin == detail::OffsetBinBitmap::kNone ? kNil : first_in_bin(bin, 0);
+  return bin == detail::OffsetBinBitmap::kNone ? Candidate{} : first_in_bin(bin, 0);
 }
 
-std::uint32_t OffsetAllocator::find_aligned_fit(std::uint64_t size, std::uint64_t alignment) {
+OffsetAllocator::Candidate OffsetAllocator::find_aligned_fit(std::uint64_t size,
+                                                            std::uint64_t alignment) {
   // The padding in front of the aligned offset may make a big-enough block too small: walk the
   // (size, offset) order, bin after bin, to the first block that holds the request. The walk
   // inside a bin is in-order with an explicit stack of the nodes still to visit (ancestors
@@ -323,14 +329,15 @@ std::uint32_t OffsetAllocator::find_aligned_fit(std::uint64_t size, std::uint64_
       const Node& block = nodes_[candidate];
       if (best.found() && key_less(best.size, best.offset, block.size, block.offset)) break;
       const std::uint64_t padding = padding_for(block.offset, alignment);
-      if (padding <= block.size && block.size - padding >= size) return candidate;
+      if (padding <= block.size && block.size - padding >= size)
+        return {candidate, block.size, block.offset};
       for (std::uint32_t node = block.child[1]; node != kNil; node = nodes_[node].child[0]) {
         pending.push_back(node);
       }
     }
-    if (best.found()) return best.node;
+    if (best.found()) return best;
   }
-  return kNil;
+  return {};
 }
 
 // --- nodes and the block list ------------------------------------------------------------------

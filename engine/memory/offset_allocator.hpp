@@ -164,12 +164,16 @@ class OffsetAllocator {
 
   bool is_free(std::uint32_t node) const noexcept { return states_[node] >= State::kPending; }
 
-  std::uint32_t find_best_fit(std::uint64_t size, std::uint64_t alignment);
-  std::uint32_t find_aligned_fit(std::uint64_t size, std::uint64_t alignment);
-  // The first block of `bin` in (size, offset) order with at least `size` bytes, or kNil.
-  std::uint32_t first_in_bin(std::uint32_t bin, std::uint64_t size) noexcept;
+  // A search's best block so far, with its key (defined in offset_allocator.cpp): the searches
+  // return it, so that allocate() knows the offset before it loads the block's node.
+  struct Candidate;
+  Candidate find_best_fit(std::uint64_t size, std::uint64_t alignment);
+  Candidate find_aligned_fit(std::uint64_t size, std::uint64_t alignment);
+  // The first block of `bin` in (size, offset) order with at least `size` bytes (not found()
+  // when there is none).
+  Candidate first_in_bin(std::uint32_t bin, std::uint64_t size) noexcept;
   // first_in_bin's rest, for a bin whose inline entry alone does not settle the search.
-  std::uint32_t first_beyond_inline(std::uint32_t bin, std::uint64_t size) noexcept;
+  Candidate first_beyond_inline(std::uint32_t bin, std::uint64_t size) noexcept;
   // The three checks of free(); also used by DeferredOffsetAllocator::free to fail early.
   // Returns the live range's node (kNil when there is none and asserts are off).
   std::uint32_t check_free(std::uint64_t offset, std::uint64_t size) const;
