@@ -24,6 +24,12 @@ bool is_power_of_two(std::uint64_t x) noexcept {
   return x != 0 && (x & (x - 1)) == 0;
 }
 
+// Whether a block of `size` bytes can be a bin's inline entry, whose size field has 32 bits.
+// Bins of larger blocks keep every block in their treap or pending list.
+bool fits_inline(std::uint64_t size) noexcept {
+  return size <= std::numeric_limits<std::uint32_t>::max();
+}
+
 // Bytes from `offset` up to the next multiple of `alignment`. Never overflows, unlike rounding
 // offset + alignment - 1 down.
 std::uint64_t padding_for(std::uint64_t offset, std::uint64_t alignment) noexcept {
@@ -416,7 +422,7 @@ void OffsetAllocator::add_sorted(std::uint32_t bin, std::uint32_t node) noexcept
   if (b.has_inline == 0) {
     // No inline entry: the bin's sizes do not fit one (2^32 bytes or more), or its order is
     // empty and `node` starts it.
-    if (b.root == kNil && n.size <= std::numeric_limits<std::uint32_t>::max()) {
+    if (b.root == kNil && fits_inline(n.size)) {
       set_inline(b, node);
     } else {
       treap_insert(bin, node);
@@ -438,7 +444,7 @@ void OffsetAllocator::bin_insert(std::uint32_t node) noexcept {
   if (b.empty()) bin_bits_.set(bin);
   // A bin without an inline entry has an empty treap (whose keys must all come after the
   // entry's), so the block can take the entry; it is not ordered against the pending blocks.
-  if (b.has_inline == 0 && n.size <= std::numeric_limits<std::uint32_t>::max()) {
+  if (b.has_inline == 0 && fits_inline(n.size)) {
     set_inline(b, node);
     return;
   }
