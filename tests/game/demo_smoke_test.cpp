@@ -9,6 +9,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -345,6 +347,61 @@ TEST_F(DemoSmoke, WithoutADisplayTheDemoDoesNotFallBackToAnInvisibleWindow) {
   // SDL's own noise (its Wayland backend's complaint) does not come before the message.
   EXPECT_EQ(r.output.find("XDG_RUNTIME_DIR"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.rfind("quadpool: cannot open a window", 0), 0u) << r.output;
+}
+
+// A disk that fills up while the screenshot is written, made with a file-size limit (CI runs
+// as root, so a read-only folder would stop nothing): SIGXFSZ ignored, so write(2) fails with
+// EFBIG as it fails with ENOSPC on a full disk. The limit's unit is 512 or 1024 bytes (dash or
+// bash); a 640x400 frame of 1,000 sprites takes far more than 8 units.
+constexpr const char* kFullDisk = "trap '' XFSZ; ulimit -f 8";
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::size_t files_in(const std::filesystem::path& dir) {
+  return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir),
+                                                std::filesystem::directory_iterator()));
+}
+
+TEST_F(DemoSmoke, AScreenshotOnAFullDiskKeepsTheOldFileAndExitsWith1) {
+  for (const char* name : {"full.png", "full.bmp"}) {
+    const std::filesystem::path shot = dir_ / name;
+    const std::string good(20000, 'g');  // the good screenshot of an earlier run
+    std::ofstream(shot, std::ios::binary) << good;
+    const test::ProcessResult r = test::run_quadpool(
+        "--sprites 1000 --frames 3 --window 640x400 --vsync off --screenshot '" + shot.string() +
+            "'",
+        test::Capture::Both, kFullDisk);
+    EXPECT_EQ(r.exit_code, 1) << name << ": " << r.output;
+    EXPECT_NE(r.output.find("quadpool: --screenshot " + shot.string() + ": write failed: "),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find("wrote"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("\"screenshot\""), std::string::npos) << "listed: " << r.output;
+    EXPECT_EQ(read_file(shot), good) << name << ": the old file changed";
+    EXPECT_EQ(files_in(dir_), 1u) << name << ": a temporary file was left behind";
+    std::filesystem::remove(shot);
+  }
+}
+
+TEST_F(DemoSmoke, F12OnAFullDiskKeepsTheOldFileLogsTheErrorAndTheDemoGoesOn) {
+  ::setenv("QUADPOOL_DEMO_KEYS", "3:F12", 1);
+  const std::filesystem::path was = std::filesystem::current_path();
+  std::filesystem::current_path(dir_);
+  const std::string good(20000, 'g');
+  std::ofstream("quadpool-000003.png", std::ios::binary) << good;
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 1000 --frames 6 --window 640x400 --vsync off", test::Capture::Both, kFullDisk);
+  std::filesystem::current_path(was);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("F12: quadpool-000003.png: write failed: "), std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("wrote"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\"f12_screenshot\": null"), std::string::npos) << r.output;
+  EXPECT_EQ(read_file(dir_ / "quadpool-000003.png"), good);
+  EXPECT_EQ(files_in(dir_), 1u) << "a temporary file was left behind";
 }
 
 TEST_F(DemoSmoke, AMalformedKeyScriptIsRejectedWithExitCode2) {
