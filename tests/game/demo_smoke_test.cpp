@@ -404,6 +404,17 @@ TEST_F(DemoSmoke, F12OnAFullDiskKeepsTheOldFileLogsTheErrorAndTheDemoGoesOn) {
   EXPECT_EQ(files_in(dir_), 1u) << "a temporary file was left behind";
 }
 
+TEST_F(DemoSmoke, AKeyScriptFrameWithASpaceOrASignIsRefusedOnOneQuotedLine) {
+  // " -1:A" once passed: strtoull skipped the space and wrapped -1 to 2^64-1.
+  for (const char* script : {" -1:A", "-1:A", "1:A\n2:B", "1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}) {
+    ::setenv("QUADPOOL_DEMO_KEYS", script, 1);
+    const test::ProcessResult r = test::run_quadpool("--frames 5", test::Capture::Stderr);
+    EXPECT_EQ(r.exit_code, 2) << script << ": " << r.output;
+    EXPECT_EQ(r.output.rfind("quadpool: QUADPOOL_DEMO_KEYS: '", 0), 0u) << r.output;
+    EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << "not one line: " << r.output;
+  }
+}
+
 TEST_F(DemoSmoke, AMalformedKeyScriptIsRejectedWithExitCode2) {
   ::setenv("QUADPOOL_DEMO_KEYS", "80:A,soon:B", 1);
   const test::ProcessResult r = test::run_quadpool("--frames 5", test::Capture::Stderr);
