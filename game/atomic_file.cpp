@@ -73,8 +73,8 @@ Plan plan_for(const std::string& path) {
   if (name_max < 0 || name_max > 4096) name_max = 255;  // no limit reported: the usual one
   const std::size_t length = plan.target.filename().string().size();
   if (length > static_cast<std::size_t>(name_max)) {
-    plan.error = fmt::format("the file name is {} bytes long; the folder allows at most {}",
-                             length, name_max);
+    plan.error = fmt::format("the file name is {} bytes long; the folder allows at most {}", length,
+                             name_max);
     return plan;
   }
   plan.temporary = temporary_beside(plan.target, name_max);
@@ -96,7 +96,8 @@ std::string write_and_sync(int fd, std::span<const std::byte> bytes) {
     const ssize_t written = ::write(fd, bytes.data(), bytes.size());
     if (written < 0 && errno == EINTR) continue;
     // 0 bytes for a non-empty write: no room, and no errno to say so.
-    if (written <= 0) return fmt::format("write failed: {}", system_words(written < 0 ? errno : ENOSPC));
+    if (written <= 0)
+      return fmt::format("write failed: {}", system_words(written < 0 ? errno : ENOSPC));
     bytes = bytes.subspan(static_cast<std::size_t>(written));
   }
   if (::fsync(fd) != 0) return fmt::format("flushing to the disk failed: {}", system_words(errno));

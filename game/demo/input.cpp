@@ -84,7 +84,8 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
     const std::string entry = text.substr(start, end - start);
     const std::size_t colon = entry.find(':');
     const std::optional<std::uint64_t> frame =
-        colon == std::string::npos ? std::nullopt : parse_decimal(std::string_view(entry).substr(0, colon));
+        colon == std::string::npos ? std::nullopt
+                                   : parse_decimal(std::string_view(entry).substr(0, colon));
     ScriptedKey key{frame.value_or(0), SDLK_UNKNOWN};
     if (!frame || !parse_script_input(entry.substr(colon + 1), key)) {
       error = fmt::format(

@@ -131,8 +131,9 @@ TEST_F(AtomicFile, ALinkToNothingIsRefusedAndNothingIsCreated) {
 TEST_F(AtomicFile, TheCheckCreatesAndRemovesItsFileAndRefusesWhatCannotBeWritten) {
   EXPECT_EQ(check_file_can_be_written((dir_ / "fine.png").string()), "");
   EXPECT_TRUE(names_in(dir_).empty()) << "the check left a file behind";
-  for (const std::string& path : std::vector<std::string>{
-           "/proc/quadpool-x.png", "/sys/quadpool-x.png", (dir_ / "no-such-folder" / "x.png").string()}) {
+  for (const std::string& path :
+       std::vector<std::string>{"/proc/quadpool-x.png", "/sys/quadpool-x.png",
+                                (dir_ / "no-such-folder" / "x.png").string()}) {
     EXPECT_NE(check_file_can_be_written(path), "") << path;
     EXPECT_NE(write_file_atomically(path, bytes_of("x")), "") << path;
   }

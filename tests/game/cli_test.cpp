@@ -294,10 +294,12 @@ TEST(CommandLine, AScreenshotNameThatIsALinkToNothingIsRefusedAndALinkToAFileAcc
   std::filesystem::create_symlink(base / "real.png", to_a_file);
   const ParseResult refused = parse({"--screenshot", dangling.c_str()});
   const ParseResult accepted = parse({"--screenshot", to_a_file.c_str()});
-  const test::ProcessResult seen = test::run_quadpool("--screenshot '" + dangling + "'", test::Capture::Stderr);
+  const test::ProcessResult seen =
+      test::run_quadpool("--screenshot '" + dangling + "'", test::Capture::Stderr);
   std::filesystem::remove_all(base);
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_NE(refused.message.find("--screenshot '" + dangling + "' cannot be written: it is a symbolic link"),
+  EXPECT_NE(refused.message.find("--screenshot '" + dangling +
+                                 "' cannot be written: it is a symbolic link"),
             std::string::npos)
       << refused.message;
   EXPECT_TRUE(accepted.command.has_value()) << accepted.message;

@@ -370,10 +370,10 @@ TEST_F(DemoSmoke, AScreenshotOnAFullDiskKeepsTheOldFileAndExitsWith1) {
     const std::filesystem::path shot = dir_ / name;
     const std::string good(20000, 'g');  // the good screenshot of an earlier run
     std::ofstream(shot, std::ios::binary) << good;
-    const test::ProcessResult r = test::run_quadpool(
-        "--sprites 1000 --frames 3 --window 640x400 --vsync off --screenshot '" + shot.string() +
-            "'",
-        test::Capture::Both, kFullDisk);
+    const test::ProcessResult r =
+        test::run_quadpool("--sprites 1000 --frames 3 --window 640x400 --vsync off --screenshot '" +
+                               shot.string() + "'",
+                           test::Capture::Both, kFullDisk);
     EXPECT_EQ(r.exit_code, 1) << name << ": " << r.output;
     EXPECT_NE(r.output.find("quadpool: --screenshot " + shot.string() + ": write failed: "),
               std::string::npos)
@@ -406,7 +406,8 @@ TEST_F(DemoSmoke, F12OnAFullDiskKeepsTheOldFileLogsTheErrorAndTheDemoGoesOn) {
 
 TEST_F(DemoSmoke, AKeyScriptFrameWithASpaceOrASignIsRefusedOnOneQuotedLine) {
   // " -1:A" once passed: strtoull skipped the space and wrapped -1 to 2^64-1.
-  for (const char* script : {" -1:A", "-1:A", "1:A\n2:B", "1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}) {
+  for (const char* script :
+       {" -1:A", "-1:A", "1:A\n2:B", "1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}) {
     ::setenv("QUADPOOL_DEMO_KEYS", script, 1);
     const test::ProcessResult r = test::run_quadpool("--frames 5", test::Capture::Stderr);
     EXPECT_EQ(r.exit_code, 2) << script << ": " << r.output;

@@ -351,8 +351,8 @@ TEST(KeyScript, MalformedEntriesAreNamedInTheError) {
 
 // strtoull skipped the space and wrapped " -1" to 2^64-1: a key that never fired, and exit 0.
 TEST(KeyScript, AFrameIsDigitsOnlyAndFitsIn64Bits) {
-  for (const char* bad : {" -1:A", "-1:A", " 1:A", "+1:A", "1 :A", "0x10:A",
-                          "18446744073709551616:A"}) {
+  for (const char* bad :
+       {" -1:A", "-1:A", " 1:A", "+1:A", "1 :A", "0x10:A", "18446744073709551616:A"}) {
     std::string error;
     EXPECT_TRUE(parse_key_script(bad, error).empty()) << bad;
     EXPECT_NE(error.find(std::string("'") + bad + "'"), std::string::npos) << error;

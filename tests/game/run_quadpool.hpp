@@ -23,8 +23,8 @@ inline ProcessResult run_quadpool(const std::string& args, Capture capture,
   const char* redirect = capture == Capture::Stdout   ? " 2>/dev/null"
                          : capture == Capture::Stderr ? " 2>&1 >/dev/null"
                                                       : " 2>&1";
-  const std::string command = (before.empty() ? "" : before + "; ") + "'" + QUADPOOL_EXE + "' " +
-                              args + redirect;
+  const std::string command =
+      (before.empty() ? "" : before + "; ") + "'" + QUADPOOL_EXE + "' " + args + redirect;
   ProcessResult result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
