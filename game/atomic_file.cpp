@@ -41,7 +41,7 @@ std::filesystem::path temporary_beside(const std::filesystem::path& target, long
   const std::size_t used = 1 + suffix.size();
   const std::size_t room =
       static_cast<std::size_t>(name_max) > used ? static_cast<std::size_t>(name_max) - used : 0;
-  return target.parent_path() / ("." + name.substr(0, room) + suffix);
+  return target.parent_path() / fmt::format(".{}{}", name.substr(0, room), suffix);
 }
 
 Plan plan_for(const std::string& path) {
