@@ -15,10 +15,15 @@
 #include <istream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
+
+#include "game/atomic_file.hpp"
+#include "game/decimal.hpp"
+#include "game/shown_value.hpp"
 
 namespace quadpool::game {
 
@@ -34,22 +39,6 @@ struct BadInput {
 
 [[noreturn]] void bad(const std::string& line) {
   throw BadInput{"quadpool: " + line};
-}
-
-// A user's value as an error message quotes it: control characters become '?' so that the
-// message stays one line, and a long value is cut after `longest` bytes, never inside a UTF-8
-// character.
-std::string shown(const std::string& text, std::size_t longest = 40) {
-  std::size_t cut = std::min(longest, text.size());
-  while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
-    --cut;  // text[cut] continues a character that starts before it
-  }
-  std::string out = text.substr(0, cut);
-  for (char& c : out) {
-    if (std::iscntrl(static_cast<unsigned char>(c)) != 0) c = '?';
-  }
-  if (cut < text.size()) out += "...";
-  return out;
 }
 
 std::string range_text(std::uint64_t min, std::uint64_t max) {
@@ -89,26 +78,16 @@ CLI::Validator failing_with(Failure& failure, std::string flag,
       "");
 }
 
-// Decimal digits only (no sign, space, exponent or hex; leading zeros allowed) in [min, max].
-// The text is normalised to its value without leading zeros, which CLI11's own conversion would
-// otherwise read as octal.
+// A decimal number (parse_decimal) in [min, max]. The text is normalised to the value without
+// leading zeros, which CLI11's own conversion would otherwise read as octal.
 CLI::Validator unsigned_in(Failure& failure, const char* flag, std::uint64_t min,
                            std::uint64_t max) {
   return failing_with(failure, flag, [min, max](std::string& text) -> std::string {
-    const std::string error =
-        fmt::format("must be {}, got '{}'", range_text(min, max), shown(text));
-    const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) {
-      return std::isdigit(c) != 0;
-    });
-    if (!digits) return error;
-    const std::size_t first = text.find_first_not_of('0');
-    const std::string plain = first == std::string::npos ? "0" : text.substr(first);
-    std::uint64_t value = 0;
-    const auto [end, code] = std::from_chars(plain.data(), plain.data() + plain.size(), value);
-    if (code != std::errc{} || end != plain.data() + plain.size() || value < min || value > max) {
-      return error;
+    const std::optional<std::uint64_t> value = parse_decimal(text);
+    if (!value || *value < min || *value > max) {
+      return fmt::format("must be {}, got '{}'", range_text(min, max), shown_value(text));
     }
-    text = plain;
+    text = std::to_string(*value);
     return {};
   });
 }
@@ -119,7 +98,7 @@ CLI::Validator one_of(Failure& failure, const char* flag, std::map<std::string, 
                       std::string valid) {
   return failing_with(failure, flag, [names = std::move(names), valid](std::string& text) {
     const auto it = names.find(text);
-    if (it == names.end()) return fmt::format("must be {}, got '{}'", valid, shown(text));
+    if (it == names.end()) return fmt::format("must be {}, got '{}'", valid, shown_value(text));
     text = std::to_string(static_cast<long long>(it->second));
     return std::string();
   });
@@ -141,7 +120,7 @@ struct WindowSize {
 // WIDTHxHEIGHT in the window caps, normalised to "WIDTH HEIGHT" for WindowSize's conversion.
 CLI::Validator window_size(Failure& failure) {
   return failing_with(failure, "--window", [](std::string& text) -> std::string {
-    const std::string error = fmt::format("must be {}, got '{}'", window_text(), shown(text));
+    const std::string error = fmt::format("must be {}, got '{}'", window_text(), shown_value(text));
     const std::size_t x = text.find('x');
     if (x == std::string::npos) return error;
     int width = 0, height = 0;
@@ -161,8 +140,7 @@ CLI::Validator window_size(Failure& failure) {
   });
 }
 
-// A .png or .bmp file name (any case) in a folder that exists and can be written, and not the
-// name of a folder or of a file that cannot be written, checked now so that a bad path fails
+// A .png or .bmp file name (any case) that can be written, checked now so that a bad path fails
 // before any window opens rather than after the last frame.
 CLI::Validator screenshot_file(Failure& failure) {
   return failing_with(failure, "--screenshot", [](std::string& text) -> std::string {
@@ -174,26 +152,28 @@ CLI::Validator screenshot_file(Failure& failure) {
              lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
     if (!ends_with(".png") && !ends_with(".bmp")) {
-      return fmt::format("must name a .png or .bmp file, got '{}'", shown(text));
+      return fmt::format("must name a .png or .bmp file, got '{}'", shown_value(text));
     }
     std::filesystem::path folder = std::filesystem::path(text).parent_path();
     if (folder.empty()) folder = ".";
     std::error_code error;
     if (!std::filesystem::is_directory(folder, error)) {
-      return fmt::format("'{}': '{}' is not a folder that exists", shown(text, 200),
-                         shown(folder.string(), 200));
+      return fmt::format("'{}': '{}' is not a folder that exists", shown_value(text, 200),
+                         shown_value(folder.string(), 200));
     }
-    if (::access(folder.c_str(), W_OK) != 0) {
-      return fmt::format("'{}': the folder '{}' cannot be written", shown(text, 200),
-                         shown(folder.string(), 200));
-    }
-    // An existing name is overwritten at the end, so it must be a file that can be written.
+    // An existing name is replaced at the end, so it must be a file the user may write.
     const std::filesystem::file_status status = std::filesystem::status(text, error);
     if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-      return fmt::format("'{}' exists and is not a file", shown(text, 200));
+      return fmt::format("'{}' exists and is not a file", shown_value(text, 200));
     }
     if (std::filesystem::exists(status) && ::access(text.c_str(), W_OK) != 0) {
-      return fmt::format("'{}' exists and cannot be written", shown(text, 200));
+      return fmt::format("'{}' exists and cannot be written", shown_value(text, 200));
+    }
+    // The rest (a read-only folder or mount, /proc, /sys, a link to nothing, a name too long)
+    // only creating the file that the screenshot will be written through can tell.
+    if (const std::string reason = check_file_can_be_written(text); !reason.empty()) {
+      return fmt::format("'{}' cannot be written: {}", shown_value(text, 200),
+                         shown_value(reason, 200));
     }
     return {};
   });
@@ -208,8 +188,8 @@ std::string help_footer() {
       "  with --headless     runs the simulation without a window and prints a summary\n"
       "                      (--json: exactly one JSON object on stdout)\n"
       "Caps: --sprites <= {}, --ticks <= {}, --frames <= {}.\n"
-      "Exit codes: 0 success, 1 --verify found a broad-phase mismatch or the report could not be "
-      "written, 2 bad input or no display.\n"
+      "Exit codes: 0 success, 1 --verify found a broad-phase mismatch or the report or the "
+      "screenshot could not be written, 2 bad input or no display.\n"
       "Examples:\n"
       "  quadpool --sprites 20000\n"
       "  quadpool --headless --sprites 100000 --ticks 600 --json\n"
@@ -255,7 +235,10 @@ CLI::Option* Parser::flag(const char* name, bool& target, std::string help) {
 }
 
 Parser::Parser() {
-  app.set_help_flag("--help", "Print this help and exit");
+  // A switch like the others: "--help=false" and "--help --help" are refused as "--json=1" is.
+  CLI::Option* help = app.set_help_flag("--help", "Print this help and exit");
+  help->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+  switches.push_back(help);
   app.allow_extras();  // unknown arguments are collected, in order, and reported below
   app.footer(help_footer());
   app.get_formatter()->column_width(34);
@@ -394,7 +377,7 @@ void check_modes(const Parser& parser) {
       if (option->count() > 1) bad(fmt::format("{} was given more than once", option->get_name()));
     }
   }
-  bad(fmt::format("{}; run 'quadpool --help' for the flags", shown(error.what(), 200)));
+  bad(fmt::format("{}; run 'quadpool --help' for the flags", shown_value(error.what(), 200)));
 }
 
 CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_text) {
@@ -417,7 +400,7 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
     bad(
         fmt::format("unknown flag or unexpected argument '{}'; run 'quadpool --help' for the "
                     "flags",
-                    shown(joined)));
+                    shown_value(joined)));
   }
   check_modes(parser);
 

@@ -10,10 +10,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "engine/core/log.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "game/demo/app.hpp"
+#include "game/shown_value.hpp"
 
 namespace quadpool::game {
 
@@ -89,6 +93,18 @@ bool fell_back_to_invisible_driver() {
   return requested == nullptr || std::strcmp(requested, driver) != 0;
 }
 
+// libwayland's rule for wl_display_connect(NULL): $WAYLAND_SOCKET, an absolute
+// $WAYLAND_DISPLAY, or a socket under an absolute $XDG_RUNTIME_DIR. Without any of them it can
+// only fail, and it says so on stderr ("error: XDG_RUNTIME_DIR is invalid or not set in the
+// environment."), which SDL's Wayland backend makes it do whenever X11 cannot open $DISPLAY.
+bool wayland_can_connect() {
+  if (set_in_environment("WAYLAND_SOCKET")) return true;
+  const char* display = std::getenv("WAYLAND_DISPLAY");
+  const char* runtime_dir = std::getenv("XDG_RUNTIME_DIR");
+  return (display != nullptr && display[0] == '/') ||
+         (runtime_dir != nullptr && runtime_dir[0] == '/');
+}
+
 }  // namespace
 
 int run_demo(const DemoOptions& options) {
@@ -114,7 +130,18 @@ int run_demo(const DemoOptions& options) {
       !set_in_environment("WAYLAND_DISPLAY")) {
     return no_display("no X11 or Wayland display", "DISPLAY and WAYLAND_DISPLAY are not set");
   }
-  if (SDL_Init(SDL_INIT_VIDEO) != 0) return no_display("no video driver could start");
+  // Where Wayland cannot connect, only X11 can show a window: SDL is asked for nothing else, so
+  // that a bad $DISPLAY gives the message below and no line from libwayland before it.
+  const bool x11_only = !set_in_environment("SDL_VIDEODRIVER") && !wayland_can_connect();
+  if (x11_only) SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "x11", SDL_HINT_DEFAULT);
+  if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+    if (!x11_only) return no_display("no video driver could start");
+    const char* display = std::getenv("DISPLAY");
+    const std::string detail = fmt::format(
+        "X11 cannot open DISPLAY '{}', and Wayland needs WAYLAND_DISPLAY or XDG_RUNTIME_DIR",
+        shown_value(display != nullptr ? display : ""));
+    return no_display("no X11 or Wayland display", detail.c_str());
+  }
   SdlVideo video;
   if (fell_back_to_invisible_driver()) {
     return no_display("no X11 or Wayland display", "DISPLAY and WAYLAND_DISPLAY are not usable");

@@ -5,10 +5,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
+#include <limits>
+#include <optional>
 #include <string_view>
 
 #include <fmt/format.h>
+
+#include "game/decimal.hpp"
+#include "game/shown_value.hpp"
 
 namespace quadpool::game::demo {
 
@@ -79,18 +83,16 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
     if (end == std::string::npos) end = text.size();
     const std::string entry = text.substr(start, end - start);
     const std::size_t colon = entry.find(':');
-    char* parsed_to = nullptr;
-    const unsigned long long frame =
-        colon == std::string::npos ? 0 : std::strtoull(entry.c_str(), &parsed_to, 10);
-    const bool frame_ok = colon != std::string::npos && colon > 0 &&
-                          parsed_to == entry.c_str() + colon && entry[0] != '-';
-    ScriptedKey key{frame, SDLK_UNKNOWN};
-    if (!frame_ok || !parse_script_input(entry.substr(colon + 1), key)) {
+    const std::optional<std::uint64_t> frame =
+        colon == std::string::npos ? std::nullopt
+                                   : parse_decimal(std::string_view(entry).substr(0, colon));
+    ScriptedKey key{frame.value_or(0), SDLK_UNKNOWN};
+    if (!frame || !parse_script_input(entry.substr(colon + 1), key)) {
       error = fmt::format(
-          "QUADPOOL_DEMO_KEYS: '{}' is not FRAME:KEY (a frame number from 0, then an SDL key "
-          "name such as A, Space or ., a window size WxH from 64x64 to 16384x16384, "
+          "QUADPOOL_DEMO_KEYS: '{}' is not FRAME:KEY (a frame number from 0 to {}, then an SDL "
+          "key name such as A, Space or ., a window size WxH from 64x64 to 16384x16384, "
           "query=X0/Y0/X1/Y1, pick=X/Y or scene=uniform|clustered|mixed|streams)",
-          entry);
+          shown_value(entry), std::numeric_limits<std::uint64_t>::max());
       return {};
     }
     keys.push_back(key);

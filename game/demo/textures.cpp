@@ -4,11 +4,13 @@
 #include <stb_image.h>
 #include <stb_image_write.h>
 
+#include <cstddef>
 #include <filesystem>
 #include <memory>
 #include <vector>
 
 #include "engine/core/log.hpp"
+#include "game/atomic_file.hpp"
 
 namespace quadpool::game::demo {
 
@@ -30,6 +32,13 @@ AtlasRegion cell(int column, int row) {
 bool has_atlas(const std::filesystem::path& dir) {
   std::error_code ignored;
   return std::filesystem::is_regular_file(dir / kAtlasFile, ignored);
+}
+
+// stb_image_write's output callback: appends the encoded bytes to a std::vector<std::byte>.
+void append_bytes(void* context, void* data, int size) {
+  auto& out = *static_cast<std::vector<std::byte>*>(context);
+  const auto* bytes = static_cast<const std::byte*>(data);
+  out.insert(out.end(), bytes, bytes + size);
 }
 
 struct SdlFree {
@@ -95,26 +104,21 @@ std::string save_screenshot(SDL_Renderer* renderer, const std::string& path) {
   if (SDL_GetRendererOutputSize(renderer, &width, &height) != 0) {
     return fmt::format("cannot read the output size: {}", SDL_GetError());
   }
-  std::vector<std::uint8_t> pixels(static_cast<std::size_t>(width) * height * 4);
-  if (SDL_RenderReadPixels(renderer, nullptr, SDL_PIXELFORMAT_RGBA32, pixels.data(), width * 4) !=
+  // Three bytes a pixel: the frame is opaque, and PNG and BMP both take RGB.
+  std::vector<std::uint8_t> pixels(static_cast<std::size_t>(width) * height * 3);
+  if (SDL_RenderReadPixels(renderer, nullptr, SDL_PIXELFORMAT_RGB24, pixels.data(), width * 3) !=
       0) {
     return fmt::format("cannot read the frame's pixels: {}", SDL_GetError());
   }
-  for (std::size_t i = 3; i < pixels.size(); i += 4) pixels[i] = 255;  // the frame is opaque
+  // Encoded in memory, then written through the one atomic writer: a full disk leaves the old
+  // file as it was instead of a truncated image.
+  std::vector<std::byte> file;
   const bool png = path.size() >= 4 && SDL_strcasecmp(path.c_str() + path.size() - 4, ".png") == 0;
-  if (png) {
-    if (stbi_write_png(path.c_str(), width, height, 4, pixels.data(), width * 4) == 0) {
-      return fmt::format("cannot write {}", path);
-    }
-    return {};
-  }
-  SDL_Surface* surface = SDL_CreateRGBSurfaceWithFormatFrom(pixels.data(), width, height, 32,
-                                                            width * 4, SDL_PIXELFORMAT_RGBA32);
-  if (surface == nullptr) return fmt::format("cannot wrap the frame: {}", SDL_GetError());
-  const int result = SDL_SaveBMP(surface, path.c_str());
-  SDL_FreeSurface(surface);
-  if (result != 0) return fmt::format("cannot write {}: {}", path, SDL_GetError());
-  return {};
+  const int encoded =
+      png ? stbi_write_png_to_func(&append_bytes, &file, width, height, 3, pixels.data(), width * 3)
+          : stbi_write_bmp_to_func(&append_bytes, &file, width, height, 3, pixels.data());
+  if (encoded == 0) return fmt::format("cannot encode the frame as {}", png ? "PNG" : "BMP");
+  return write_file_atomically(path, file);
 }
 
 }  // namespace quadpool::game::demo

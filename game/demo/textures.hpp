@@ -32,9 +32,9 @@ std::string find_assets_dir();
 /// nullptr and puts the reason (the path tried and what went wrong) in `error`.
 Atlas load_atlas(SDL_Renderer* renderer, std::string& error);
 
-/// Reads the renderer's current target (call before SDL_RenderPresent) and writes it to `path`:
-/// PNG when the name ends in .png, otherwise BMP. Returns an empty string, or the reason it
-/// failed.
+/// Reads the renderer's current target (call before SDL_RenderPresent) and writes it to `path`
+/// atomically (game/atomic_file.hpp): PNG when the name ends in .png, otherwise BMP. Returns an
+/// empty string, or the reason it failed, in which case an old file at `path` is untouched.
 std::string save_screenshot(SDL_Renderer* renderer, const std::string& path);
 
 }  // namespace quadpool::game::demo

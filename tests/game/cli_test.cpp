@@ -106,6 +106,12 @@ std::string joined(const std::vector<const char*>& args) {
   return s;
 }
 
+// A screenshot name longer than any Linux file system's 255-byte limit, in the working folder.
+const std::string& too_long_screenshot_name() {
+  static const std::string name = std::string(296, 'n') + ".png";
+  return name;
+}
+
 const std::vector<BadInput>& bad_inputs() {
   static const std::vector<BadInput> cases = {
       {{"--headless", "--sprites", "10000000000"}, "--sprites", "[1, 1000000]"},
@@ -163,6 +169,18 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--screenshot", "/no-such-quadpool-folder/shot.png"},
        "--screenshot",
        "'/no-such-quadpool-folder' is not a folder that exists"},
+      // --help is a switch like --json, and like it may be given once.
+      {{"--help=false"}, "--help", "takes no value"},
+      {{"--help=0"}, "--help", "takes no value"},
+      {{"--help=xyz"}, "--help", "takes no value"},
+      {{"--help="}, "--help", "takes no value"},
+      {{"--help", "--help"}, "--help", "more than once"},
+      {{"--headless", "--help", "--json", "--help"}, "--help", "more than once"},
+      // Folders that exist, where no file can be created (even by root): caught at the start by
+      // creating the file the screenshot will be written through, not after the last frame.
+      {{"--screenshot", "/proc/quadpool-shot.png"}, "--screenshot", "cannot be written"},
+      {{"--screenshot", "/sys/quadpool-shot.png"}, "--screenshot", "cannot be written"},
+      {{"--screenshot", too_long_screenshot_name().c_str()}, "--screenshot", "300 bytes long"},
   };
   return cases;
 }
@@ -265,6 +283,28 @@ TEST(CommandLine, AScreenshotNameThatIsAReadOnlyFileIsRefusedAndAWritableOneAcce
   EXPECT_EQ(read_only.exit_code, 2);
   EXPECT_NE(read_only.message.find("exists and cannot be written"), std::string::npos)
       << read_only.message;
+}
+
+TEST(CommandLine, AScreenshotNameThatIsALinkToNothingIsRefusedAndALinkToAFileAccepted) {
+  const auto base = scratch_folder();
+  const std::string dangling = (base / "dangling.png").string();
+  std::filesystem::create_symlink(base / "no-such-folder" / "shot.png", dangling);
+  const std::string to_a_file = (base / "link.png").string();
+  std::ofstream(base / "real.png") << "x";
+  std::filesystem::create_symlink(base / "real.png", to_a_file);
+  const ParseResult refused = parse({"--screenshot", dangling.c_str()});
+  const ParseResult accepted = parse({"--screenshot", to_a_file.c_str()});
+  const test::ProcessResult seen =
+      test::run_quadpool("--screenshot '" + dangling + "'", test::Capture::Stderr);
+  std::filesystem::remove_all(base);
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.message.find("--screenshot '" + dangling +
+                                 "' cannot be written: it is a symbolic link"),
+            std::string::npos)
+      << refused.message;
+  EXPECT_TRUE(accepted.command.has_value()) << accepted.message;
+  EXPECT_EQ(seen.exit_code, 2) << seen.output;
+  EXPECT_EQ(seen.output, refused.message + "\n");
 }
 
 // The same table through the real executable: what a user sees.

@@ -9,6 +9,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -345,6 +347,100 @@ TEST_F(DemoSmoke, WithoutADisplayTheDemoDoesNotFallBackToAnInvisibleWindow) {
   // SDL's own noise (its Wayland backend's complaint) does not come before the message.
   EXPECT_EQ(r.output.find("XDG_RUNTIME_DIR"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.rfind("quadpool: cannot open a window", 0), 0u) << r.output;
+}
+
+// A disk that fills up while the screenshot is written, made with a file-size limit (CI runs
+// as root, so a read-only folder would stop nothing): SIGXFSZ ignored, so write(2) fails with
+// EFBIG as it fails with ENOSPC on a full disk. The limit's unit is 512 or 1024 bytes (dash or
+// bash); a 640x400 frame of 1,000 sprites takes far more than 8 units.
+constexpr const char* kFullDisk = "trap '' XFSZ; ulimit -f 8";
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::size_t files_in(const std::filesystem::path& dir) {
+  return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir),
+                                                std::filesystem::directory_iterator()));
+}
+
+TEST_F(DemoSmoke, AScreenshotOnAFullDiskKeepsTheOldFileAndExitsWith1) {
+  for (const char* name : {"full.png", "full.bmp"}) {
+    const std::filesystem::path shot = dir_ / name;
+    const std::string good(20000, 'g');  // the good screenshot of an earlier run
+    std::ofstream(shot, std::ios::binary) << good;
+    const test::ProcessResult r =
+        test::run_quadpool("--sprites 1000 --frames 3 --window 640x400 --vsync off --screenshot '" +
+                               shot.string() + "'",
+                           test::Capture::Both, kFullDisk);
+    EXPECT_EQ(r.exit_code, 1) << name << ": " << r.output;
+    EXPECT_NE(r.output.find("quadpool: --screenshot " + shot.string() + ": write failed: "),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find("wrote"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("\"screenshot\""), std::string::npos) << "listed: " << r.output;
+    EXPECT_EQ(read_file(shot), good) << name << ": the old file changed";
+    EXPECT_EQ(files_in(dir_), 1u) << name << ": a temporary file was left behind";
+    std::filesystem::remove(shot);
+  }
+}
+
+TEST_F(DemoSmoke, F12OnAFullDiskKeepsTheOldFileLogsTheErrorAndTheDemoGoesOn) {
+  ::setenv("QUADPOOL_DEMO_KEYS", "3:F12", 1);
+  const std::filesystem::path was = std::filesystem::current_path();
+  std::filesystem::current_path(dir_);
+  const std::string good(20000, 'g');
+  std::ofstream("quadpool-000003.png", std::ios::binary) << good;
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 1000 --frames 6 --window 640x400 --vsync off", test::Capture::Both, kFullDisk);
+  std::filesystem::current_path(was);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("F12: quadpool-000003.png: write failed: "), std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("wrote"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\"f12_screenshot\": null"), std::string::npos) << r.output;
+  EXPECT_EQ(read_file(dir_ / "quadpool-000003.png"), good);
+  EXPECT_EQ(files_in(dir_), 1u) << "a temporary file was left behind";
+}
+
+// An X display number that nothing listens on (xvfb-run -a takes the first free one from 99).
+std::string unused_display() {
+  for (int n = 99; n < 999; ++n) {
+    const std::string number = std::to_string(n);
+    if (!std::filesystem::exists("/tmp/.X11-unix/X" + number) &&
+        !std::filesystem::exists("/tmp/.X" + number + "-lock")) {
+      return ":" + number;
+    }
+  }
+  return ":999";
+}
+
+TEST_F(DemoSmoke, ADisplayThatCannotBeOpenedGivesOnlyTheDemosMessageAndExitCode2) {
+  // $DISPLAY set but dead, no Wayland, no XDG_RUNTIME_DIR (as for root in CI): libwayland once
+  // printed its complaint first, and under ASan a leak inside libdbus turned exit 2 into 1.
+  const test::ProcessResult r = test::run_quadpool(
+      "--frames 5", test::Capture::Stderr,
+      "unset SDL_VIDEODRIVER WAYLAND_DISPLAY WAYLAND_SOCKET XDG_RUNTIME_DIR; export DISPLAY=" +
+          unused_display());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(r.output.rfind("quadpool: cannot open a window: no X11 or Wayland display", 0), 0u)
+      << r.output;
+  EXPECT_NE(r.output.find("xvfb-run"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("XDG_RUNTIME_DIR is invalid"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("Sanitizer"), std::string::npos) << r.output;
+}
+
+TEST_F(DemoSmoke, AKeyScriptFrameWithASpaceOrASignIsRefusedOnOneQuotedLine) {
+  // " -1:A" once passed: strtoull skipped the space and wrapped -1 to 2^64-1.
+  for (const char* script :
+       {" -1:A", "-1:A", "1:A\n2:B", "1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}) {
+    ::setenv("QUADPOOL_DEMO_KEYS", script, 1);
+    const test::ProcessResult r = test::run_quadpool("--frames 5", test::Capture::Stderr);
+    EXPECT_EQ(r.exit_code, 2) << script << ": " << r.output;
+    EXPECT_EQ(r.output.rfind("quadpool: QUADPOOL_DEMO_KEYS: '", 0), 0u) << r.output;
+    EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << "not one line: " << r.output;
+  }
 }
 
 TEST_F(DemoSmoke, AMalformedKeyScriptIsRejectedWithExitCode2) {

@@ -349,6 +349,34 @@ TEST(KeyScript, MalformedEntriesAreNamedInTheError) {
   }
 }
 
+// strtoull skipped the space and wrapped " -1" to 2^64-1: a key that never fired, and exit 0.
+TEST(KeyScript, AFrameIsDigitsOnlyAndFitsIn64Bits) {
+  for (const char* bad :
+       {" -1:A", "-1:A", " 1:A", "+1:A", "1 :A", "0x10:A", "18446744073709551616:A"}) {
+    std::string error;
+    EXPECT_TRUE(parse_key_script(bad, error).empty()) << bad;
+    EXPECT_NE(error.find(std::string("'") + bad + "'"), std::string::npos) << error;
+  }
+  std::string error;
+  const std::vector<ScriptedKey> keys = parse_key_script("18446744073709551615:A,007:B", error);
+  ASSERT_EQ(keys.size(), 2u) << error;
+  EXPECT_EQ(keys[0].frame, 7u);
+  EXPECT_EQ(keys[1].frame, 18446744073709551615u);
+}
+
+// As flag errors are: control characters escaped (one line), cut after 40 bytes.
+TEST(KeyScript, TheErrorQuotesTheEntryOnOneLineAndCutsItShort) {
+  std::string error;
+  EXPECT_TRUE(parse_key_script("1:A\n2:B", error).empty());
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  EXPECT_NE(error.find("'1:A\\n2:B'"), std::string::npos) << error;
+  const std::string long_entry = "1:" + std::string(100, 'k');
+  EXPECT_TRUE(parse_key_script(long_entry, error).empty());
+  const std::string first_40_bytes = long_entry.substr(0, 40);
+  EXPECT_NE(error.find("'" + first_40_bytes + "...'"), std::string::npos) << error;
+  EXPECT_EQ(error.find(long_entry.substr(0, 41)), std::string::npos) << error;
+}
+
 TEST(FrameStats, ModesAreCountedApartAndWarmPoolAllocationsAreReported) {
   FrameStats stats;
   for (int i = 0; i < 30; ++i) {

@@ -14,12 +14,17 @@ struct ProcessResult {
   std::string output;
 };
 
-enum class Capture { Stdout, Stderr };
+enum class Capture { Stdout, Stderr, Both };
 
-/// Runs `quadpool ARGS` through the shell; ARGS is pasted as is, so quote it yourself.
-inline ProcessResult run_quadpool(const std::string& args, Capture capture) {
-  const std::string command = std::string("'") + QUADPOOL_EXE + "' " + args +
-                              (capture == Capture::Stdout ? " 2>/dev/null" : " 2>&1 >/dev/null");
+/// Runs `quadpool ARGS` through the shell (sh); ARGS is pasted as is, so quote it yourself.
+/// `before` runs first in the same shell, e.g. "ulimit -f 8" or "unset DISPLAY".
+inline ProcessResult run_quadpool(const std::string& args, Capture capture,
+                                  const std::string& before = "") {
+  const char* redirect = capture == Capture::Stdout   ? " 2>/dev/null"
+                         : capture == Capture::Stderr ? " 2>&1 >/dev/null"
+                                                      : " 2>&1";
+  const std::string command =
+      (before.empty() ? "" : before + "; ") + "'" + QUADPOOL_EXE + "' " + args + redirect;
   ProcessResult result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;

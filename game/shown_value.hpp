@@ -1,0 +1,19 @@
+#pragma once
+/// How an error line quotes a user's value (a flag's value, an environment variable's, a file
+/// name): so that the line stays one line and short, whatever the user typed.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace quadpool::game {
+
+/// The longest part of a value an error line quotes, in bytes.
+inline constexpr std::size_t kShownValueBytes = 40;
+
+/// `text` as an error message quotes it: cut after `longest` bytes (never inside a UTF-8
+/// character) with "..." added when cut, and each control character written as an escape
+/// ("\n", "\t", "\x1b") so that the message stays on one line.
+std::string shown_value(std::string_view text, std::size_t longest = kShownValueBytes);
+
+}  // namespace quadpool::game
