@@ -16,12 +16,12 @@ struct ProcessResult {
 
 enum class Capture { Stdout, Stderr };
 
-/// Runs `quadpool ARGS` through the shell; ARGS is pasted as is, so quote it yourself.
-inline ProcessResult run_quadpool(const std::string& args, Capture capture) {
-  const std::string command = std::string("'") + QUADPOOL_EXE + "' " + args +
-                              (capture == Capture::Stdout ? " 2>/dev/null" : " 2>&1 >/dev/null");
+/// Runs a shell command, capturing its stdout or its stderr.
+inline ProcessResult run_command(const std::string& command, Capture capture) {
+  const std::string redirected =
+      command + (capture == Capture::Stdout ? " 2>/dev/null" : " 2>&1 >/dev/null");
   ProcessResult result;
-  FILE* pipe = popen(command.c_str(), "r");
+  FILE* pipe = popen(redirected.c_str(), "r");
   if (pipe == nullptr) return result;
   char buffer[4096];
   std::size_t got = 0;
@@ -29,6 +29,20 @@ inline ProcessResult run_quadpool(const std::string& args, Capture capture) {
   const int status = pclose(pipe);
   if (status != -1 && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   return result;
+}
+
+/// Runs `quadpool ARGS` through the shell; ARGS is pasted as is, so quote it yourself.
+inline ProcessResult run_quadpool(const std::string& args, Capture capture) {
+  return run_command(std::string("'") + QUADPOOL_EXE + "' " + args, capture);
+}
+
+/// Runs `quadpool ARGS` on a virtual X screen of its own, `screen` (WIDTHxHEIGHT) at 24 bits,
+/// through xvfb-run. X's libraries leak at exit: the leak checker is off in this child.
+inline ProcessResult run_quadpool_on_screen(const std::string& screen, const std::string& args,
+                                            Capture capture) {
+  return run_command("ASAN_OPTIONS=detect_leaks=0 xvfb-run -a -s '-screen 0 " + screen + "x24' '" +
+                         QUADPOOL_EXE + "' " + args,
+                     capture);
 }
 
 }  // namespace quadpool::test
