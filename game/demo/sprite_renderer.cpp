@@ -139,10 +139,10 @@ DrawCounts SpriteRenderer::draw(VertexStream& stream, const Camera& camera, cons
   const spatial::Aabb border{0, 0, view.world_side, view.world_side};
   const float sprite_pixels = 2.0f * view.typical_radius * camera.scale();
   if (sprite_pixels < kDensityBelowPixels) {
-    // The border and the tree over the map, whose edge cells would hide them.
+    // The tree and the border over the map, whose edge cells would hide them.
     draw_density(batch, camera, area, view, counts);
-    outline(batch, camera, border, kWorldBorder);
     draw_tree(batch, camera, visible, view, kTreeLineOnMap);
+    outline(batch, camera, border, kWorldBorder);
   } else {
     outline(batch, camera, border, kWorldBorder);
     draw_tree(batch, camera, visible, view, kTreeLine);
