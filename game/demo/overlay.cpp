@@ -70,13 +70,12 @@ void text(const std::string& s) {
 }
 
 // An integer field with - and + (ctrl: `fast_step`), clamped to [low, high]. True when a new
-// value is to be applied: a step, Enter, or a typed value when the field is left.
+// value is to be applied: a step, or a typed value and Enter.
 bool tree_field(const char* label, int& value, int low, int high, int fast_step) {
-  const bool entered =
+  const bool changed =
       ImGui::InputInt(label, &value, 1, fast_step, ImGuiInputTextFlags_EnterReturnsTrue);
-  const bool left = ImGui::IsItemDeactivatedAfterEdit();
   value = std::clamp(value, low, high);
-  return entered || left;
+  return changed;
 }
 
 // A graph of the last FrameStats::kHistory frames, one column per frame, stacked by the first
@@ -422,8 +421,7 @@ void Overlay::draw_scene_controls(const OverlayView& view, OverlayRequests& requ
     capacity_field_ = config.tree_leaf_capacity;
   }
   // Fields with - and + rather than sliders: a slider draws its value in its middle, where the
-  // handle sits for the middle values. A step applies at once; a typed value on Enter or when
-  // the field is left.
+  // handle sits for the middle values. A step applies at once, a typed value on Enter.
   const bool depth_done =
       tree_field("tree max depth", depth_field_, kMinTreeDepth, kMaxTreeDepth, 1);
   const bool capacity_done =
