@@ -338,7 +338,7 @@ void expect_panel_fits(const std::map<std::string, std::string>& json, const std
 TEST_F(DemoSmoke, ThePanelCutsNothingAndNeedsNoScrollbarWithAnABResultAt720pAnd1080p) {
   // An A/B result is the panel at its tallest with the default sections open.
   for (const std::string window : {"1280x720", "1920x1080"}) {
-    const auto json = summary_of("", "--ab --sprites 1000 --frames 603 --window " + window);
+    const auto json = summary_of("", "--ab --sprites 200 --frames 603 --window " + window);
     ASSERT_EQ(json.at("ab.state"), "done") << window;
     expect_panel_fits(json, window);
   }
@@ -374,13 +374,13 @@ TEST_F(DemoSmoke, AtOneSpriteMinusChangesNothingAndSaysWhy) {
 
 TEST_F(DemoSmoke, SpawnedSpritesShowInTheSliderAndAnABRunKeepsThem) {
   // Three frames with the left button held in the world: 8 sprites each. Then B: every leg
-  // starts from these 5,024 sprites, and the scene keeps them afterwards.
+  // starts from these 1,024 sprites, and the scene keeps them afterwards.
   const auto json = summary_of("3:spawn=800/360,4:spawn=800/360,5:spawn=800/360,8:B",
-                               "--sprites 5000 --frames 615 --window 1280x720");
-  EXPECT_EQ(number(json, "sprites"), 5024u);
-  EXPECT_EQ(number(json, "panel.sprites_slider"), 5024u);
+                               "--sprites 1000 --frames 615 --window 1280x720");
+  EXPECT_EQ(number(json, "sprites"), 1024u);
+  EXPECT_EQ(number(json, "panel.sprites_slider"), 1024u);
   ASSERT_EQ(json.at("ab.state"), "done");
-  EXPECT_EQ(number(json, "ab.sprites"), 5024u);
+  EXPECT_EQ(number(json, "ab.sprites"), 1024u);
 }
 
 TEST_F(DemoSmoke, TheDefaultWindowFitsTheDisplayAndAGivenSizeIsKept) {
