@@ -212,7 +212,6 @@ OverlayRequests App::render() {
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
   OverlayRequests requests;
-  static const std::string kNoNotice;
   if (controls_.show_ui) {
     requests = overlay_.draw({.stats = stats_,
                               .sim = sim,
@@ -224,10 +223,10 @@ OverlayRequests App::render() {
                               .frame = frame_,
                               .heap_counted = options_.heap_counter != nullptr,
                               .renderer_name = target_.renderer_name,
-                              .layout = layout_.layout,
-                              .notice = Clock::now() < notice_.until ? notice_.text : kNoNotice});
+                              .layout = layout_.layout});
     if (overlay_.drawn_panel().overlaps(layout_.layout.world)) ++layout_.frames_overlapping;
   }
+  if (Clock::now() < notice_.until) draw_notice(notice_.text, layout_.layout.world);
   ImGui::Render();
   ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
   stream_.end_frame();

@@ -14,12 +14,12 @@ constexpr KeyBinding kBindings[] = {
     {"C", "highlight contacts", Action::ToggleContacts, {SDLK_c}},
     {"R", "reset the scene with the seed in the overlay's seed field", Action::Reset, {SDLK_r}},
     {"+",
-     "double the sprites (a new scene; at the cap of 1,000,000 nothing changes and the panel says "
+     "double the sprites (a new scene; at the cap of 1,000,000 nothing changes and a notice says "
      "so)",
      Action::DoubleSprites,
      {SDLK_PLUS, SDLK_KP_PLUS}},
     {"-",
-     "halve the sprites (a new scene; at 1 sprite nothing changes and the panel says so)",
+     "halve the sprites (a new scene; at 1 sprite nothing changes and a notice says so)",
      Action::HalveSprites,
      {SDLK_MINUS, SDLK_KP_MINUS}},
     {"B",

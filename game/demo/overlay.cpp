@@ -1,7 +1,7 @@
 // The ImGui overlay, a panel docked on the left: frame times by phase, the allocator switch,
 // tree statistics, the key map, the A/B run, controls, pool and vertex-stream occupancy.
 //
-// Sections: drawing helpers, the main window, memory, controls, keys.
+// Sections: drawing helpers, the main window, memory, controls, keys, notices.
 #include "game/demo/overlay.hpp"
 
 #include <imgui.h>
@@ -176,7 +176,6 @@ OverlayRequests Overlay::draw(const OverlayView& view) {
     content_w_ = ImGui::GetContentRegionAvail().x;
     // Text wraps at the panel's edge rather than being cut there.
     ImGui::PushTextWrapPos(0.0f);
-    draw_notice(view);
     draw_stats_panel(view, requests);
     if (view.controls.show_help) draw_keys_panel(view.controls.show_help);
     draw_query_panel(view);
@@ -200,11 +199,6 @@ void Overlay::measure_fit() {
   const float bottom = window->InnerRect.Max.y - ImGui::GetStyle().WindowPadding.y;
   fit_.overflow_x = std::max(fit_.overflow_x, reached.x - right);
   fit_.overflow_y = std::max(fit_.overflow_y, reached.y + window->Scroll.y - bottom);
-}
-
-void Overlay::draw_notice(const OverlayView& view) {
-  if (view.notice.empty()) return;
-  ImGui::TextColored(colour(kNotice), "%s", view.notice.c_str());
 }
 
 void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& requests) {
@@ -529,6 +523,23 @@ void Overlay::draw_keys_panel(bool& open) {
     }
     ImGui::EndTable();
   }
+}
+
+// --- notices ----------------------------------------------------------------------------------
+
+// Over the world rather than in the panel, whose sections would move down by a line for the
+// few seconds it shows, and which may be hidden.
+void draw_notice(const std::string& notice, const ScreenRect& world) {
+  if (notice.empty()) return;
+  const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+  const ImVec2 size =
+      ImGui::CalcTextSize(notice.c_str(), nullptr, false, std::max(world.w - 4.0f * pad.x, 1.0f));
+  const ImVec2 at(world.x + pad.x, world.y + pad.y);
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  draw->AddRectFilled(at, ImVec2(at.x + size.x + 2.0f * pad.x, at.y + size.y + 2.0f * pad.y),
+                      IM_COL32(20, 20, 26, 235));
+  draw->AddText(nullptr, 0.0f, ImVec2(at.x + pad.x, at.y + pad.y), kNotice, notice.c_str(), nullptr,
+                size.x);
 }
 
 }  // namespace quadpool::game::demo

@@ -39,7 +39,6 @@ struct OverlayView {
   bool heap_counted = false;
   const std::string& renderer_name;
   const Layout& layout;
-  const std::string& notice;  // why the last request changed nothing; empty: none
 };
 
 /// How far the panel's content has reached past its edges, the most over every frame drawn,
@@ -93,7 +92,6 @@ class Overlay {
   void draw_query_panel(const OverlayView& view);
   void apply_scale(float scale);
   void measure_fit();
-  void draw_notice(const OverlayView& view);
 
   std::vector<memory::BlockState> chunk_states_;  // the per-chunk strip, refreshed now and then
   int sprites_slider_ = 0;                    // the live sprite count, or what the user drags it to
@@ -105,5 +103,10 @@ class Overlay {
   ScreenRect drawn_{};
   PanelFit fit_{};
 };
+
+/// Draws `notice` (why the last request changed nothing) over the top-left corner of `world`,
+/// on a dark box, wrapped to its width; nothing when it is empty. Call between ImGui's
+/// NewFrame and Render, with or without the panel.
+void draw_notice(const std::string& notice, const ScreenRect& world);
 
 }  // namespace quadpool::game::demo

@@ -57,7 +57,7 @@ void write_layout(JsonWriter& json, const SummaryInputs& in) {
 }
 
 // "panel": whether its content ever went past its edges (cut off on the right, or below the
-// bottom where only a scrollbar shows it), its sprite slider, and the last notice it showed.
+// bottom where only a scrollbar shows it), its sprite slider, and the last notice shown.
 void write_panel(JsonWriter& json, const SummaryInputs& in) {
   json.begin("panel");
   json.real("overflow_x", in.panel_fit.overflow_x);

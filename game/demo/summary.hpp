@@ -39,7 +39,7 @@ struct SummaryInputs {
   const Selection& selection;
   PanelFit panel_fit{};       // how far the panel's content ever reached past its edges
   int sprites_slider = 0;     // the panel's sprite slider at exit
-  const std::string& notice;  // the last notice the panel showed; empty: none
+  const std::string& notice;  // the last notice shown (why a key changed nothing); empty: none
   ScreenRect world_drawn{};   // where the world square lands in the window at exit
 };
 
