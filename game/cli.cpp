@@ -300,7 +300,8 @@ void Parser::add_headless_options() {
 void Parser::add_demo_options() {
   demo_only.push_back(
       value("--window", window, "WxH",
-            fmt::format("Demo: window size, width {}..{}, height {}..{} (default {}x{})",
+            fmt::format("Demo: window size, width {}..{}, height {}..{} (default {}x{}, "
+                        "or less to fit the screen)",
                         kMinWindowWidth, kMaxWindowWidth, kMinWindowHeight, kMaxWindowHeight,
                         demo.window_width, demo.window_height),
             window_text())
@@ -416,6 +417,7 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
   demo.allocator = parser.headless.allocator;
   demo.window_width = parser.window.width;
   demo.window_height = parser.window.height;
+  demo.window_size_given = parser.app.count("--window") > 0;
   if (parser.frames != 0) demo.frames = parser.frames;
   return command;
 }

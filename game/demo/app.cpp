@@ -12,9 +12,13 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <span>
+
+#include <fmt/format.h>
 
 #include "engine/core/log.hpp"
 #include "game/demo/summary.hpp"
+#include "game/simulation.hpp"
 
 namespace quadpool::game::demo {
 
@@ -54,7 +58,6 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const D
       stream_(kInitialStreamQuads * 4 * VertexStream::kFramesInFlight),
       sprite_renderer_(renderer, atlas),
       overlay_(options.seed) {
-  overlay_.show_scene_size(runner_.scene().sprites);
   update_layout();
 }
 
@@ -70,8 +73,27 @@ void App::reset(SceneKind kind) {
 
 void App::after_reset() {
   selection_.clear();
-  overlay_.show_scene_size(runner_.scene().sprites);
   fit_camera();
+}
+
+// + and -: a new scene of `wanted` sprites (clamped to the limits). At a limit nothing changes
+// and the panel says why, rather than restarting the scene at the size it already has.
+void App::resize_scene(std::size_t wanted, const char* key) {
+  const std::size_t now = runner_.sim().sprites().size();
+  const std::size_t next = std::clamp(wanted, kMinSprites, kMaxSprites);
+  if (next == now) {
+    notify(now >= kMaxSprites
+               ? fmt::format("{}: already at the cap of {} sprites", key, kMaxSprites)
+               : fmt::format("{}: already at the minimum of {} sprite", key, kMinSprites));
+    return;
+  }
+  reset(next, runner_.scene().seed);
+}
+
+void App::notify(std::string text) {
+  logger().info("{}", text);
+  notice_.text = std::move(text);
+  notice_.until = Clock::now() + std::chrono::seconds(4);
 }
 
 void App::fit_camera() {
@@ -204,6 +226,7 @@ OverlayRequests App::render() {
                               .layout = layout_.layout});
     if (overlay_.drawn_panel().overlaps(layout_.layout.world)) ++layout_.frames_overlapping;
   }
+  if (Clock::now() < notice_.until) draw_notice(notice_.text, layout_.layout.world);
   ImGui::Render();
   ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
   stream_.end_frame();
@@ -296,11 +319,12 @@ void App::apply(Action action) {
     case Action::Reset:
       reset(scene.sprites, overlay_.seed_field());
       break;
+    // From the live count, spawned sprites included: what the panel's slider shows.
     case Action::DoubleSprites:
-      reset(scene.sprites * 2, scene.seed);
+      resize_scene(runner_.sim().sprites().size() * 2, "+");
       break;
     case Action::HalveSprites:
-      reset(scene.sprites / 2, scene.seed);
+      resize_scene(runner_.sim().sprites().size() / 2, "-");
       break;
     case Action::StartAb:
       start_ab();
@@ -346,13 +370,24 @@ void App::apply(const OverlayRequests& requests) {
 
 // --- A/B comparison ----------------------------------------------------------------------------
 
+// Every leg starts from the sprites as they are now, spawned ones included: the run measures
+// the scene the user is looking at.
 void App::start_ab() {
   if (ab_.running()) return;
-  ab_.start(runner_.config(), controls_, runner_.sim().allocator());
+  const std::span<const scene::Sprite> now = runner_.sim().sprites();
+  ab_start_.assign(now.begin(), now.end());
+  SimulationConfig subject = runner_.config();
+  subject.scene.sprites = ab_start_.size();
+  ab_.start(subject, controls_, runner_.sim().allocator());
   controls_.paused = false;
   controls_.speed = 1.0f;
+  start_ab_leg();
+}
+
+void App::start_ab_leg() {
   runner_.set_allocator(ab_.leg_allocator());
-  reset(runner_.scene().sprites, runner_.scene().seed);
+  runner_.reset_to(ab_start_);
+  after_reset();
 }
 
 void App::cancel_ab() {
@@ -367,8 +402,7 @@ void App::advance_ab(const FrameSample& sample) {
     case AbExperiment::Next::Continue:
       break;
     case AbExperiment::Next::NewLeg:
-      runner_.set_allocator(ab_.leg_allocator());
-      reset(runner_.scene().sprites, runner_.scene().seed);
+      start_ab_leg();
       break;
     case AbExperiment::Next::Done:
       controls_ = ab_.saved_controls();
@@ -399,6 +433,10 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
       .ab = ab_,
       .f12_screenshot = target_.last_f12_screenshot,
       .selection = selection_,
+      .panel_fit = overlay_.fit(),
+      .sprites_slider = overlay_.sprites_slider(),
+      .notice = notice_.text,
+      .world_drawn = camera_.world_on_screen(runner_.sim().world_side()),
   };
   std::puts(summary_json(in).c_str());
   std::fflush(stdout);

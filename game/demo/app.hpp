@@ -5,6 +5,7 @@
 /// panels, which see only an OverlayView), and summary_json (the JSON printed at exit).
 /// run_demo() (demo.cpp) sets SDL up and hands the window and renderer to an App.
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "game/demo/sprite_renderer.hpp"
 #include "game/demo/textures.hpp"
 #include "game/demo/vertex_stream.hpp"
+#include "scene/scene.hpp"
 
 struct SDL_Window;
 struct SDL_Renderer;
@@ -55,6 +57,11 @@ class App {
     std::uint64_t refits = 0;              // camera fits after a resize or the panel toggling
     std::uint64_t frames_overlapping = 0;  // frames the drawn panel shared pixels with the world
   };
+  // Why the last request changed nothing, shown at the top of the panel for a few seconds.
+  struct Notice {
+    std::string text;  // the last one (the summary reports it after it has gone from the panel)
+    std::chrono::steady_clock::time_point until{};
+  };
 
   void handle_events();
   void update_layout();
@@ -62,9 +69,12 @@ class App {
   void apply(const OverlayRequests& requests);
   void reset(std::size_t sprites, std::uint64_t seed);
   void reset(SceneKind kind);
+  void resize_scene(std::size_t wanted, const char* key);
+  void notify(std::string text);
   void after_reset();
   void fit_camera();
   void start_ab();
+  void start_ab_leg();
   void cancel_ab();
   void advance_ab(const FrameSample& sample);
   OverlayRequests render();
@@ -84,6 +94,8 @@ class App {
   Controls controls_;
   Overlay overlay_;
   AbExperiment ab_;
+  std::vector<scene::Sprite> ab_start_;  // the sprites as B found them: where every A/B leg starts
+  Notice notice_;
   std::uint64_t frame_ = 0;
   bool quit_ = false;
 };

@@ -6,6 +6,7 @@
 #include <imgui_impl_sdl.h>
 #include <imgui_impl_sdlrenderer.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -105,6 +106,56 @@ bool wayland_can_connect() {
          (runtime_dir != nullptr && runtime_dir[0] == '/');
 }
 
+// A size from --window is kept as asked. The default shrinks to the display's usable area (the
+// desktop less its panels and docks), so that on a 1280x720 screen the panel's title and the
+// FPS line are not off screen. False when there is nothing to fit.
+bool usable_area(const DemoOptions& options, SDL_Rect& usable) {
+  return !options.window_size_given && SDL_GetDisplayUsableBounds(0, &usable) == 0 &&
+         usable.w > 0 && usable.h > 0;
+}
+
+// A window manager's title bar and borders, around the client area.
+struct Frame {
+  int top = 0, left = 0, bottom = 0, right = 0;
+};
+
+// The client area of a `width` x `height` window shrunk to fit `usable` with its frame, centred.
+SDL_Rect fit_in(const SDL_Rect& usable, int width, int height, const Frame& frame) {
+  const int room_w = usable.w - frame.left - frame.right;
+  const int room_h = usable.h - frame.top - frame.bottom;
+  SDL_Rect r{};
+  r.w = std::max(std::min(width, room_w), kMinWindowWidth);
+  r.h = std::max(std::min(height, room_h), kMinWindowHeight);
+  r.x = usable.x + frame.left + std::max(0, (room_w - r.w) / 2);
+  r.y = usable.y + frame.top + std::max(0, (room_h - r.h) / 2);
+  return r;
+}
+
+SDL_Rect first_window(const DemoOptions& options) {
+  SDL_Rect usable{};
+  if (!usable_area(options, usable)) {
+    return {SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, options.window_width,
+            options.window_height};
+  }
+  return fit_in(usable, options.window_width, options.window_height, Frame{});
+}
+
+// The frame is known only once the window exists: shrink the default-sized window by it.
+void fit_frame_to_display(SDL_Window* window, const DemoOptions& options) {
+  SDL_Rect usable{};
+  Frame frame;
+  if (!usable_area(options, usable) ||
+      SDL_GetWindowBordersSize(window, &frame.top, &frame.left, &frame.bottom, &frame.right) != 0 ||
+      frame.top + frame.left + frame.bottom + frame.right == 0) {
+    return;
+  }
+  int w = 0, h = 0;
+  SDL_GetWindowSize(window, &w, &h);
+  const SDL_Rect r = fit_in(usable, w, h, frame);
+  SDL_SetWindowSize(window, r.w, r.h);
+  SDL_SetWindowPosition(window, r.x, r.y);
+}
+
 }  // namespace
 
 int run_demo(const DemoOptions& options) {
@@ -152,10 +203,13 @@ int run_demo(const DemoOptions& options) {
 
   // Not SDL_WINDOW_ALLOW_HIGHDPI: mouse events arrive in window units and everything is drawn
   // in renderer pixels, which then stay the same thing.
+  const SDL_Rect at = first_window(options);
   std::unique_ptr<SDL_Window, WindowDeleter> window(
-      SDL_CreateWindow("quadpool", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
-                       options.window_width, options.window_height, SDL_WINDOW_RESIZABLE));
+      SDL_CreateWindow("quadpool", at.x, at.y, at.w, at.h, SDL_WINDOW_RESIZABLE));
   if (!window) return no_display("SDL_CreateWindow failed");
+  fit_frame_to_display(window.get(), options);
+  int window_w = 0, window_h = 0;
+  SDL_GetWindowSize(window.get(), &window_w, &window_h);
   const Uint32 flags = options.vsync ? SDL_RENDERER_PRESENTVSYNC : 0;
   std::unique_ptr<SDL_Renderer, RendererDeleter> renderer(
       SDL_CreateRenderer(window.get(), -1, flags));
@@ -174,8 +228,8 @@ int run_demo(const DemoOptions& options) {
   logger().info(
       "demo: {} sprites, seed {}, {}x{} window, renderer {} (video driver {}), vsync {}, pair "
       "kernel {}",
-      options.sprites, options.seed, options.window_width, options.window_height,
-      info.name ? info.name : "?", SDL_GetCurrentVideoDriver(), options.vsync ? "on" : "off",
+      options.sprites, options.seed, window_w, window_h, info.name ? info.name : "?",
+      SDL_GetCurrentVideoDriver(), options.vsync ? "on" : "off",
       quadpool::spatial::pair_kernel_name());
 
   ImGuiSession imgui(window.get(), renderer.get());

@@ -23,6 +23,7 @@ struct DemoOptions {
   spatial::AllocatorKind allocator = spatial::AllocatorKind::Pool;
   int window_width = 1280;
   int window_height = 800;
+  bool window_size_given = false;  // --window: that size; else the default, shrunk to the display
   std::optional<std::uint64_t> frames;  // quit after this many frames
   std::string screenshot;               // PNG or BMP of the last frame; empty for none
   bool vsync = true;

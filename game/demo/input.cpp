@@ -43,6 +43,11 @@ bool parse_script_input(const std::string& what, ScriptedKey& out) {
     out.kind = ScriptedKey::Kind::Pick;
     return true;
   }
+  used = 0;
+  if (whole(std::sscanf(what.c_str(), "spawn=%d/%d%n", &out.x0, &out.y0, &used), 2)) {
+    out.kind = ScriptedKey::Kind::Spawn;
+    return true;
+  }
   constexpr std::string_view kScene = "scene=";
   if (what.rfind(kScene, 0) == 0) {
     const std::optional<SceneKind> kind =
@@ -91,7 +96,7 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
       error = fmt::format(
           "QUADPOOL_DEMO_KEYS: '{}' is not FRAME:KEY (a frame number from 0 to {}, then an SDL "
           "key name such as A, Space or ., a window size WxH from 64x64 to 16384x16384, "
-          "query=X0/Y0/X1/Y1, pick=X/Y or scene=uniform|clustered|mixed|streams)",
+          "query=X0/Y0/X1/Y1, pick=X/Y, spawn=X/Y or scene=uniform|clustered|mixed|streams)",
           shown_value(entry), std::numeric_limits<std::uint64_t>::max());
       return {};
     }
@@ -110,6 +115,11 @@ std::optional<SceneKind> Input::inject_script(std::uint64_t frame, SDL_Window* w
     script_holds_shift_ = false;
   }
   const Uint32 window_id = SDL_GetWindowID(window);
+  if (script_holds_button_) {
+    push_mouse(SDL_MOUSEBUTTONUP, static_cast<int>(script_holds_button_->x),
+               static_cast<int>(script_holds_button_->y), window_id);
+    script_holds_button_.reset();
+  }
   // Scripted input enters SDL's queue like real input, and is handled like it.
   for (; next_script_key_ < script_.size() && script_[next_script_key_].frame <= frame;
        ++next_script_key_) {
@@ -133,6 +143,11 @@ std::optional<SceneKind> Input::inject_script(std::uint64_t frame, SDL_Window* w
                    drag ? scripted.y1 : scripted.y0, window_id);
         break;
       }
+      case ScriptedKey::Kind::Spawn:
+        push_mouse(SDL_MOUSEBUTTONDOWN, scripted.x0, scripted.y0, window_id);
+        script_holds_button_ =
+            ScreenPoint{static_cast<float>(scripted.x0), static_cast<float>(scripted.y0)};
+        break;
       case ScriptedKey::Kind::Key: {
         SDL_Event press{};
         press.type = SDL_KEYDOWN;

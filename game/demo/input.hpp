@@ -24,19 +24,21 @@ namespace quadpool::game::demo {
 /// shift held), or a pick in the overlay's scene list. Scripts come from $QUADPOOL_DEMO_KEYS
 /// (see parse_key_script).
 struct ScriptedKey {
-  enum class Kind { Key, Resize, Query, Pick, Scene };
+  enum class Kind { Key, Resize, Query, Pick, Scene, Spawn };
   std::uint64_t frame;
   int keycode;  // SDL_Keycode of a Key
   Kind kind = Kind::Key;
   int width = 0, height = 0;             // a Resize's window size
-  int x0 = 0, y0 = 0;                    // window pixels: a Query's first corner, a Pick's point
+  int x0 = 0, y0 = 0;                    // window pixels: a Query's first corner, a Pick's or
+                                         // a Spawn's point
   int x1 = 0, y1 = 0;                    // a Query's second corner
   SceneKind scene = SceneKind::Uniform;  // a Scene's pick
 };
 
 /// Parses "FRAME:WHAT[,FRAME:WHAT...]", WHAT being an SDL key name ("A", "Space", "."), a window
 /// size WxH, "query=X0/Y0/X1/Y1" (a shift-drag between two window points), "pick=X/Y" (a
-/// shift-click) or "scene=KIND" (the overlay's scene list, e.g. scene=mixed), e.g.
+/// shift-click), "spawn=X/Y" (the left button held there for one frame: a spawn) or
+/// "scene=KIND" (the overlay's scene list, e.g. scene=mixed), e.g.
 /// "100:A,150:1024x600,160:pick=700/300,200:scene=streams". Returns the entries sorted by
 /// frame, or an error naming the bad entry.
 std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& error);
@@ -65,6 +67,7 @@ class Input {
   std::vector<ScriptedKey> script_;
   std::size_t next_script_key_ = 0;
   bool script_holds_shift_ = false;  // a scripted drag or click holds shift until the next frame
+  std::optional<ScreenPoint> script_holds_button_;  // a scripted spawn: released next frame
   bool spawning_ = false;
   bool panning_ = false;
   ScreenPoint mouse_{0, 0};

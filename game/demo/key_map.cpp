@@ -13,8 +13,15 @@ constexpr KeyBinding kBindings[] = {
     {"T", "draw the quad-tree", Action::ToggleTree, {SDLK_t}},
     {"C", "highlight contacts", Action::ToggleContacts, {SDLK_c}},
     {"R", "reset the scene with the seed in the overlay's seed field", Action::Reset, {SDLK_r}},
-    {"+", "double the sprites (a new scene)", Action::DoubleSprites, {SDLK_PLUS, SDLK_KP_PLUS}},
-    {"-", "halve the sprites (a new scene)", Action::HalveSprites, {SDLK_MINUS, SDLK_KP_MINUS}},
+    {"+",
+     "double the sprites (a new scene; at the cap of 1,000,000 nothing changes and a notice says "
+     "so)",
+     Action::DoubleSprites,
+     {SDLK_PLUS, SDLK_KP_PLUS}},
+    {"-",
+     "halve the sprites (a new scene; at 1 sprite nothing changes and a notice says so)",
+     Action::HalveSprites,
+     {SDLK_MINUS, SDLK_KP_MINUS}},
     {"B",
      "run the A/B comparison (pause, speed, scene, draw toggles and queries are locked while it "
      "runs)",
@@ -42,7 +49,8 @@ constexpr KeyBinding kBindings[] = {
      Action::None,
      {}},
     {"shift + click",
-     "pick the sprite under the cursor and outline the tree leaf that holds it",
+     "pick the sprite nearest the cursor (within 6 pixels of its edge) and outline the tree leaf "
+     "that holds it",
      Action::None,
      {}},
     {"right drag", "pan", Action::None, {}},

@@ -1,14 +1,16 @@
 // The ImGui overlay, a panel docked on the left: frame times by phase, the allocator switch,
 // tree statistics, the key map, the A/B run, controls, pool and vertex-stream occupancy.
 //
-// Sections: drawing helpers, the main window, memory, controls, keys.
+// Sections: drawing helpers, the main window, memory, controls, keys, notices.
 #include "game/demo/overlay.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // the panel's content extent (ImGuiWindow::DC.CursorMaxPos)
 
 #include <algorithm>
 #include <array>
 #include <cinttypes>
+#include <cmath>
 #include <string>
 
 #include <fmt/format.h>
@@ -30,6 +32,9 @@ constexpr ImU32 kPhaseColours[5] = {
     IM_COL32(150, 150, 160, 255),  // render
 };
 constexpr const char* kPhaseNames[5] = {"integrate", "rebuild", "pairs", "resolve", "render"};
+// The A/B table's rows; the last is the longest and sets the names' column width.
+constexpr const char* kAbRowNames[5] = {"tick median", "tick p99", "frame median", "frame p99",
+                                        "heap allocs/tick"};
 
 constexpr ImU32 kLive = IM_COL32(90, 210, 110, 255);
 constexpr ImU32 kFree = IM_COL32(70, 110, 200, 255);
@@ -40,6 +45,8 @@ constexpr ImU32 kBad = IM_COL32(255, 90, 80, 255);
 constexpr ImU32 kPickedLeafText = IM_COL32(255, 150, 40, 255);
 constexpr ImU32 kPoolMode = IM_COL32(90, 210, 110, 255);
 constexpr ImU32 kNewDeleteMode = IM_COL32(255, 90, 80, 255);
+constexpr ImU32 kNotice = IM_COL32(255, 210, 90, 255);
+constexpr ImU32 kBarFill = IM_COL32(40, 110, 60, 255);  // a dark kLive, under white figures
 
 ImVec4 colour(ImU32 c) {
   return ImGui::ColorConvertU32ToFloat4(c);
@@ -60,6 +67,15 @@ ImVec2 reserve_bar(float width, float height) {
 
 void text(const std::string& s) {
   ImGui::TextUnformatted(s.c_str());
+}
+
+// An integer field with - and + (ctrl: `fast_step`), clamped to [low, high]. True when a new
+// value is to be applied: a step, or a typed value and Enter.
+bool tree_field(const char* label, int& value, int low, int high, int fast_step) {
+  const bool changed =
+      ImGui::InputInt(label, &value, 1, fast_step, ImGuiInputTextFlags_EnterReturnsTrue);
+  value = std::clamp(value, low, high);
+  return changed;
 }
 
 // A graph of the last FrameStats::kHistory frames, one column per frame, stacked by the first
@@ -128,7 +144,13 @@ Overlay::~Overlay() = default;
 // Text, paddings and spacings grow together; text alone would crowd at 4K.
 void Overlay::apply_scale(float scale) {
   if (scale == scale_) return;
-  if (!base_style_) base_style_ = std::make_unique<ImGuiStyle>(ImGui::GetStyle());
+  if (!base_style_) {
+    base_style_ = std::make_unique<ImGuiStyle>(ImGui::GetStyle());
+    // A little tighter than ImGui's default rows, so that the panel's default sections, an A/B
+    // result among them, fit in 720 pixels without a scrollbar.
+    base_style_->ItemSpacing.y = 3.0f;
+    base_style_->FramePadding.y = 2.0f;
+  }
   ImGuiStyle& style = ImGui::GetStyle();
   style = *base_style_;
   style.ScaleAllSizes(scale);
@@ -152,6 +174,8 @@ OverlayRequests Overlay::draw(const OverlayView& view) {
     const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     drawn_ = {at.x, at.y, size.x, size.y};
     content_w_ = ImGui::GetContentRegionAvail().x;
+    // Text wraps at the panel's edge rather than being cut there.
+    ImGui::PushTextWrapPos(0.0f);
     draw_stats_panel(view, requests);
     if (view.controls.show_help) draw_keys_panel(view.controls.show_help);
     draw_query_panel(view);
@@ -159,9 +183,22 @@ OverlayRequests Overlay::draw(const OverlayView& view) {
     draw_controls_panel(view, requests);
     draw_pool_panel(view);
     draw_stream_panel(view);
+    ImGui::PopTextWrapPos();
+    measure_fit();
   }
   ImGui::End();
   return requests;
+}
+
+// How far this frame's items reached past the panel's content area: a line ImGui clipped at
+// the right edge, or content below the bottom that only a scrollbar would show.
+void Overlay::measure_fit() {
+  const ImGuiWindow* window = ImGui::GetCurrentWindow();
+  const ImVec2 reached = window->DC.CursorMaxPos;
+  const float right = window->WorkRect.Max.x;
+  const float bottom = window->InnerRect.Max.y - ImGui::GetStyle().WindowPadding.y;
+  fit_.overflow_x = std::max(fit_.overflow_x, reached.x - right);
+  fit_.overflow_y = std::max(fit_.overflow_y, reached.y + window->Scroll.y - bottom);
 }
 
 void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& requests) {
@@ -174,8 +211,8 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
 
   // The whole frame, then the simulation's tick alone at its own scale: rendering dwarfs the
   // tick, and the tick is where the allocator shows.
-  draw_phase_graph(stats, 5, content_w_, 56.0f * scale_, true);
-  draw_phase_graph(stats, 4, content_w_, 42.0f * scale_, false);
+  draw_phase_graph(stats, 5, content_w_, 46.0f * scale_, true);
+  draw_phase_graph(stats, 4, content_w_, 36.0f * scale_, false);
   const float phase_ms[5] = {last.integrate, last.rebuild, last.pairs, last.resolve, last.render};
   for (int p = 0; p < 5; ++p) {
     if (p != 0 && p != 3) ImGui::SameLine();
@@ -210,9 +247,9 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
   }
 
   const TickStats& tick = view.sim.last_tick();
-  text(fmt::format("tree: {} nodes, {} leaves, depth {} of {}, leaf capacity {}", tick.tree.nodes,
-                   tick.tree.leaves, tick.tree.max_depth_reached, view.sim.config().tree_max_depth,
-                   view.sim.config().tree_leaf_capacity));
+  // The leaf capacity is in Controls, beside its own field.
+  text(fmt::format("tree: {} nodes, {} leaves, depth {} of {}", tick.tree.nodes, tick.tree.leaves,
+                   tick.tree.max_depth_reached, view.sim.config().tree_max_depth));
   text(fmt::format("pairs tested {}   contacts {}", tick.pairs_tested, tick.contacts));
 }
 
@@ -226,7 +263,10 @@ void Overlay::draw_pool_panel(const OverlayView& view) {
                                                static_cast<float>(pool.capacity)
                                          : 0.0f;
     const std::string label = fmt::format("{} / {} blocks", pool.blocks_in_use, pool.capacity);
+    // White figures need a dark fill: ImGui's default yellow leaves them unreadable.
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colour(kBarFill));
     ImGui::ProgressBar(used, ImVec2(content_w_, 0), label.c_str());
+    ImGui::PopStyleColor();
     text(fmt::format("chunks {}   high-water {}   {} each", pool.chunks, pool.high_water,
                      bytes_text(pool.block_size)));
     text(fmt::format("creates {}   destroys {}", pool.total_allocations, pool.total_deallocations));
@@ -241,9 +281,12 @@ void Overlay::draw_pool_panel(const OverlayView& view) {
         allocator.chunk_block_states(c, std::span(chunk_states_).subspan(c * per_chunk, per_chunk));
       }
     }
+    // One row per chunk in a band of at most 4 rows' height: at a million sprites 12 rows of
+    // full height would push the sections below off the bottom of a 720-pixel panel.
     constexpr std::size_t kMaxRows = 12;
-    const float row_h = 6.0f * scale_;
     const std::size_t rows = std::min(pool.chunks, kMaxRows);
+    const float row_h = std::clamp(
+        std::floor(4.0f * 7.0f * scale_ / static_cast<float>(rows)) - 1.0f, 1.0f, 6.0f * scale_);
     const ImVec2 at = reserve_bar(content_w_, static_cast<float>(rows) * (row_h + 1));
     const std::size_t columns =
         std::min<std::size_t>(per_chunk, static_cast<std::size_t>(content_w_));
@@ -322,8 +365,12 @@ void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requ
   // An A/B run owns the scene, the speed and the drawing until it is done or cancelled.
   ImGui::BeginDisabled(view.ab.running());
   ImGui::PushItemWidth(0.55f * content_w_);
+  // The slider shows the live count (spawned sprites included) except while the user holds it.
   // The scene is rebuilt when the slider is let go, not on every value it passes through.
   // AlwaysClamp: ctrl+click turns a slider into a text field, which ImGui does not clamp.
+  if (ImGui::GetActiveID() != ImGui::GetID("sprites")) {
+    sprites_slider_ = static_cast<int>(view.sim.sprites().size());
+  }
   ImGui::SliderInt("sprites", &sprites_slider_, static_cast<int>(kMinSprites),
                    static_cast<int>(kMaxSprites), "%d",
                    ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
@@ -362,20 +409,20 @@ void Overlay::draw_scene_controls(const OverlayView& view, OverlayRequests& requ
   if (ImGui::Combo("scene", &scene, names.data(), static_cast<int>(names.size()))) {
     requests.scene = kSceneKinds[static_cast<std::size_t>(scene)];
   }
-  // The sliders follow the tree's settings except while the user holds one.
+  // The fields follow the tree's settings except while the user edits one.
   if (!ImGui::IsAnyItemActive()) {
-    depth_slider_ = config.tree_max_depth;
-    capacity_slider_ = config.tree_leaf_capacity;
+    depth_field_ = config.tree_max_depth;
+    capacity_field_ = config.tree_leaf_capacity;
   }
-  ImGui::SliderInt("tree max depth", &depth_slider_, kMinTreeDepth, kMaxTreeDepth, "%d",
-                   ImGuiSliderFlags_AlwaysClamp);
-  const bool depth_done = ImGui::IsItemDeactivatedAfterEdit();
-  ImGui::SliderInt("leaf capacity", &capacity_slider_, kMinLeafCapacity, kMaxLeafCapacity, "%d",
-                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  const bool capacity_done = ImGui::IsItemDeactivatedAfterEdit();
+  // Fields with - and + rather than sliders: a slider draws its value in its middle, where the
+  // handle sits for the middle values. A step applies at once, a typed value on Enter.
+  const bool depth_done =
+      tree_field("tree max depth", depth_field_, kMinTreeDepth, kMaxTreeDepth, 1);
+  const bool capacity_done =
+      tree_field("leaf capacity", capacity_field_, kMinLeafCapacity, kMaxLeafCapacity, 8);
   ImGui::PopItemWidth();
   if (depth_done || capacity_done) {
-    requests.tree_limits = OverlayRequests::TreeLimits{depth_slider_, capacity_slider_};
+    requests.tree_limits = OverlayRequests::TreeLimits{depth_field_, capacity_field_};
   }
 }
 
@@ -396,14 +443,18 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
   }
   const std::optional<AbResult>& result = ab.result();
   if (result) {
-    ImGui::TextDisabled("%s scene, seed %" PRIu64 ", tree depth %d, leaf capacity %d",
+    ImGui::TextDisabled("%s, seed %" PRIu64 ", depth %d, leaf capacity %d",
                         scene_name(result->scene), result->seed, result->tree_max_depth,
                         result->tree_leaf_capacity);
   }
   if (result && ImGui::BeginTable("ab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
-    ImGui::TableSetupColumn(fmt::format("{} sprites", result->sprites).c_str());
-    ImGui::TableSetupColumn("pool");
-    ImGui::TableSetupColumn("new/delete");
+    // The row names' column as wide as its longest name; the figures share the rest.
+    const std::string sprites = fmt::format("{} sprites", result->sprites);
+    const float names_w =
+        std::max(ImGui::CalcTextSize(kAbRowNames[4]).x, ImGui::CalcTextSize(sprites.c_str()).x);
+    ImGui::TableSetupColumn(sprites.c_str(), ImGuiTableColumnFlags_WidthFixed, names_w);
+    ImGui::TableSetupColumn("pool", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("new/delete", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
     // The smaller figure is green.
     auto row = [](const char* name, double pool, double new_delete, const char* format) {
@@ -417,12 +468,12 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
       ImGui::TextColored(colour(new_delete < pool ? kGood : IM_COL32(230, 230, 230, 255)), format,
                          new_delete);
     };
-    row("tick median", result->tick_ms[0].median, result->tick_ms[1].median, "%.3f ms");
-    row("tick p99", result->tick_ms[0].p99, result->tick_ms[1].p99, "%.3f ms");
-    row("frame median", result->frame_ms[0].median, result->frame_ms[1].median, "%.3f ms");
-    row("frame p99", result->frame_ms[0].p99, result->frame_ms[1].p99, "%.3f ms");
+    row(kAbRowNames[0], result->tick_ms[0].median, result->tick_ms[1].median, "%.3f ms");
+    row(kAbRowNames[1], result->tick_ms[0].p99, result->tick_ms[1].p99, "%.3f ms");
+    row(kAbRowNames[2], result->frame_ms[0].median, result->frame_ms[1].median, "%.3f ms");
+    row(kAbRowNames[3], result->frame_ms[0].p99, result->frame_ms[1].p99, "%.3f ms");
     if (result->heap_allocations_per_tick[0] && result->heap_allocations_per_tick[1]) {
-      row("heap allocs/tick", *result->heap_allocations_per_tick[0],
+      row(kAbRowNames[4], *result->heap_allocations_per_tick[0],
           *result->heap_allocations_per_tick[1], "%.1f");
     }
     ImGui::EndTable();
@@ -472,6 +523,23 @@ void Overlay::draw_keys_panel(bool& open) {
     }
     ImGui::EndTable();
   }
+}
+
+// --- notices ----------------------------------------------------------------------------------
+
+// Over the world rather than in the panel, whose sections would move down by a line for the
+// few seconds it shows, and which may be hidden.
+void draw_notice(const std::string& notice, const ScreenRect& world) {
+  if (notice.empty()) return;
+  const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+  const ImVec2 size =
+      ImGui::CalcTextSize(notice.c_str(), nullptr, false, std::max(world.w - 4.0f * pad.x, 1.0f));
+  const ImVec2 at(world.x + pad.x, world.y + pad.y);
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  draw->AddRectFilled(at, ImVec2(at.x + size.x + 2.0f * pad.x, at.y + size.y + 2.0f * pad.y),
+                      IM_COL32(20, 20, 26, 235));
+  draw->AddText(nullptr, 0.0f, ImVec2(at.x + pad.x, at.y + pad.y), kNotice, notice.c_str(), nullptr,
+                size.x);
 }
 
 }  // namespace quadpool::game::demo

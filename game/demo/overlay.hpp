@@ -41,6 +41,13 @@ struct OverlayView {
   const Layout& layout;
 };
 
+/// How far the panel's content has reached past its edges, the most over every frame drawn,
+/// pixels (0: nothing was ever cut or needed the scrollbar).
+struct PanelFit {
+  float overflow_x = 0.0f;  // past the right edge of the content area: cut off
+  float overflow_y = 0.0f;  // past the bottom: only the scrollbar shows it
+};
+
 /// What the user asked for through the overlay's widgets this frame; the App applies it.
 struct OverlayRequests {
   std::optional<AllocatorKind> allocator;
@@ -67,12 +74,12 @@ class Overlay {
   /// Where ImGui really put the panel in the last draw(), window pixels (read back, so a test
   /// can check it against the world's rectangle).
   const ScreenRect& drawn_panel() const noexcept { return drawn_; }
+  /// Whether everything the panel drew fitted in it (read back from ImGui every frame).
+  const PanelFit& fit() const noexcept { return fit_; }
+  /// The sprite slider's value: the live count, or what the user is dragging it to.
+  int sprites_slider() const noexcept { return sprites_slider_; }
   /// The seed field's value: what R resets with.
   std::uint64_t seed_field() const noexcept { return seed_input_; }
-  /// Moves the sprite slider to a new scene's size.
-  void show_scene_size(std::size_t sprites) noexcept {
-    sprites_slider_ = static_cast<int>(sprites);
-  }
 
  private:
   void draw_stats_panel(const OverlayView& view, OverlayRequests& requests);
@@ -84,15 +91,22 @@ class Overlay {
   void draw_keys_panel(bool& open);
   void draw_query_panel(const OverlayView& view);
   void apply_scale(float scale);
+  void measure_fit();
 
   std::vector<memory::BlockState> chunk_states_;  // the per-chunk strip, refreshed now and then
-  int sprites_slider_ = 0;
-  int depth_slider_ = 0, capacity_slider_ = 0;  // the tree settings' sliders
+  int sprites_slider_ = 0;                    // the live sprite count, or what the user drags it to
+  int depth_field_ = 0, capacity_field_ = 0;  // the tree settings' fields
   std::uint64_t seed_input_;
   float scale_ = 0.0f;  // the layout's UI scale, as last applied to ImGui's style
   std::unique_ptr<ImGuiStyle> base_style_;  // the style at scale 1, taken at the first draw
   float content_w_ = 0.0f;                  // the panel's inner width this frame
   ScreenRect drawn_{};
+  PanelFit fit_{};
 };
+
+/// Draws `notice` (why the last request changed nothing) over the top-left corner of `world`,
+/// on a dark box, wrapped to its width; nothing when it is empty. Call between ImGui's
+/// NewFrame and Render, with or without the panel.
+void draw_notice(const std::string& notice, const ScreenRect& world);
 
 }  // namespace quadpool::game::demo

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 
 namespace quadpool::game::demo {
@@ -46,6 +47,7 @@ void Selection::end_drag(float world_per_pixel) noexcept {
       region_->max_y - region_->min_y < click) {
     region_.reset();
     pick_at_ = from_;
+    pick_reach_ = kPickPixels * world_per_pixel;
   }
 }
 
@@ -67,7 +69,7 @@ void Selection::update(const Simulation& sim) {
   if (region_) run_query(sim);
   if (pick_at_) {
     // A click picks once; the pick then follows its sprite. A click on empty space clears.
-    picked_ = sprite_at(sim, *pick_at_);
+    picked_ = sprite_at(sim, *pick_at_, pick_reach_);
     pick_at_.reset();
   }
   if (picked_ && *picked_ < sim.sprites().size()) {
@@ -95,16 +97,25 @@ void Selection::run_query(const Simulation& sim) {
   stats_ = stats;
 }
 
-std::optional<std::uint32_t> Selection::sprite_at(const Simulation& sim, ScreenPoint at) {
+std::optional<std::uint32_t> Selection::sprite_at(const Simulation& sim, ScreenPoint at,
+                                                  float reach) {
   const std::span<const Sprite> sprites = sim.sprites();
+  reach = std::max(reach, 0.0f);
   std::optional<std::uint32_t> found;
-  float best = std::numeric_limits<float>::infinity();
-  sim.tree().query(spatial::Aabb{at.x, at.y, at.x, at.y}, [&](std::uint32_t id) {
+  float best_gap = std::numeric_limits<float>::infinity();
+  float best_d2 = best_gap;
+  // A circle within `reach` of the point has its box within `reach` of it on both axes, so
+  // the query on this box returns every candidate.
+  const spatial::Aabb around{at.x - reach, at.y - reach, at.x + reach, at.y + reach};
+  sim.tree().query(around, [&](std::uint32_t id) {
     if (id >= sprites.size()) return;
     const Sprite& s = sprites[id];
     const float d2 = (s.x - at.x) * (s.x - at.x) + (s.y - at.y) * (s.y - at.y);
-    if (d2 <= s.radius * s.radius && d2 < best) {
-      best = d2;
+    const float gap = std::max(0.0f, std::sqrt(d2) - s.radius);
+    if (gap > reach) return;
+    if (gap < best_gap || (gap == best_gap && d2 < best_d2)) {
+      best_gap = gap;
+      best_d2 = d2;
       found = id;
     }
   });

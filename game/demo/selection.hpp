@@ -30,7 +30,7 @@ class Selection {
   /// Stretches the rectangle to world point `at` while a drag is going.
   void drag_to(ScreenPoint at) noexcept;
   /// Ends a drag. One that covers under 3 pixels (`world_per_pixel` world units each) was a
-  /// click: it becomes a point pick at its start.
+  /// click: it becomes a point pick at its start, reaching kPickPixels around it.
   void end_drag(float world_per_pixel) noexcept;
   /// Forgets the rectangle, the pick and their sprites.
   void clear() noexcept;
@@ -49,9 +49,15 @@ class Selection {
   /// A sprite is picked.
   bool picking() const noexcept { return picked_.has_value(); }
 
-  /// The sprite whose circle holds world point `at` (the nearest centre if several), found
-  /// through the tree; none on empty space.
-  static std::optional<std::uint32_t> sprite_at(const Simulation& sim, ScreenPoint at);
+  /// How far from a sprite's edge a click still picks it, screen pixels: at the default zoom
+  /// sprites are a few pixels across, and a click needs no pixel precision.
+  static constexpr float kPickPixels = 6.0f;
+
+  /// The sprite nearest world point `at` among those whose circle comes within `reach` world
+  /// units of it: the least distance to the circle (0 inside it), then the nearest centre.
+  /// Found through the tree's query on a box of half-size `reach` around the point; none when
+  /// nothing is that close.
+  static std::optional<std::uint32_t> sprite_at(const Simulation& sim, ScreenPoint at, float reach);
   /// The quadrant of the leaf that holds sprite `id` in the last tick's tree.
   static std::optional<spatial::Aabb> leaf_of(const Simulation& sim, std::uint32_t id);
 
@@ -64,6 +70,7 @@ class Selection {
   std::vector<std::uint32_t> ids_;
   std::optional<QueryStats> stats_;
   std::optional<ScreenPoint> pick_at_;  // world point of a click not yet resolved
+  float pick_reach_ = 0.0f;             // its reach in world units (kPickPixels at its zoom)
   std::optional<std::uint32_t> picked_;
   std::optional<spatial::Aabb> leaf_;
 };

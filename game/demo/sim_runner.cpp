@@ -26,6 +26,13 @@ void SimRunner::reset(SceneKind kind) {
                 config_.scene.seed);
 }
 
+void SimRunner::reset_to(std::span<const scene::Sprite> sprites) {
+  rebuild_simulation();  // the same seeded scene, so the same world
+  Simulation& sim = *sim_;
+  while (!sim.sprites().empty()) sim.remove_sprite(sim.sprites().size() - 1);  // from the end: O(1)
+  for (const scene::Sprite& sprite : sprites) sim.add_sprite(sprite);
+}
+
 void SimRunner::rebuild_simulation() {
   if (sim_) config_.allocator = sim_->allocator();
   sim_.reset();  // free the old scene first: at the cap it is ~100 MB

@@ -27,6 +27,9 @@ class SimRunner {
   void reset(std::size_t sprites, std::uint64_t seed);
   /// Replaces the scene with a new one of `kind`, same sprite count and seed.
   void reset(SceneKind kind);
+  /// Like reset() with the same count and seed, but the sprites are `sprites` (a copy of an
+  /// earlier sprites(), at most kMaxSprites): the A/B run starts every leg from one state.
+  void reset_to(std::span<const scene::Sprite> sprites);
   /// New tree settings from the next tick on (the sprites stay); kept by later resets. Values
   /// out of QuadTreeConfig's ranges are clamped into them.
   void set_tree_limits(int max_depth, int leaf_capacity);

@@ -136,12 +136,15 @@ DrawCounts SpriteRenderer::draw(VertexStream& stream, const Camera& camera, cons
   DrawCounts counts;
   const spatial::Aabb visible = camera.visible_world(area);
   Batch batch(*this, stream, counts);
-  outline(batch, camera, {0, 0, view.world_side, view.world_side}, kWorldBorder);
+  const spatial::Aabb border{0, 0, view.world_side, view.world_side};
   const float sprite_pixels = 2.0f * view.typical_radius * camera.scale();
   if (sprite_pixels < kDensityBelowPixels) {
+    // The tree and the border over the map, whose edge cells would hide them.
     draw_density(batch, camera, area, view, counts);
-    draw_tree(batch, camera, visible, view, kTreeLineOnMap);  // over the map, which would hide it
+    draw_tree(batch, camera, visible, view, kTreeLineOnMap);
+    outline(batch, camera, border, kWorldBorder);
   } else {
+    outline(batch, camera, border, kWorldBorder);
     draw_tree(batch, camera, visible, view, kTreeLine);
     draw_sprites(batch, camera, visible, view, counts);
   }
@@ -228,6 +231,9 @@ void SpriteRenderer::draw_density(Batch& batch, const Camera& camera, const Scre
   std::size_t filled = 0;
   for (const std::uint32_t n : density_) filled += n > 0 ? 1 : 0;
   batch.expect(filled);
+  // The cells follow the screen's grid, not the world's edges: a cell across an edge is cut at
+  // it, so the map stays inside the world's border.
+  const ScreenRect world = camera.world_on_screen(view.world_side);
   for (int y = 0; y < rows; ++y) {
     for (int x = 0; x < columns; ++x) {
       const std::uint32_t n =
@@ -235,10 +241,12 @@ void SpriteRenderer::draw_density(Batch& batch, const Camera& camera, const Scre
                    static_cast<std::size_t>(x)];
       if (n == 0) continue;
       const float t = std::min(1.0f, std::log2(1.0f + static_cast<float>(n)) / full);
-      const float x0 = area.x + static_cast<float>(x * cell);
-      const float y0 = area.y + static_cast<float>(y * cell);
-      batch.quad(x0, y0, x0 + static_cast<float>(cell), y0 + static_cast<float>(cell), atlas_.white,
-                 density_colour(t));
+      const float x0 = std::max(world.x, area.x + static_cast<float>(x * cell));
+      const float y0 = std::max(world.y, area.y + static_cast<float>(y * cell));
+      const float x1 = std::min(world.x + world.w, area.x + static_cast<float>((x + 1) * cell));
+      const float y1 = std::min(world.y + world.h, area.y + static_cast<float>((y + 1) * cell));
+      if (x1 <= x0 || y1 <= y0) continue;
+      batch.quad(x0, y0, x1, y1, atlas_.white, density_colour(t));
     }
   }
 }

@@ -1,5 +1,7 @@
 #include "game/demo/summary.hpp"
 
+#include <algorithm>
+
 #include "game/json_writer.hpp"
 #include "game/report_json.hpp"
 
@@ -50,6 +52,22 @@ void write_layout(JsonWriter& json, const SummaryInputs& in) {
   json.real("ui_scale", in.layout.ui_scale);
   json.integer("refits", in.layout_refits);
   json.integer("frames_overlapping", in.layout_frames_overlapping);
+  write_rect(json, "world_drawn", in.world_drawn);
+  json.end();
+}
+
+// "panel": whether its content ever went past its edges (cut off on the right, or below the
+// bottom where only a scrollbar shows it), its sprite slider, and the last notice shown.
+void write_panel(JsonWriter& json, const SummaryInputs& in) {
+  json.begin("panel");
+  json.real("overflow_x", in.panel_fit.overflow_x);
+  json.real("overflow_y", in.panel_fit.overflow_y);
+  json.integer("sprites_slider", static_cast<std::uint64_t>(std::max(in.sprites_slider, 0)));
+  if (in.notice.empty()) {
+    json.null("notice");
+  } else {
+    json.string("notice", in.notice);
+  }
   json.end();
 }
 
@@ -140,11 +158,13 @@ std::string summary_json(const SummaryInputs& in) {
   json.integer("frames", in.stats.frames());
   json.string("scene", scene_name(in.sim.config().scene.kind));
   json.integer("sprites", in.sim.sprites().size());
+  json.integer("ticks_since_reset", in.sim.ticks());  // a new scene starts again from 0
   write_seed(json, "seed", in.seed);
   json.string("renderer", in.renderer);
   json.integer("window_width", static_cast<std::uint64_t>(in.layout.window.w));
   json.integer("window_height", static_cast<std::uint64_t>(in.layout.window.h));
   write_layout(json, in);
+  write_panel(json, in);
   json.boolean("vsync", in.vsync);
   json.boolean("heap_counter", in.heap_counter);
   json.integer("allocator_switches", in.allocator_switches);

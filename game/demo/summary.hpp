@@ -10,6 +10,7 @@
 #include "game/demo/ab_experiment.hpp"
 #include "game/demo/frame_stats.hpp"
 #include "game/demo/layout.hpp"
+#include "game/demo/overlay.hpp"
 #include "game/demo/selection.hpp"
 #include "game/demo/vertex_stream.hpp"
 #include "game/simulation.hpp"
@@ -36,6 +37,10 @@ struct SummaryInputs {
   const AbExperiment& ab;
   const std::string& f12_screenshot;  // the last one F12 saved; empty: none
   const Selection& selection;
+  PanelFit panel_fit{};       // how far the panel's content ever reached past its edges
+  int sprites_slider = 0;     // the panel's sprite slider at exit
+  const std::string& notice;  // the last notice shown (why a key changed nothing); empty: none
+  ScreenRect world_drawn{};   // where the world square lands in the window at exit
 };
 
 /// The summary as one line of JSON.

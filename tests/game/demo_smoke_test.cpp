@@ -317,6 +317,140 @@ TEST_F(DemoSmoke, ABmpScreenshotIsWrittenWhenTheNameEndsInBmp) {
   EXPECT_GT(image.distinct_colours, 20u);
 }
 
+// Runs the demo with the key script `keys` (none when empty) and returns its JSON summary. A
+// run that fails is a test failure, and its summary is empty.
+std::map<std::string, std::string> summary_of(const std::string& keys, const std::string& args) {
+  if (keys.empty()) {
+    ::unsetenv("QUADPOOL_DEMO_KEYS");
+  } else {
+    ::setenv("QUADPOOL_DEMO_KEYS", keys.c_str(), 1);
+  }
+  const test::ProcessResult r = test::run_quadpool(args + " --vsync off", test::Capture::Stdout);
+  EXPECT_EQ(r.exit_code, 0) << args << ": " << r.output;
+  return r.exit_code == 0 ? parse_summary(r) : std::map<std::string, std::string>{};
+}
+
+// The panel's content never reaches past its edges: no line cut off on the right, nothing
+// below the bottom that only a scrollbar would show. Read back from ImGui in every frame.
+void expect_panel_fits(const std::map<std::string, std::string>& json, const std::string& what) {
+  EXPECT_EQ(real(json, "panel.overflow_x"), 0.0) << what << ": a line is cut at the right edge";
+  EXPECT_EQ(real(json, "panel.overflow_y"), 0.0) << what << ": the panel needs a scrollbar";
+}
+
+TEST_F(DemoSmoke, ThePanelCutsNothingAndNeedsNoScrollbarWithAnABResultAt720pAnd1080p) {
+  // An A/B result is the panel at its tallest with the default sections open.
+  for (const std::string window : {"1280x720", "1920x1080"}) {
+    const auto json = summary_of("", "--ab --sprites 200 --frames 603 --window " + window);
+    ASSERT_EQ(json.at("ab.state"), "done") << window;
+    expect_panel_fits(json, window);
+  }
+}
+
+// A key at a limit: the scene is the one the run started with (every frame ticked it, none
+// restarted it) and the panel's notice says why.
+void expect_unchanged_at_a_limit(const std::map<std::string, std::string>& json,
+                                 std::uint64_t sprites, std::uint64_t frames, const char* why) {
+  EXPECT_EQ(number(json, "sprites"), sprites);
+  EXPECT_EQ(number(json, "ticks_since_reset"), frames) << "the scene restarted";
+  const std::string notice = json.count("panel.notice") ? json.at("panel.notice") : "";
+  EXPECT_NE(notice.find(why), std::string::npos) << notice;
+}
+
+TEST_F(DemoSmoke, AtTheCapPlusChangesNothingAndTheFullPanelFitsIn720Pixels) {
+  // A million sprites: the pool's strip has its 12 rows and the tree's figures are at their
+  // widest. '+' at frame 2 must neither restart the scene nor go past the cap, and says why.
+  const auto json = summary_of("2:+", "--sprites 1000000 --frames 5 --window 1280x720");
+  expect_unchanged_at_a_limit(json, 1000000, 5, "cap of 1000000");
+  expect_panel_fits(json, "1,000,000 sprites");
+}
+
+TEST_F(DemoSmoke, AtOneSpriteMinusChangesNothingAndSaysWhy) {
+  const auto json = summary_of("3:-", "--sprites 1 --frames 8 --window 640x400");
+  expect_unchanged_at_a_limit(json, 1, 8, "minimum of 1 sprite");
+
+  // Away from the limits, + doubles the live count and leaves no notice.
+  const auto doubled = summary_of("3:+", "--sprites 300 --frames 8 --window 640x400");
+  EXPECT_EQ(number(doubled, "sprites"), 600u);
+  EXPECT_EQ(doubled.at("panel.notice"), "null");
+}
+
+TEST_F(DemoSmoke, SpawnedSpritesShowInTheSliderAndAnABRunKeepsThem) {
+  // Three frames with the left button held in the world: 8 sprites each. Then B: every leg
+  // starts from these 1,024 sprites, and the scene keeps them afterwards.
+  const auto json = summary_of("3:spawn=800/360,4:spawn=800/360,5:spawn=800/360,8:B",
+                               "--sprites 1000 --frames 615 --window 1280x720");
+  EXPECT_EQ(number(json, "sprites"), 1024u);
+  EXPECT_EQ(number(json, "panel.sprites_slider"), 1024u);
+  ASSERT_EQ(json.at("ab.state"), "done");
+  EXPECT_EQ(number(json, "ab.sprites"), 1024u);
+}
+
+TEST_F(DemoSmoke, TheDefaultWindowFitsTheDisplayAndAGivenSizeIsKept) {
+  // SDL's dummy display is 1024x768; ctest's xvfb screen is 1280x800. The default window
+  // (1280x800) shrinks to fit; --window is kept as asked.
+  const auto json = summary_of("", "--sprites 500 --frames 3");
+  if (on_a_display()) {
+    EXPECT_LE(number(json, "window_width"), 1280u);
+    EXPECT_LE(number(json, "window_height"), 800u);
+  } else {
+    EXPECT_EQ(number(json, "window_width"), 1024u);
+    EXPECT_EQ(number(json, "window_height"), 768u);
+  }
+  const auto given = summary_of("", "--sprites 500 --frames 3 --window 1100x780");
+  EXPECT_EQ(number(given, "window_width"), 1100u);
+}
+
+TEST_F(DemoSmoke, OnA1280x720ScreenTheDefaultWindowIs1280x720) {
+  // The screen of a small laptop, on a real X server: the window must not open 1280x800 at
+  // y = -40 with the panel's title off screen.
+  if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "xvfb-run is not installed";
+  }
+  ::setenv("SDL_VIDEODRIVER", "x11", 1);
+  const test::ProcessResult r = test::run_quadpool_on_screen(
+      "1280x720", "--sprites 500 --frames 3 --vsync off", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(number(json, "window_width"), 1280u);
+  EXPECT_EQ(number(json, "window_height"), 720u);
+  expect_panel_fits(json, "the default window on a 1280x720 screen");
+}
+
+TEST_F(DemoSmoke, TheDensityMapStaysInsideTheWorldsBorder) {
+  // 100,000 sprites fitted into 1280x720: a map of 3-pixel cells on the screen's grid. The
+  // cells across the world's edges are cut at them: the rows and columns just outside the
+  // world, as the summary gives it, are background.
+  const std::filesystem::path shot = dir_ / "density.bmp";
+  const test::ProcessResult r = test::run_quadpool(
+      "--sprites 100000 --frames 3 --window 1280x720 --vsync off --screenshot '" + shot.string() +
+          "'",
+      test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  ASSERT_EQ(json.at("density_map"), "true");
+  const int x = static_cast<int>(real(json, "layout.world_drawn.x"));
+  const int y = static_cast<int>(real(json, "layout.world_drawn.y"));
+  const int w = static_cast<int>(real(json, "layout.world_drawn.w"));
+  const int h = static_cast<int>(real(json, "layout.world_drawn.h"));
+  int width = 0, height = 0, channels = 0;
+  std::unique_ptr<stbi_uc, decltype(&stbi_image_free)> pixels(
+      stbi_load(shot.c_str(), &width, &height, &channels, 3), &stbi_image_free);
+  ASSERT_TRUE(pixels) << shot;
+  ASSERT_TRUE(y >= 3 && y + h + 4 <= height && x >= 3 && x + w + 4 <= width);
+  const auto background = [&](int px, int py) {
+    const stbi_uc* p = pixels.get() + (static_cast<std::size_t>(py) * width + px) * 3;
+    return p[0] == 18 && p[1] == 20 && p[2] == 28;  // the clear colour
+  };
+  int spilled = 0;
+  for (int d = 2; d <= 3; ++d) {  // 2 and 3 pixels outside: clear of the border's own line
+    for (int px = x; px < x + w; ++px)
+      spilled += !background(px, y - d) + !background(px, y + h + d);
+    for (int py = y; py < y + h; ++py)
+      spilled += !background(x - d, py) + !background(x + w + d, py);
+  }
+  EXPECT_EQ(spilled, 0) << "density cells drawn outside the world";
+}
+
 TEST_F(DemoSmoke, WithoutADisplayTheDemoSuggestsHeadlessOrXvfbAndExitsWith2) {
   // The X11 driver with no DISPLAY: what a user sees over ssh without X forwarding.
   ::setenv("SDL_VIDEODRIVER", "x11", 1);
