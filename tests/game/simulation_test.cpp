@@ -456,9 +456,9 @@ struct PinnedHash {
   SceneKind kind;
   const char* hash;
 };
-constexpr std::array kPinnedHashes{PinnedHash{SceneKind::Uniform, "35718d8f7ae33674"},
-                                   PinnedHash{SceneKind::Clustered, "5794af013d69fe87"},
-                                   PinnedHash{SceneKind::Mixed, "a66e4f2f872d993e"},
+constexpr std::array kPinnedHashes{PinnedHash{SceneKind::Uniform, "1746f9d3fd52a3c9"},
+                                   PinnedHash{SceneKind::Clustered, "39fcc6fc96f8fdc4"},
+                                   PinnedHash{SceneKind::Mixed, "0e7da536f63f8d70"},
                                    PinnedHash{SceneKind::Streams, "657e5d997514e449"}};
 static_assert(kPinnedHashes.size() == kSceneKinds.size(), "pin every scene's hash");
 
