@@ -462,6 +462,11 @@ constexpr std::array kPinnedHashes{PinnedHash{SceneKind::Uniform, "1746f9d3fd52a
                                    PinnedHash{SceneKind::Streams, "657e5d997514e449"}};
 static_assert(kPinnedHashes.size() == kSceneKinds.size(), "pin every scene's hash");
 
+// ctest's test names show the parameter: the scene and its hash, not 16 bytes of hex.
+void PrintTo(const PinnedHash& pinned, std::ostream* os) {
+  *os << scene_name(pinned.kind) << ' ' << pinned.hash;
+}
+
 class PinnedStateHash : public ::testing::TestWithParam<PinnedHash> {};
 
 TEST_P(PinnedStateHash, TheSceneKeepsItsStateHashAfterThreeHundredTicks) {
