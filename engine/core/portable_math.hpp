@@ -29,8 +29,8 @@ struct CosSin {
   float sine;
 };
 
-/// The largest |radians| that portable_cos_sin() reduces exactly: 2^24. Above it a float's
-/// spacing is more than 2, so such an angle says next to nothing about a direction anyway.
+/// The largest |radians| that portable_cos_sin() reduces exactly: 2^24. At and above it a float's
+/// spacing is 2 or more, so such an angle says next to nothing about a direction anyway.
 inline constexpr float kPortableTrigMaxRadians = 16777216.0f;
 
 /// cos(radians) and sin(radians), each within 0.5 ulp + 1e-7 ulp of the true value for
