@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/core/assert.hpp"
+#include "engine/core/portable_math.hpp"
 #include "engine/spatial/quad_tree.hpp"
 
 namespace quadpool::game {
@@ -210,12 +211,12 @@ std::size_t Simulation::spawn_at(float x, float y, std::size_t count, float spre
     s.radius = rng_.uniform(scene.min_radius, scene.max_radius);
     // sqrt makes the spawn uniform over the disc rather than bunched at its centre.
     const float distance = spread * std::sqrt(rng_.unit_float());
-    const float where = rng_.uniform(0.0f, 2.0f * std::numbers::pi_v<float>);
-    s.x = x + distance * std::cos(where);
-    s.y = y + distance * std::sin(where);
-    const float heading = rng_.uniform(0.0f, 2.0f * std::numbers::pi_v<float>);
-    s.vx = scene.speed * std::cos(heading);
-    s.vy = scene.speed * std::sin(heading);
+    const CosSin where = portable_cos_sin(rng_.uniform(0.0f, 2.0f * std::numbers::pi_v<float>));
+    s.x = x + distance * where.cosine;
+    s.y = y + distance * where.sine;
+    const CosSin heading = portable_cos_sin(rng_.uniform(0.0f, 2.0f * std::numbers::pi_v<float>));
+    s.vx = scene.speed * heading.cosine;
+    s.vy = scene.speed * heading.sine;
     s.kind = static_cast<std::uint8_t>(rng_.below(kSpriteKinds));
     clamp_into_world(s, side_);
     sprites_.push_back(s);

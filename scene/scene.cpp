@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "engine/core/portable_math.hpp"
 #include "engine/core/random.hpp"
 
 namespace quadpool::scene {
@@ -26,8 +27,9 @@ float uniform_between_walls(Random& rng, float radius, float lo_wall, float hi_w
 }
 
 void set_heading(Sprite& s, float heading, float speed) {
-  s.vx = speed * std::cos(heading);
-  s.vy = speed * std::sin(heading);
+  const CosSin direction = portable_cos_sin(heading);
+  s.vx = speed * direction.cosine;
+  s.vy = speed * direction.sine;
 }
 
 // The mean area of a sprite with a radius uniform in [lo, hi]: pi * E[r^2].
@@ -115,10 +117,10 @@ std::vector<Sprite> spawn_clustered(const SceneConfig& config) {
         return pick < b.cumulative_weight;
       });
       // Box-Muller: a 2D normal offset from a uniform angle and a radius drawn from (0, 1].
-      const float length = blob->sigma * std::sqrt(-2.0f * std::log(1.0f - rng.unit_float()));
-      const float angle = rng.uniform(0.0f, kTwoPi);
-      s.x = blob->x + length * std::cos(angle);
-      s.y = blob->y + length * std::sin(angle);
+      const float length = blob->sigma * std::sqrt(-2.0f * portable_log(1.0f - rng.unit_float()));
+      const CosSin offset = portable_cos_sin(rng.uniform(0.0f, kTwoPi));
+      s.x = blob->x + length * offset.cosine;
+      s.y = blob->y + length * offset.sine;
       // Each blob has its own look, so the demo shows where its sprites went.
       s.kind = static_cast<std::uint8_t>((blob - blobs.begin()) % kSpriteKinds);
       clamp_into_world(s, side);
