@@ -12,7 +12,6 @@
 #include "game/demo/ab_experiment.hpp"
 #include "game/demo/camera.hpp"
 #include "game/demo/controls.hpp"
-#include "game/demo/demo.hpp"
 #include "game/demo/frame_stats.hpp"
 #include "game/demo/input.hpp"
 #include "game/demo/key_map.hpp"
@@ -23,6 +22,7 @@
 #include "game/demo/sprite_renderer.hpp"
 #include "game/demo/textures.hpp"
 #include "game/demo/vertex_stream.hpp"
+#include "game/demo_options.hpp"
 
 struct SDL_Window;
 struct SDL_Renderer;

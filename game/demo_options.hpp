@@ -1,6 +1,8 @@
 #pragma once
-/// The interactive demo's entry point: the boundary between the command line (game/main.cpp)
-/// and the SDL2 + Dear ImGui code in game/demo/.
+/// The interactive demo's settings and entry point: the boundary between the command line
+/// (cli.hpp fills DemoOptions, main.cpp calls run_demo()) and the SDL2 + Dear ImGui code in
+/// game/demo/, which implements run_demo(). Free of any display library, like
+/// headless_options.hpp beside it; a build without the demo links demo_not_built.cpp instead.
 
 #include <cstddef>
 #include <cstdint>
