@@ -113,7 +113,7 @@ class Method {
 
 class QuadTreeMethod final : public Method {
  public:
-  QuadTreeMethod(float side, quadpool::spatial::AllocatorKind kind)
+  QuadTreeMethod(float side, quadpool::memory::AllocatorKind kind)
       : tree_({.bounds = {0, 0, side, side},
                .max_depth = g_max_depth,
                .leaf_capacity = g_leaf_capacity},
@@ -205,9 +205,9 @@ std::unique_ptr<Method> make_method(MethodKind kind, std::span<const Aabb> boxes
                                     float largest_radius) {
   switch (kind) {
     case MethodKind::QuadTreePool:
-      return std::make_unique<QuadTreeMethod>(side, quadpool::spatial::AllocatorKind::Pool);
+      return std::make_unique<QuadTreeMethod>(side, quadpool::memory::AllocatorKind::Pool);
     case MethodKind::QuadTreeNewDelete:
-      return std::make_unique<QuadTreeMethod>(side, quadpool::spatial::AllocatorKind::NewDelete);
+      return std::make_unique<QuadTreeMethod>(side, quadpool::memory::AllocatorKind::NewDelete);
     case MethodKind::UniformGrid:
       return std::make_unique<GridMethod>(side, 2.0f * largest_radius);
     case MethodKind::SweepAndPrune:

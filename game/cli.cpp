@@ -287,8 +287,10 @@ void Parser::add_shared_options() {
         "Where the sprites start and how big they are (default uniform; see game/README.md)",
         "one of " + scene_names)
       ->transform(one_of(failure, "--scene", scenes, "one of " + scene_names));
-  const std::map<std::string, AllocatorKind> allocators{{"pool", AllocatorKind::Pool},
-                                                        {"new-delete", AllocatorKind::NewDelete}};
+  std::map<std::string, memory::AllocatorKind> allocators;
+  for (const memory::AllocatorKind kind : memory::kAllocatorKinds) {
+    allocators[memory::allocator_name(kind)] = kind;
+  }
   value("--allocator", headless.allocator, "pool|new-delete",
         "Where the quad-tree's nodes come from (default pool)", "'pool' or 'new-delete'")
       ->transform(one_of(failure, "--allocator", allocators, "'pool' or 'new-delete'"));

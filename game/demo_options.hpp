@@ -22,7 +22,7 @@ inline constexpr int kMinWindowHeight = 240, kMaxWindowHeight = 4320;
 struct DemoOptions {
   std::size_t sprites = 10'000;
   std::uint64_t seed = 1;
-  spatial::AllocatorKind allocator = spatial::AllocatorKind::Pool;
+  memory::AllocatorKind allocator = memory::AllocatorKind::Pool;
   int window_width = 1280;
   int window_height = 800;
   std::optional<std::uint64_t> frames;  // quit after this many frames

@@ -147,7 +147,7 @@ std::string format_json(const HeadlessReport& r) {
   json.integer("ticks", r.options.ticks);
   write_seed(json, "seed", r.options.seed);
   json.string("scene", scene_name(r.options.scene));
-  json.string("allocator", allocator_name(r.options.allocator));
+  json.string("allocator", memory::allocator_name(r.options.allocator));
   json.integer("switch_allocator_every", r.options.switch_allocator_every);
   json.boolean("verified", r.options.verify);
   json.string("state_hash", format_hash(r.state_hash));
@@ -192,7 +192,7 @@ std::string format_summary(const HeadlessReport& r) {
   std::string s =
       fmt::format("quadpool --headless: {} scene, {} sprites, {} ticks, seed {}, allocator {}",
                   scene_name(r.options.scene), r.options.sprites, r.options.ticks, r.options.seed,
-                  allocator_name(r.options.allocator));
+                  memory::allocator_name(r.options.allocator));
   if (r.options.switch_allocator_every != 0) {
     s += fmt::format(", switching every {} ticks", r.options.switch_allocator_every);
   }

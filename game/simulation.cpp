@@ -274,8 +274,4 @@ double kinetic_energy(std::span<const Sprite> sprites) noexcept {
   return energy;
 }
 
-const char* allocator_name(AllocatorKind kind) noexcept {
-  return kind == AllocatorKind::Pool ? "pool" : "new-delete";
-}
-
 }  // namespace quadpool::game

@@ -38,7 +38,7 @@
 
 namespace quadpool::game {
 
-using spatial::AllocatorKind;
+using memory::AllocatorKind;
 
 // The scene generator lives in scene/ so that engine tests and benchmarks can share it; the game
 // uses its names as its own.
@@ -59,9 +59,6 @@ using scene::world_side;
 /// Ticks after a start or reset in which heap allocations are expected: the first ticks grow the
 /// buffers and the pool. The runner's heap_allocs_per_tick and the demo's check skip them.
 inline constexpr std::uint64_t kHeapWarmupTicks = 10;
-
-/// "pool" or "new-delete", the spelling the command line, the JSON and the overlay use.
-const char* allocator_name(AllocatorKind kind) noexcept;
 
 /// The fewest and the most sprites a Simulation holds (sprite indices are 32-bit in the broad
 /// phase; the cap keeps memory around 100 MB). The command line and the demo's slider use the

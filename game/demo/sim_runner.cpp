@@ -51,7 +51,7 @@ void SimRunner::set_allocator(AllocatorKind kind) {
   if (kind == sim_->allocator()) return;
   sim_->set_allocator(kind);
   ++allocator_switches_;
-  logger().info("allocator: {} from the next tick", allocator_name(kind));
+  logger().info("allocator: {} from the next tick", memory::allocator_name(kind));
 }
 
 void SimRunner::spawn(float x, float y, std::size_t count, float spread) {
