@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "engine/spatial/quad_tree.hpp"
+#include "engine/memory/allocator_kind.hpp"
 #include "scene/scene.hpp"
 
 namespace quadpool::game {

@@ -12,10 +12,12 @@
 
 #include <fmt/format.h>
 
+#include "engine/memory/allocator_kind.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "game/json_writer.hpp"
 #include "game/pair_check.hpp"
 #include "game/report_json.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game {
 
@@ -37,10 +39,10 @@ struct Samples {
   }
   std::vector<float> tick, integrate, rebuild, pairs, resolve;
   std::vector<std::uint64_t> heap;
-  std::vector<AllocatorKind> allocator;
+  std::vector<memory::AllocatorKind> allocator;
 };
 
-AllocatorTimes times_of(const Samples& samples, AllocatorKind kind) {
+AllocatorTimes times_of(const Samples& samples, memory::AllocatorKind kind) {
   std::vector<float> mine;
   for (std::size_t i = 0; i < samples.tick.size(); ++i) {
     if (samples.allocator[i] == kind) mine.push_back(samples.tick[i]);
@@ -80,10 +82,10 @@ HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_count
 
   const Clock::time_point start = Clock::now();
   Clock::time_point last_progress = start;
-  AllocatorKind kind = options.allocator;
+  memory::AllocatorKind kind = options.allocator;
   for (std::uint64_t t = 0; t < options.ticks; ++t) {
     if (options.switch_allocator_every != 0 && t != 0 && t % options.switch_allocator_every == 0) {
-      kind = kind == AllocatorKind::Pool ? AllocatorKind::NewDelete : AllocatorKind::Pool;
+      kind = kind == memory::AllocatorKind::Pool ? memory::AllocatorKind::NewDelete : memory::AllocatorKind::Pool;
       sim.set_allocator(kind);
     }
     const TickStats& tick = sim.step();
@@ -124,8 +126,8 @@ HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_count
   report.tree = last.tree;
   report.tree_config = sim.tree().config();
   report.kinetic_energy_last = kinetic_energy(sim.sprites());
-  report.pool_ticks = times_of(samples, AllocatorKind::Pool);
-  report.new_delete_ticks = times_of(samples, AllocatorKind::NewDelete);
+  report.pool_ticks = times_of(samples, memory::AllocatorKind::Pool);
+  report.new_delete_ticks = times_of(samples, memory::AllocatorKind::NewDelete);
   report.tick_ms = sorted_percentiles(samples.tick);
   report.phase_ms = PhaseTimes{.integrate = median_of(samples.integrate),
                                .rebuild = median_of(samples.rebuild),
@@ -146,7 +148,7 @@ std::string format_json(const HeadlessReport& r) {
   json.integer("sprites", r.options.sprites);
   json.integer("ticks", r.options.ticks);
   write_seed(json, "seed", r.options.seed);
-  json.string("scene", scene_name(r.options.scene));
+  json.string("scene", scene::scene_name(r.options.scene));
   json.string("allocator", memory::allocator_name(r.options.allocator));
   json.integer("switch_allocator_every", r.options.switch_allocator_every);
   json.boolean("verified", r.options.verify);
@@ -191,7 +193,7 @@ std::string format_json(const HeadlessReport& r) {
 std::string format_summary(const HeadlessReport& r) {
   std::string s =
       fmt::format("quadpool --headless: {} scene, {} sprites, {} ticks, seed {}, allocator {}",
-                  scene_name(r.options.scene), r.options.sprites, r.options.ticks, r.options.seed,
+                  scene::scene_name(r.options.scene), r.options.sprites, r.options.ticks, r.options.seed,
                   memory::allocator_name(r.options.allocator));
   if (r.options.switch_allocator_every != 0) {
     s += fmt::format(", switching every {} ticks", r.options.switch_allocator_every);

@@ -3,11 +3,13 @@
 #include <string>
 
 #include "engine/core/log.hpp"
+#include "engine/memory/allocator_kind.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
 
 void AbExperiment::start(const SimulationConfig& subject, const Controls& controls,
-                         AllocatorKind allocator) {
+                         memory::AllocatorKind allocator) {
   running_ = true;
   cancelled_ = false;
   elapsed_ms_ = 0;
@@ -27,13 +29,13 @@ void AbExperiment::start(const SimulationConfig& subject, const Controls& contro
   logger().info(
       "A/B: {} scene, {} sprites, seed {}, tree depth {} leaf capacity {}, {} legs of {} "
       "frames",
-      scene_name(subject.scene.kind), subject.scene.sprites, subject.scene.seed,
+      scene::scene_name(subject.scene.kind), subject.scene.sprites, subject.scene.seed,
       subject.tree_max_depth, subject.tree_leaf_capacity, kLegs, kLegFrames);
 }
 
 AbExperiment::Next AbExperiment::record(const FrameSample& sample) {
   if (!running_ || !sample.ticked) return Next::Continue;
-  const int mode = sample.allocator == AllocatorKind::Pool ? 0 : 1;
+  const int mode = sample.allocator == memory::AllocatorKind::Pool ? 0 : 1;
   frame_ms_[mode].push_back(sample.total);
   tick_ms_[mode].push_back(sample.integrate + sample.rebuild + sample.pairs + sample.resolve);
   elapsed_ms_ += sample.total;
@@ -71,7 +73,7 @@ AbExperiment::Next AbExperiment::record(const FrameSample& sample) {
       "/ "
       "{:.3f} ms new-delete (new-delete / pool {:.2f}x); frame median / p99 {:.2f} / {:.2f} ms "
       "pool, {:.2f} / {:.2f} ms new-delete; heap allocations per tick {}",
-      scene_name(result.scene), result.sprites, result.seed, result.tick_ms[0].median,
+      scene::scene_name(result.scene), result.sprites, result.seed, result.tick_ms[0].median,
       result.tick_ms[0].p99, result.tick_ms[1].median, result.tick_ms[1].p99,
       result.tick_median_ratio(), result.frame_ms[0].median, result.frame_ms[0].p99,
       result.frame_ms[1].median, result.frame_ms[1].p99, heap);

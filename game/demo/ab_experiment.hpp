@@ -10,10 +10,12 @@
 #include <optional>
 #include <vector>
 
+#include "engine/memory/allocator_kind.hpp"
 #include "game/demo/controls.hpp"
 #include "game/demo/frame_stats.hpp"
 #include "game/percentiles.hpp"
 #include "game/simulation.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
 
@@ -21,7 +23,7 @@ namespace quadpool::game::demo {
 struct AbResult {
   std::size_t sprites = 0;
   std::uint64_t seed = 0;
-  SceneKind scene = SceneKind::Uniform;
+  scene::SceneKind scene = scene::SceneKind::Uniform;
   int tree_max_depth = 0, tree_leaf_capacity = 0;  // the tree settings it ran with
   Controls settings{};  // the draw toggles and panel it ran with (speed 1, never paused)
   Percentiles frame_ms[2], tick_ms[2];
@@ -42,7 +44,7 @@ class AbExperiment {
 
   /// Starts a run on `subject`'s scene and tree settings, saving `controls` and `allocator` to
   /// restore at the end. The caller then resets the scene on leg_allocator().
-  void start(const SimulationConfig& subject, const Controls& controls, AllocatorKind allocator);
+  void start(const SimulationConfig& subject, const Controls& controls, memory::AllocatorKind allocator);
   /// Stops a running experiment without a result; the caller restores the saved state.
   void cancel() noexcept;
   /// Records one frame. NewLeg: reset the scene on leg_allocator(). Done: result() holds the
@@ -51,8 +53,8 @@ class AbExperiment {
 
   bool running() const noexcept { return running_; }
   /// The allocator of the current leg.
-  AllocatorKind leg_allocator() const noexcept {
-    return leg_ % 2 == 0 ? AllocatorKind::Pool : AllocatorKind::NewDelete;
+  memory::AllocatorKind leg_allocator() const noexcept {
+    return leg_ % 2 == 0 ? memory::AllocatorKind::Pool : memory::AllocatorKind::NewDelete;
   }
   /// Fraction of the run done, 0..1.
   float progress() const noexcept;
@@ -62,7 +64,7 @@ class AbExperiment {
   bool cancelled() const noexcept { return cancelled_; }
   const std::optional<AbResult>& result() const noexcept { return result_; }
   const Controls& saved_controls() const noexcept { return saved_controls_; }
-  AllocatorKind saved_allocator() const noexcept { return saved_allocator_; }
+  memory::AllocatorKind saved_allocator() const noexcept { return saved_allocator_; }
 
  private:
   bool running_ = false;
@@ -75,7 +77,7 @@ class AbExperiment {
   std::uint64_t heap_allocations_[2] = {}, counted_ticks_[2] = {};
   std::optional<AbResult> result_;
   Controls saved_controls_{};
-  AllocatorKind saved_allocator_ = AllocatorKind::Pool;
+  memory::AllocatorKind saved_allocator_ = memory::AllocatorKind::Pool;
 };
 
 }  // namespace quadpool::game::demo

@@ -14,7 +14,9 @@
 #include <ctime>
 
 #include "engine/core/log.hpp"
+#include "engine/memory/allocator_kind.hpp"
 #include "game/demo/summary.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
 
@@ -47,7 +49,7 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const D
     : target_{window, renderer, renderer_name(renderer), {}},
       options_(options),
       input_(std::move(script)),
-      runner_(SceneConfig{.seed = options.seed, .sprites = options.sprites, .kind = options.scene},
+      runner_(scene::SceneConfig{.seed = options.seed, .sprites = options.sprites, .kind = options.scene},
               options.allocator, options.heap_counter),
       // A start: the stream grows to what is drawn, which the density map bounds by the
       // screen's area however many sprites there are.
@@ -63,7 +65,7 @@ void App::reset(std::size_t sprites, std::uint64_t seed) {
   after_reset();
 }
 
-void App::reset(SceneKind kind) {
+void App::reset(scene::SceneKind kind) {
   runner_.reset(kind);
   after_reset();
 }
@@ -103,7 +105,7 @@ int App::run() {
   const std::clock_t cpu_start = std::clock();
   while (!quit_) {
     const Clock::time_point frame_start = Clock::now();
-    const std::optional<SceneKind> scripted_scene = input_.inject_script(frame_, target_.window);
+    const std::optional<scene::SceneKind> scripted_scene = input_.inject_script(frame_, target_.window);
     handle_events();
     if (scripted_scene) {
       OverlayRequests pick;
@@ -270,7 +272,7 @@ void App::apply(Action action) {
     logger().info("A/B run in progress: key ignored (Esc cancels the run)");
     return;
   }
-  const SceneConfig& scene = runner_.scene();
+  const scene::SceneConfig& scene = runner_.scene();
   switch (action) {
     case Action::None:
       break;
@@ -282,9 +284,9 @@ void App::apply(Action action) {
       controls_.step_once = true;
       break;
     case Action::SwitchAllocator:
-      runner_.set_allocator(runner_.sim().allocator() == AllocatorKind::Pool
-                                ? AllocatorKind::NewDelete
-                                : AllocatorKind::Pool);
+      runner_.set_allocator(runner_.sim().allocator() == memory::AllocatorKind::Pool
+                                ? memory::AllocatorKind::NewDelete
+                                : memory::AllocatorKind::Pool);
       break;
     case Action::ToggleTree:
       controls_.draw_tree = !controls_.draw_tree;

@@ -23,6 +23,7 @@
 #include "game/demo/textures.hpp"
 #include "game/demo/vertex_stream.hpp"
 #include "game/demo_options.hpp"
+#include "scene/scene.hpp"
 
 struct SDL_Window;
 struct SDL_Renderer;
@@ -61,7 +62,7 @@ class App {
   void apply(Action action);
   void apply(const OverlayRequests& requests);
   void reset(std::size_t sprites, std::uint64_t seed);
-  void reset(SceneKind kind);
+  void reset(scene::SceneKind kind);
   void after_reset();
   void fit_camera();
   void start_ab();

@@ -2,6 +2,8 @@
 
 #include <numeric>
 
+#include "engine/memory/allocator_kind.hpp"
+
 namespace quadpool::game::demo {
 
 namespace {
@@ -16,7 +18,7 @@ void FrameStats::record(const FrameSample& sample) {
   keep(all_frame_ms_, sample.total);
   keep(render_ms_, sample.render);
   if (!sample.ticked) return;
-  ModeSamples& mode = sample.allocator == AllocatorKind::Pool ? pool_ : new_delete_;
+  ModeSamples& mode = sample.allocator == memory::AllocatorKind::Pool ? pool_ : new_delete_;
   ++mode.frames;
   keep(mode.frame_ms, sample.total);
   keep(mode.tick_ms, sample.integrate + sample.rebuild + sample.pairs + sample.resolve);
@@ -43,8 +45,8 @@ double FrameStats::recent_fps() const noexcept {
   return total_ms > 0 ? 1000.0 * static_cast<double>(history_size()) / total_ms : 0.0;
 }
 
-ModeSummary FrameStats::summary(AllocatorKind kind) const {
-  const ModeSamples& mode = kind == AllocatorKind::Pool ? pool_ : new_delete_;
+ModeSummary FrameStats::summary(memory::AllocatorKind kind) const {
+  const ModeSamples& mode = kind == memory::AllocatorKind::Pool ? pool_ : new_delete_;
   ModeSummary s;
   s.frames = mode.frames;
   s.frame_ms = percentiles(mode.frame_ms);

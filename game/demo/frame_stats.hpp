@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/memory/allocator_kind.hpp"
 #include "game/percentiles.hpp"
-#include "game/simulation.hpp"
 
 namespace quadpool::game::demo {
 
@@ -20,7 +20,7 @@ struct FrameSample {
   float render = 0;  // drawing, the overlay and presenting
   float total = 0;   // the whole frame, events included
   bool ticked = false;
-  AllocatorKind allocator = AllocatorKind::Pool;
+  memory::AllocatorKind allocator = memory::AllocatorKind::Pool;
   std::optional<std::uint64_t> tick_heap_allocations;
   bool warm = false;  // the tick was past warm-up (see App), so pool mode must allocate nothing
 };
@@ -51,7 +51,7 @@ class FrameStats {
   /// Mean frames per second over the last kHistory frames.
   double recent_fps() const noexcept;
 
-  ModeSummary summary(AllocatorKind kind) const;
+  ModeSummary summary(memory::AllocatorKind kind) const;
   Percentiles frame_ms() const;
   /// Median of each phase over every ticked frame (render over every frame).
   FrameSample phase_medians() const;

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "scene/scene.hpp"
+
 namespace quadpool::game::demo {
 
 namespace {
@@ -41,8 +43,8 @@ bool parse_script_input(const std::string& what, ScriptedKey& out) {
   }
   constexpr std::string_view kScene = "scene=";
   if (what.rfind(kScene, 0) == 0) {
-    const std::optional<SceneKind> kind =
-        parse_scene_kind(std::string_view(what).substr(kScene.size()));
+    const std::optional<scene::SceneKind> kind =
+        scene::parse_scene_kind(std::string_view(what).substr(kScene.size()));
     out.kind = ScriptedKey::Kind::Scene;
     if (kind) out.scene = *kind;
     return kind.has_value();
@@ -101,8 +103,8 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
   return keys;
 }
 
-std::optional<SceneKind> Input::inject_script(std::uint64_t frame, SDL_Window* window) {
-  std::optional<SceneKind> scene;
+std::optional<scene::SceneKind> Input::inject_script(std::uint64_t frame, SDL_Window* window) {
+  std::optional<scene::SceneKind> scene;
   if (script_holds_shift_) {
     SDL_SetModState(KMOD_NONE);
     script_holds_shift_ = false;

@@ -13,7 +13,9 @@
 
 #include <fmt/format.h>
 
+#include "engine/memory/allocator_kind.hpp"
 #include "game/demo/key_map.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
 
@@ -103,7 +105,7 @@ void draw_phase_graph(const FrameStats& stats, int phases, float width, float he
     }
     if (!whole_frame && s.ticked) {
       draw->AddRectFilled(ImVec2(x0, at.y + height + 1), ImVec2(x0 + column, at.y + height + strip),
-                          s.allocator == AllocatorKind::Pool ? kPoolMode : kNewDeleteMode);
+                          s.allocator == memory::AllocatorKind::Pool ? kPoolMode : kNewDeleteMode);
     }
   }
   if (whole_frame) {
@@ -185,14 +187,14 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
 
   // The allocator switch, and what this frame's tick allocated.
   ImGui::Separator();
-  int kind = view.sim.allocator() == AllocatorKind::Pool ? 0 : 1;
+  int kind = view.sim.allocator() == memory::AllocatorKind::Pool ? 0 : 1;
   ImGui::BeginDisabled(view.ab.running());  // an A/B run switches by itself
   ImGui::TextUnformatted("Tree nodes from");
   ImGui::SameLine();
   const bool changed = ImGui::RadioButton("Pool", &kind, 0);
   ImGui::SameLine();
   if (ImGui::RadioButton("new/delete", &kind, 1) || changed) {
-    requests.allocator = kind == 0 ? AllocatorKind::Pool : AllocatorKind::NewDelete;
+    requests.allocator = kind == 0 ? memory::AllocatorKind::Pool : memory::AllocatorKind::NewDelete;
   }
   ImGui::EndDisabled();
   ImGui::SameLine();
@@ -201,7 +203,7 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
     ImGui::TextDisabled("heap allocations: not counted (no heap hook linked)");
   } else if (last.tick_heap_allocations) {
     const std::uint64_t made = *last.tick_heap_allocations;
-    const bool pool = last.allocator == AllocatorKind::Pool;
+    const bool pool = last.allocator == memory::AllocatorKind::Pool;
     ImGui::TextColored(colour(pool ? (made == 0 ? kGood : kBad) : IM_COL32(230, 230, 230, 255)),
                        "heap allocations this tick: %" PRIu64 "%s", made,
                        pool && !last.warm ? "  (warming up)" : "");
@@ -355,12 +357,12 @@ void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requ
 // with the current seed and sprite count; a new tree over the same sprites).
 void Overlay::draw_scene_controls(const OverlayView& view, OverlayRequests& requests) {
   const SimulationConfig& config = view.sim.config();
-  std::array<const char*, kSceneKinds.size()> names{};
-  for (std::size_t i = 0; i < kSceneKinds.size(); ++i) names[i] = scene_name(kSceneKinds[i]);
+  std::array<const char*, scene::kSceneKinds.size()> names{};
+  for (std::size_t i = 0; i < scene::kSceneKinds.size(); ++i) names[i] = scene::scene_name(scene::kSceneKinds[i]);
   int scene = static_cast<int>(config.scene.kind);
   ImGui::PushItemWidth(0.55f * content_w_);
   if (ImGui::Combo("scene", &scene, names.data(), static_cast<int>(names.size()))) {
-    requests.scene = kSceneKinds[static_cast<std::size_t>(scene)];
+    requests.scene = scene::kSceneKinds[static_cast<std::size_t>(scene)];
   }
   // The sliders follow the tree's settings except while the user holds one.
   if (!ImGui::IsAnyItemActive()) {
@@ -397,7 +399,7 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
   const std::optional<AbResult>& result = ab.result();
   if (result) {
     ImGui::TextDisabled("%s scene, seed %" PRIu64 ", tree depth %d, leaf capacity %d",
-                        scene_name(result->scene), result->seed, result->tree_max_depth,
+                        scene::scene_name(result->scene), result->seed, result->tree_max_depth,
                         result->tree_leaf_capacity);
   }
   if (result && ImGui::BeginTable("ab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
@@ -448,7 +450,7 @@ void Overlay::draw_query_panel(const OverlayView& view) {
   }
   const std::optional<std::uint32_t> id = selection.picked();
   if (!id || *id >= view.sim.sprites().size()) return;
-  const Sprite& s = view.sim.sprites()[*id];
+  const scene::Sprite& s = view.sim.sprites()[*id];
   text(fmt::format("sprite {} at ({:.1f}, {:.1f}), radius {:.1f}", *id, s.x, s.y, s.radius));
   if (const std::optional<spatial::Aabb>& leaf = selection.picked_leaf()) {
     ImGui::TextColored(colour(kPickedLeafText), "its leaf (orange): %.0f x %.0f at (%.0f, %.0f)",

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <limits>
 
+#include "scene/scene.hpp"
+
 namespace quadpool::game::demo {
 
 namespace {
@@ -96,12 +98,12 @@ void Selection::run_query(const Simulation& sim) {
 }
 
 std::optional<std::uint32_t> Selection::sprite_at(const Simulation& sim, ScreenPoint at) {
-  const std::span<const Sprite> sprites = sim.sprites();
+  const std::span<const scene::Sprite> sprites = sim.sprites();
   std::optional<std::uint32_t> found;
   float best = std::numeric_limits<float>::infinity();
   sim.tree().query(spatial::Aabb{at.x, at.y, at.x, at.y}, [&](std::uint32_t id) {
     if (id >= sprites.size()) return;
-    const Sprite& s = sprites[id];
+    const scene::Sprite& s = sprites[id];
     const float d2 = (s.x - at.x) * (s.x - at.x) + (s.y - at.y) * (s.y - at.y);
     if (d2 <= s.radius * s.radius && d2 < best) {
       best = d2;

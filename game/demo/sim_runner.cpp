@@ -3,10 +3,12 @@
 #include <algorithm>
 
 #include "engine/core/log.hpp"
+#include "engine/memory/allocator_kind.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
 
-SimRunner::SimRunner(const SceneConfig& scene, AllocatorKind allocator, HeapCounter heap_counter) {
+SimRunner::SimRunner(const scene::SceneConfig& scene, memory::AllocatorKind allocator, HeapCounter heap_counter) {
   config_.scene = scene;
   config_.allocator = allocator;
   config_.heap_counter = heap_counter;
@@ -19,10 +21,10 @@ void SimRunner::reset(std::size_t sprites, std::uint64_t seed) {
   rebuild_simulation();
 }
 
-void SimRunner::reset(SceneKind kind) {
+void SimRunner::reset(scene::SceneKind kind) {
   config_.scene.kind = kind;
   rebuild_simulation();
-  logger().info("scene: {}, {} sprites, seed {}", scene_name(kind), config_.scene.sprites,
+  logger().info("scene: {}, {} sprites, seed {}", scene::scene_name(kind), config_.scene.sprites,
                 config_.scene.seed);
 }
 
@@ -47,7 +49,7 @@ void SimRunner::set_tree_limits(int max_depth, int leaf_capacity) {
                 leaf_capacity);
 }
 
-void SimRunner::set_allocator(AllocatorKind kind) {
+void SimRunner::set_allocator(memory::AllocatorKind kind) {
   if (kind == sim_->allocator()) return;
   sim_->set_allocator(kind);
   ++allocator_switches_;
@@ -70,7 +72,7 @@ void SimRunner::tick_frame(Controls& controls, FrameSample& sample) {
   }
   for (int i = 0; i < ticks; ++i) {
     // A switch into a pool that has never held this scene's tree grows it: warm-up again.
-    const bool cold_pool = sim_->allocator() == AllocatorKind::Pool &&
+    const bool cold_pool = sim_->allocator() == memory::AllocatorKind::Pool &&
                            sim_->tree().pool_stats().capacity < sim_->last_tick().tree.nodes;
     if (cold_pool) ticks_since_reset_ = 0;
     const bool warm = ticks_since_reset_ >= kHeapWarmupTicks;

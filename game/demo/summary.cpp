@@ -1,7 +1,9 @@
 #include "game/demo/summary.hpp"
 
+#include "engine/memory/allocator_kind.hpp"
 #include "game/json_writer.hpp"
 #include "game/report_json.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
 
@@ -80,7 +82,7 @@ void write_ab(JsonWriter& json, const AbExperiment& ab) {
                        : result         ? "done"
                                         : "none");
   if (result && !ab.running()) {
-    json.string("scene", scene_name(result->scene));
+    json.string("scene", scene::scene_name(result->scene));
     json.integer("sprites", result->sprites);
     write_seed(json, "seed", result->seed);
     json.begin("tree");
@@ -138,7 +140,7 @@ std::string summary_json(const SummaryInputs& in) {
   JsonWriter json;
   json.begin();
   json.integer("frames", in.stats.frames());
-  json.string("scene", scene_name(in.sim.config().scene.kind));
+  json.string("scene", scene::scene_name(in.sim.config().scene.kind));
   json.integer("sprites", in.sim.sprites().size());
   write_seed(json, "seed", in.seed);
   json.string("renderer", in.renderer);
@@ -159,8 +161,8 @@ std::string summary_json(const SummaryInputs& in) {
   json.number("render", phases.render);
   json.end();
   json.begin("modes");
-  write_mode(json, "pool", in.stats.summary(AllocatorKind::Pool));
-  write_mode(json, "new_delete", in.stats.summary(AllocatorKind::NewDelete));
+  write_mode(json, "pool", in.stats.summary(memory::AllocatorKind::Pool));
+  write_mode(json, "new_delete", in.stats.summary(memory::AllocatorKind::NewDelete));
   json.end();
   write_pool_and_tree(json, in.sim);
   write_stream(json, in.stream);

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/memory/allocator_kind.hpp"
 #include "game/demo/ab_experiment.hpp"
 #include "game/demo/camera.hpp"
 #include "game/demo/frame_stats.hpp"
@@ -22,6 +23,7 @@
 #include "game/demo/layout.hpp"
 #include "game/demo/selection.hpp"
 #include "game/demo/vertex_stream.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
 namespace {
@@ -214,18 +216,18 @@ TEST(AbExperiment, LegsAlternateAllocatorsAndTheResultRestoresWhatWasSaved) {
   SimulationConfig subject;
   subject.scene.sprites = 5000;
   subject.scene.seed = 42;
-  subject.scene.kind = SceneKind::Mixed;
+  subject.scene.kind = scene::SceneKind::Mixed;
   subject.tree_leaf_capacity = 16;
-  ab.start(subject, controls, AllocatorKind::NewDelete);
+  ab.start(subject, controls, memory::AllocatorKind::NewDelete);
   ASSERT_TRUE(ab.running());
-  std::vector<AllocatorKind> legs{ab.leg_allocator()};
+  std::vector<memory::AllocatorKind> legs{ab.leg_allocator()};
   FrameSample sample;
   sample.ticked = true;
   AbExperiment::Next next = AbExperiment::Next::Continue;
   int frames = 0;
   while (next != AbExperiment::Next::Done && frames < 10'000) {
     sample.allocator = ab.leg_allocator();
-    sample.rebuild = sample.allocator == AllocatorKind::Pool ? 1.0f : 3.0f;
+    sample.rebuild = sample.allocator == memory::AllocatorKind::Pool ? 1.0f : 3.0f;
     sample.total = 10.0f;
     next = ab.record(sample);
     ++frames;
@@ -234,13 +236,13 @@ TEST(AbExperiment, LegsAlternateAllocatorsAndTheResultRestoresWhatWasSaved) {
     EXPECT_EQ(ab.record(idle), AbExperiment::Next::Continue);
   }
   EXPECT_EQ(frames, AbExperiment::kLegs * static_cast<int>(AbExperiment::kLegFrames));
-  EXPECT_EQ(legs, (std::vector<AllocatorKind>{AllocatorKind::Pool, AllocatorKind::NewDelete,
-                                              AllocatorKind::Pool, AllocatorKind::NewDelete}));
+  EXPECT_EQ(legs, (std::vector<memory::AllocatorKind>{memory::AllocatorKind::Pool, memory::AllocatorKind::NewDelete,
+                                              memory::AllocatorKind::Pool, memory::AllocatorKind::NewDelete}));
   EXPECT_FALSE(ab.running());
   ASSERT_TRUE(ab.result().has_value());
   EXPECT_EQ(ab.result()->sprites, 5000u);
   EXPECT_EQ(ab.result()->seed, 42u);
-  EXPECT_EQ(ab.result()->scene, SceneKind::Mixed);
+  EXPECT_EQ(ab.result()->scene, scene::SceneKind::Mixed);
   EXPECT_EQ(ab.result()->tree_leaf_capacity, 16);
   EXPECT_EQ(ab.result()->tree_max_depth, subject.tree_max_depth);
   EXPECT_DOUBLE_EQ(ab.result()->tick_ms[0].median, 1.0);
@@ -248,7 +250,7 @@ TEST(AbExperiment, LegsAlternateAllocatorsAndTheResultRestoresWhatWasSaved) {
   EXPECT_FLOAT_EQ(ab.progress(), 1.0f);
   EXPECT_TRUE(ab.saved_controls().paused);
   EXPECT_FLOAT_EQ(ab.saved_controls().speed, 2.5f);
-  EXPECT_EQ(ab.saved_allocator(), AllocatorKind::NewDelete);
+  EXPECT_EQ(ab.saved_allocator(), memory::AllocatorKind::NewDelete);
 }
 
 std::unique_ptr<Simulation> ticked_scene(std::size_t sprites) {
@@ -288,14 +290,14 @@ TEST(Selection, ABoxQueryFindsWhatABruteForceScanFindsAndTimesBoth) {
 TEST(Selection, AClickPicksTheSpriteUnderItAndItsLeafAndAClickOnEmptySpaceClears) {
   const std::unique_ptr<Simulation> owner = ticked_scene(2000);
   const Simulation& sim = *owner;
-  const Sprite& target = sim.sprites()[123];
+  const scene::Sprite& target = sim.sprites()[123];
   Selection selection;
   selection.begin_drag({target.x, target.y});
   selection.end_drag(1.0f);  // no motion: a click
   EXPECT_FALSE(selection.region().has_value());
   selection.update(sim);
   ASSERT_TRUE(selection.picked().has_value());
-  const Sprite& picked = sim.sprites()[*selection.picked()];
+  const scene::Sprite& picked = sim.sprites()[*selection.picked()];
   EXPECT_LE(std::hypot(picked.x - target.x, picked.y - target.y), picked.radius);
   ASSERT_EQ(selection.ids().size(), 1u);
   // The leaf holds the centre of the picked sprite's box, and no deeper node does.
@@ -356,7 +358,7 @@ TEST(FrameStats, ModesAreCountedApartAndWarmPoolAllocationsAreReported) {
     s.ticked = true;
     s.total = 10.0f + static_cast<float>(i);
     s.rebuild = 1.0f;
-    s.allocator = i < 20 ? AllocatorKind::Pool : AllocatorKind::NewDelete;
+    s.allocator = i < 20 ? memory::AllocatorKind::Pool : memory::AllocatorKind::NewDelete;
     s.warm = i >= 5;
     s.tick_heap_allocations = (i < 5 || i >= 20) ? 7u : (i == 12 ? 1u : 0u);
     stats.record(s);
@@ -366,13 +368,13 @@ TEST(FrameStats, ModesAreCountedApartAndWarmPoolAllocationsAreReported) {
   stats.record(paused);
 
   EXPECT_EQ(stats.frames(), 31u);
-  const ModeSummary pool = stats.summary(AllocatorKind::Pool);
+  const ModeSummary pool = stats.summary(memory::AllocatorKind::Pool);
   EXPECT_EQ(pool.frames, 20u);
   EXPECT_EQ(pool.warm_ticks, 15u);
   EXPECT_EQ(pool.warm_ticks_with_heap_allocations, 1u);
   EXPECT_EQ(pool.max_warm_tick_heap_allocations, 1u);
   EXPECT_DOUBLE_EQ(pool.tick_ms.median, 1.0);
-  const ModeSummary new_delete = stats.summary(AllocatorKind::NewDelete);
+  const ModeSummary new_delete = stats.summary(memory::AllocatorKind::NewDelete);
   EXPECT_EQ(new_delete.frames, 10u);
   EXPECT_EQ(new_delete.max_warm_tick_heap_allocations, 7u);
   EXPECT_EQ(stats.history_size(), 31u);

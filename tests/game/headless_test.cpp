@@ -13,6 +13,7 @@
 
 #include "engine/core/heap_counter.hpp"
 #include "game/json_writer.hpp"
+#include "scene/scene.hpp"
 #include "tests/common/flat_json.hpp"
 #include "tests/game/run_quadpool.hpp"
 
@@ -188,10 +189,10 @@ TEST(Executable, StateHashIsTheSameForPoolNewDeleteAndSwitchingEverySeven) {
   EXPECT_EQ(format_hash(sim.state_hash()), pool);
 }
 
-class ExecutableScene : public ::testing::TestWithParam<SceneKind> {};
+class ExecutableScene : public ::testing::TestWithParam<scene::SceneKind> {};
 
 TEST_P(ExecutableScene, NamesTheSceneAndHashesAgreeForPoolNewDeleteAndSwitchingWithVerifyOn) {
-  const std::string name = scene_name(GetParam());
+  const std::string name = scene::scene_name(GetParam());
   const std::string run = "--scene " + name + " --sprites 2000 --ticks 120 --seed 9 --verify";
   auto pool = run_json(run + " --allocator pool");
   EXPECT_EQ(pool["scene"], name);
@@ -212,8 +213,8 @@ TEST_P(ExecutableScene, NamesTheSceneAndHashesAgreeForPoolNewDeleteAndSwitchingW
   EXPECT_NE(summary.output.find(name + " scene"), std::string::npos) << summary.output;
 }
 
-INSTANTIATE_TEST_SUITE_P(Kinds, ExecutableScene, ::testing::ValuesIn(kSceneKinds),
-                         [](const auto& info) { return std::string(scene_name(info.param)); });
+INSTANTIATE_TEST_SUITE_P(Kinds, ExecutableScene, ::testing::ValuesIn(scene::kSceneKinds),
+                         [](const auto& info) { return std::string(scene::scene_name(info.param)); });
 
 TEST(Executable, VerifyPassesOnTheRealTreeAndThePlainSummaryIsReadable) {
   const test::ProcessResult r = test::run_quadpool(
