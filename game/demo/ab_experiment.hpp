@@ -15,6 +15,7 @@
 #include "game/demo/frame_stats.hpp"
 #include "game/percentiles.hpp"
 #include "game/simulation.hpp"
+#include "game/tick_recorder.hpp"
 #include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
@@ -27,7 +28,9 @@ struct AbResult {
   int tree_max_depth = 0, tree_leaf_capacity = 0;  // the tree settings it ran with
   Controls settings{};  // the draw toggles and panel it ran with (speed 1, never paused)
   Percentiles frame_ms[2], tick_ms[2];
-  std::optional<double> heap_allocations_per_tick[2];  // empty without a heap counter
+  // Per ticked frame past warm-up (HeapWarmup: every leg restarts the scene); empty without a
+  // heap counter.
+  std::optional<double> heap_allocations_per_tick[2];
   /// new-delete's tick median over pool's: above 1 when the pool is faster.
   double tick_median_ratio() const noexcept {
     return tick_ms[0].median > 0 ? tick_ms[1].median / tick_ms[0].median : 0.0;
@@ -73,8 +76,8 @@ class AbExperiment {
   SimulationConfig subject_;  // the scene and tree settings measured
   bool cancelled_ = false;
   double elapsed_ms_ = 0;                         // the recorded frames' total
-  std::vector<double> frame_ms_[2], tick_ms_[2];  // [0] pool, [1] new-delete
-  std::uint64_t heap_allocations_[2] = {}, counted_ticks_[2] = {};
+  std::vector<double> frame_ms_[2];              // [0] pool, [1] new-delete
+  TickRecorder ticks_;                           // the ticked frames' ticks
   std::optional<AbResult> result_;
   Controls saved_controls_{};
   memory::AllocatorKind saved_allocator_ = memory::AllocatorKind::Pool;

@@ -116,7 +116,7 @@ int App::run() {
     update_layout();
 
     FrameSample sample;
-    sample.allocator = runner_.sim().allocator();
+    sample.tick.allocator = runner_.sim().allocator();
     if (input_.spawning() && !ab_.running()) {
       const ScreenPoint at = camera_.to_world(input_.mouse().x, input_.mouse().y);
       runner_.spawn(at.x, at.y, kSpawnPerFrame, 20.0f / camera_.scale());

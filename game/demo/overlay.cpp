@@ -71,8 +71,9 @@ void draw_phase_graph(const FrameStats& stats, int phases, float width, float he
                       bool whole_frame) {
   const std::size_t n = stats.history_size();
   auto value = [](const FrameSample& s, int p) {
-    const float parts[5] = {s.integrate, s.rebuild, s.pairs, s.resolve, s.render};
-    return parts[p];
+    const PhaseTimes& ms = s.tick.ms;
+    const double parts[5] = {ms.integrate, ms.rebuild, ms.pairs, ms.resolve, s.render};
+    return static_cast<float>(parts[p]);
   };
   float highest = whole_frame ? 1.0f : 0.05f;
   for (std::size_t i = 0; i < n; ++i) {
@@ -105,7 +106,7 @@ void draw_phase_graph(const FrameStats& stats, int phases, float width, float he
     }
     if (!whole_frame && s.ticked) {
       draw->AddRectFilled(ImVec2(x0, at.y + height + 1), ImVec2(x0 + column, at.y + height + strip),
-                          s.allocator == memory::AllocatorKind::Pool ? kPoolMode : kNewDeleteMode);
+                          s.tick.allocator == memory::AllocatorKind::Pool ? kPoolMode : kNewDeleteMode);
     }
   }
   if (whole_frame) {
@@ -169,7 +170,10 @@ OverlayRequests Overlay::draw(const OverlayView& view) {
 void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& requests) {
   const FrameStats& stats = view.stats;
   const std::size_t n = stats.history_size();
-  const FrameSample& last = n > 0 ? stats.history(n - 1) : FrameSample{};
+  const FrameSample last = n > 0 ? stats.history(n - 1) : FrameSample{};
+  // A frame without a tick (paused, or just after a single step) shows the last tick's figures.
+  const FrameSample ticked = last.ticked ? last : stats.last_ticked().value_or(FrameSample{});
+  const char* which_tick = last.ticked ? "this tick" : "last tick";
   const double fps = stats.recent_fps();
   text(fmt::format("{:.0f} FPS  {:.2f} ms/frame  {} sprites", fps, fps > 0 ? 1000.0 / fps : 0.0,
                    view.sim.sprites().size()));
@@ -178,11 +182,12 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
   // tick, and the tick is where the allocator shows.
   draw_phase_graph(stats, 5, content_w_, 56.0f * scale_, true);
   draw_phase_graph(stats, 4, content_w_, 42.0f * scale_, false);
-  const float phase_ms[5] = {last.integrate, last.rebuild, last.pairs, last.resolve, last.render};
+  const PhaseTimes& tick_ms = ticked.tick.ms;
+  const double phase_ms[5] = {tick_ms.integrate, tick_ms.rebuild, tick_ms.pairs, tick_ms.resolve,
+                              static_cast<double>(last.render)};
   for (int p = 0; p < 5; ++p) {
     if (p != 0 && p != 3) ImGui::SameLine();
-    ImGui::TextColored(colour(kPhaseColours[p]), "%s %.2f", kPhaseNames[p],
-                       static_cast<double>(phase_ms[p]));
+    ImGui::TextColored(colour(kPhaseColours[p]), "%s %.2f", kPhaseNames[p], phase_ms[p]);
   }
 
   // The allocator switch, and what this frame's tick allocated.
@@ -201,14 +206,14 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
   ImGui::TextDisabled("(A)");
   if (!view.heap_counted) {
     ImGui::TextDisabled("heap allocations: not counted (no heap hook linked)");
-  } else if (last.tick_heap_allocations) {
-    const std::uint64_t made = *last.tick_heap_allocations;
-    const bool pool = last.allocator == memory::AllocatorKind::Pool;
+  } else if (ticked.tick.heap_allocations) {
+    const std::uint64_t made = *ticked.tick.heap_allocations;
+    const bool pool = ticked.tick.allocator == memory::AllocatorKind::Pool;
     ImGui::TextColored(colour(pool ? (made == 0 ? kGood : kBad) : IM_COL32(230, 230, 230, 255)),
-                       "heap allocations this tick: %" PRIu64 "%s", made,
-                       pool && !last.warm ? "  (warming up)" : "");
+                       "heap allocations %s: %" PRIu64 "%s", which_tick, made,
+                       pool && !ticked.tick.warm ? "  (warming up)" : "");
   } else {
-    ImGui::TextDisabled("heap allocations this tick: (paused)");
+    ImGui::TextDisabled("heap allocations: (no tick yet)");
   }
 
   const TickStats& tick = view.sim.last_tick();

@@ -32,7 +32,7 @@ void SimRunner::rebuild_simulation() {
   if (sim_) config_.allocator = sim_->allocator();
   sim_.reset();  // free the old scene first: at the cap it is ~100 MB
   sim_ = std::make_unique<Simulation>(config_);
-  ticks_since_reset_ = 0;
+  warmup_.restart();
   tick_debt_ = 0;
   in_contact_.clear();
 }
@@ -44,7 +44,7 @@ void SimRunner::set_tree_limits(int max_depth, int leaf_capacity) {
   sim_->set_tree_limits(max_depth, leaf_capacity);
   config_.tree_max_depth = max_depth;
   config_.tree_leaf_capacity = leaf_capacity;
-  ticks_since_reset_ = 0;  // a new tree has a cold pool: warm-up again
+  warmup_.restart();  // a new tree has a cold pool
   logger().info("tree: max depth {}, leaf capacity {} from the next tick", max_depth,
                 leaf_capacity);
 }
@@ -57,7 +57,7 @@ void SimRunner::set_allocator(memory::AllocatorKind kind) {
 }
 
 void SimRunner::spawn(float x, float y, std::size_t count, float spread) {
-  if (sim_->spawn_at(x, y, count, spread) > 0) ticks_since_reset_ = 0;
+  if (sim_->spawn_at(x, y, count, spread) > 0) warmup_.restart();
 }
 
 void SimRunner::tick_frame(Controls& controls, FrameSample& sample) {
@@ -71,24 +71,14 @@ void SimRunner::tick_frame(Controls& controls, FrameSample& sample) {
     tick_debt_ -= static_cast<float>(ticks);
   }
   for (int i = 0; i < ticks; ++i) {
-    // A switch into a pool that has never held this scene's tree grows it: warm-up again.
-    const bool cold_pool = sim_->allocator() == memory::AllocatorKind::Pool &&
-                           sim_->tree().pool_stats().capacity < sim_->last_tick().tree.nodes;
-    if (cold_pool) ticks_since_reset_ = 0;
-    const bool warm = ticks_since_reset_ >= kHeapWarmupTicks;
-    const TickStats& tick = sim_->step();
-    ++ticks_since_reset_;
-    sample.integrate += static_cast<float>(tick.ms.integrate);
-    sample.rebuild += static_cast<float>(tick.ms.rebuild);
-    sample.pairs += static_cast<float>(tick.ms.pairs);
-    sample.resolve += static_cast<float>(tick.ms.resolve);
-    sample.allocator = tick.allocator;
-    sample.ticked = true;
-    sample.warm = (i == 0 ? warm : sample.warm && warm);
-    if (tick.heap_allocations) {
-      sample.tick_heap_allocations =
-          sample.tick_heap_allocations.value_or(0) + *tick.heap_allocations;
+    const bool warm = warmup_.next_tick(*sim_);
+    const TickSample tick = TickSample::of(sim_->step(), warm);
+    if (i == 0) {
+      sample.tick = tick;
+    } else {
+      sample.tick.add(tick);
     }
+    sample.ticked = true;
   }
   if (ticks > 0) update_contacts();
 }

@@ -13,6 +13,7 @@
 #include "game/demo/controls.hpp"
 #include "game/demo/frame_stats.hpp"
 #include "game/simulation.hpp"
+#include "game/tick_recorder.hpp"
 #include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
@@ -55,7 +56,7 @@ class SimRunner {
 
   std::unique_ptr<Simulation> sim_;
   SimulationConfig config_;  // what the next reset builds (its allocator: the current one)
-  std::uint64_t ticks_since_reset_ = 0;
+  HeapWarmup warmup_;
   std::uint64_t allocator_switches_ = 0;
   float tick_debt_ = 0;  // fractional ticks owed at speeds below 1
   std::vector<std::uint8_t> in_contact_;

@@ -136,7 +136,7 @@ void write_query(JsonWriter& json, const Selection& selection) {
 
 std::string summary_json(const SummaryInputs& in) {
   const Percentiles frame = in.stats.frame_ms();
-  const FrameSample phases = in.stats.phase_medians();
+  const PhaseTimes phases = in.stats.phase_medians();
   JsonWriter json;
   json.begin();
   json.integer("frames", in.stats.frames());
@@ -158,7 +158,7 @@ std::string summary_json(const SummaryInputs& in) {
   json.number("rebuild", phases.rebuild);
   json.number("pairs", phases.pairs);
   json.number("resolve", phases.resolve);
-  json.number("render", phases.render);
+  json.number("render", in.stats.render_median());
   json.end();
   json.begin("modes");
   write_mode(json, "pool", in.stats.summary(memory::AllocatorKind::Pool));

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -23,6 +24,8 @@
 #include "game/demo/layout.hpp"
 #include "game/demo/selection.hpp"
 #include "game/demo/vertex_stream.hpp"
+#include "game/simulation.hpp"
+#include "game/tick_recorder.hpp"
 #include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
@@ -226,8 +229,8 @@ TEST(AbExperiment, LegsAlternateAllocatorsAndTheResultRestoresWhatWasSaved) {
   AbExperiment::Next next = AbExperiment::Next::Continue;
   int frames = 0;
   while (next != AbExperiment::Next::Done && frames < 10'000) {
-    sample.allocator = ab.leg_allocator();
-    sample.rebuild = sample.allocator == memory::AllocatorKind::Pool ? 1.0f : 3.0f;
+    sample.tick.allocator = ab.leg_allocator();
+    sample.tick.ms.total = sample.tick.allocator == memory::AllocatorKind::Pool ? 1.0 : 3.0;
     sample.total = 10.0f;
     next = ab.record(sample);
     ++frames;
@@ -357,10 +360,10 @@ TEST(FrameStats, ModesAreCountedApartAndWarmPoolAllocationsAreReported) {
     FrameSample s;
     s.ticked = true;
     s.total = 10.0f + static_cast<float>(i);
-    s.rebuild = 1.0f;
-    s.allocator = i < 20 ? memory::AllocatorKind::Pool : memory::AllocatorKind::NewDelete;
-    s.warm = i >= 5;
-    s.tick_heap_allocations = (i < 5 || i >= 20) ? 7u : (i == 12 ? 1u : 0u);
+    s.tick.ms.total = 1.0;
+    s.tick.allocator = i < 20 ? memory::AllocatorKind::Pool : memory::AllocatorKind::NewDelete;
+    s.tick.warm = i >= 5;
+    s.tick.heap_allocations = (i < 5 || i >= 20) ? 7u : (i == 12 ? 1u : 0u);
     stats.record(s);
   }
   FrameSample paused;  // not ticked: counts as a frame, not as a mode's tick
@@ -379,6 +382,50 @@ TEST(FrameStats, ModesAreCountedApartAndWarmPoolAllocationsAreReported) {
   EXPECT_EQ(new_delete.max_warm_tick_heap_allocations, 7u);
   EXPECT_EQ(stats.history_size(), 31u);
   EXPECT_FLOAT_EQ(stats.history(30).total, 5.0f);
+}
+
+TEST(FrameStats, PausedFramesAfterASingleStepKeepThatStepsFigures) {
+  FrameStats stats;
+  EXPECT_FALSE(stats.last_ticked().has_value());
+  FrameSample step;  // what SimRunner::tick_frame makes of the one tick that '.' runs
+  step.ticked = true;
+  step.tick.ms = PhaseTimes{.integrate = 0.1, .rebuild = 0.2, .pairs = 0.3, .resolve = 0.4,
+                            .total = 1.0};
+  step.tick.heap_allocations = 0u;
+  step.tick.warm = true;
+  stats.record(step);
+  for (int i = 0; i < 3; ++i) {
+    FrameSample paused;
+    paused.total = 16.0f;
+    stats.record(paused);
+  }
+  ASSERT_TRUE(stats.last_ticked().has_value());
+  EXPECT_DOUBLE_EQ(stats.last_ticked()->tick.ms.pairs, 0.3);
+  EXPECT_DOUBLE_EQ(stats.last_ticked()->tick.ms.total, 1.0);
+  EXPECT_EQ(stats.last_ticked()->tick.heap_allocations, std::optional<std::uint64_t>(0u));
+  EXPECT_FALSE(stats.history(stats.history_size() - 1).ticked);
+}
+
+TEST(AbExperiment, HeapAllocationsOfTheWarmUpTicksAfterEachLegsRestartDoNotCount) {
+  AbExperiment ab;
+  ab.start(SimulationConfig{}, Controls{}, memory::AllocatorKind::Pool);
+  std::uint64_t frame_in_leg = 0;
+  AbExperiment::Next next = AbExperiment::Next::Continue;
+  while (next != AbExperiment::Next::Done) {
+    FrameSample sample;
+    sample.ticked = true;
+    sample.total = 1.0f;
+    sample.tick.allocator = ab.leg_allocator();
+    // As HeapWarmup marks them: the first ticks of a leg grow the buffers and the pool.
+    sample.tick.warm = frame_in_leg >= kHeapWarmupTicks;
+    const bool pool = sample.tick.allocator == memory::AllocatorKind::Pool;
+    sample.tick.heap_allocations = !sample.tick.warm ? 40u : pool ? 0u : 45u;
+    next = ab.record(sample);
+    frame_in_leg = next == AbExperiment::Next::NewLeg ? 0 : frame_in_leg + 1;
+  }
+  ASSERT_TRUE(ab.result().has_value());
+  EXPECT_EQ(ab.result()->heap_allocations_per_tick[0], std::optional<double>(0.0));
+  EXPECT_EQ(ab.result()->heap_allocations_per_tick[1], std::optional<double>(45.0));
 }
 
 }  // namespace

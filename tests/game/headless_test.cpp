@@ -91,8 +91,8 @@ TEST(HeadlessRunner, ReportMatchesTheSimulationItRan) {
   EXPECT_EQ(r.contacts_total, sim.contacts_total());
   EXPECT_EQ(r.pairs_last_tick, sim.last_tick().pairs_tested);
   EXPECT_EQ(r.tree.nodes, sim.last_tick().tree.nodes);
-  EXPECT_EQ(r.pool_ticks.ticks, 300u);
-  EXPECT_EQ(r.new_delete_ticks.ticks, 0u);
+  EXPECT_EQ(r.pool_ticks.samples, 300u);
+  EXPECT_EQ(r.new_delete_ticks.samples, 0u);
   EXPECT_LE(r.tick_ms.median, r.tick_ms.p99);
   EXPECT_LE(r.tick_ms.p99, r.tick_ms.max);
   ASSERT_TRUE(r.heap_allocs_per_tick.has_value());
@@ -121,8 +121,8 @@ TEST(HeadlessRunner, SwitchingSplitsTheTicksBetweenTheAllocators) {
   const HeadlessOutcome outcome = run_ticks(options, nullptr, nullptr);
   ASSERT_TRUE(outcome.report.has_value());
   // Ticks 0-6 pool, 7-13 new-delete, ...: 98 ticks in 14 runs of 7, then 2 pool ticks.
-  EXPECT_EQ(outcome.report->pool_ticks.ticks, 7u * 7u + 2u);
-  EXPECT_EQ(outcome.report->new_delete_ticks.ticks, 7u * 7u);
+  EXPECT_EQ(outcome.report->pool_ticks.samples, 7u * 7u + 2u);
+  EXPECT_EQ(outcome.report->new_delete_ticks.samples, 7u * 7u);
   EXPECT_FALSE(outcome.report->heap_allocs_per_tick.has_value()) << "no counter was given";
 }
 
