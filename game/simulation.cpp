@@ -146,12 +146,15 @@ const TickStats& Simulation::step() {
 
   // 5: narrow phase and response, in pair order: resolving a contact moves sprites that later
   // pairs read, so the order is part of the result.
-  std::size_t contacts = 0;
+  // There are never more contacts than pairs: with that room, recording them never allocates
+  // unless the pair buffer just grew.
+  contacts_.clear();
+  if (contacts_.capacity() < pairs_.size()) contacts_.reserve(pairs_.capacity());
   for (const Pair& pair : pairs_) {
     scene::Sprite& a = sprites_[pair.a];
     scene::Sprite& b = sprites_[pair.b];
     if (resolve_contact(a, b)) {
-      ++contacts;
+      contacts_.push_back(pair);
       // The correction may push a sprite through a wall; move_and_bounce keeps every other
       // sprite inside.
       scene::clamp_into_world(a, side_);
@@ -164,7 +167,7 @@ const TickStats& Simulation::step() {
   last_.allocator = next_allocator_;
   last_.sprites = sprites_.size();
   last_.pairs_tested = pairs_.size();
-  last_.contacts = contacts;
+  last_.contacts = contacts_.size();
   last_.tree = tree_->stats();
   if (pool_touched) last_.pool = tree_->pool_stats();
   const Clock::time_point end = Clock::now();
@@ -179,7 +182,7 @@ const TickStats& Simulation::step() {
     last_.heap_allocations.reset();
   }
   ++ticks_;
-  contacts_total_ += contacts;
+  contacts_total_ += contacts_.size();
   return last_;
 }
 

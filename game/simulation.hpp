@@ -68,7 +68,7 @@ struct SimulationConfig {
 
 /// True when the circles at (ax, ay) and (bx, by) with radii ar and br overlap: centres closer
 /// than the sum of the radii (touching circles are not a contact). The narrow phase's test,
-/// shared by the tick and by the demo's contact highlight, so both agree on every pair.
+/// which the tick records in Simulation::last_contacts().
 inline bool circles_overlap(float ax, float ay, float ar, float bx, float by, float br) noexcept {
   const float dx = bx - ax;
   const float dy = by - ay;
@@ -167,6 +167,9 @@ class Simulation {
   std::span<const spatial::Aabb> last_boxes() const noexcept { return boxes_; }
   /// The last tick's broad-phase pairs, in the order they were resolved.
   std::span<const Pair> last_pairs() const noexcept { return pairs_; }
+  /// The last tick's contacts: the pairs whose circles overlapped and were resolved, in the
+  /// order they were resolved (a subsequence of last_pairs()).
+  std::span<const Pair> last_contacts() const noexcept { return contacts_; }
 
  private:
   SimulationConfig config_;
@@ -175,6 +178,7 @@ class Simulation {
   std::vector<scene::Sprite> sprites_;
   std::vector<spatial::Aabb> boxes_;  // reused every tick
   std::vector<Pair> pairs_;           // reused every tick
+  std::vector<Pair> contacts_;        // reused every tick
   std::unique_ptr<spatial::QuadTree> tree_;
   memory::AllocatorKind next_allocator_;
   std::uint64_t ticks_ = 0;

@@ -84,21 +84,9 @@ void SimRunner::tick_frame(Controls& controls, FrameSample& sample) {
 }
 
 void SimRunner::update_contacts() {
-  // The pairs' circles as the tick saw them (its boxes), so the highlight matches the contacts
-  // it resolved.
-  const std::span<const spatial::Aabb> boxes = sim_->last_boxes();
+  // The contacts the tick resolved, as it recorded them.
   in_contact_.assign(sim_->sprites().size(), 0);
-  const auto centre_x = [](const spatial::Aabb& b) { return (b.min_x + b.max_x) * 0.5f; };
-  const auto centre_y = [](const spatial::Aabb& b) { return (b.min_y + b.max_y) * 0.5f; };
-  const auto radius = [](const spatial::Aabb& b) { return (b.max_x - b.min_x) * 0.5f; };
-  for (const Pair& pair : sim_->last_pairs()) {
-    if (pair.b >= boxes.size() || pair.b >= in_contact_.size()) continue;
-    const spatial::Aabb& a = boxes[pair.a];
-    const spatial::Aabb& b = boxes[pair.b];
-    if (circles_overlap(centre_x(a), centre_y(a), radius(a), centre_x(b), centre_y(b), radius(b))) {
-      in_contact_[pair.a] = in_contact_[pair.b] = 1;
-    }
-  }
+  for (const Pair& contact : sim_->last_contacts()) in_contact_[contact.a] = in_contact_[contact.b] = 1;
 }
 
 }  // namespace quadpool::game::demo

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <numeric>
+#include <span>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -273,6 +274,30 @@ TEST(Simulation, RemoveSpritesNearRemovesExactlyTheSpritesInTheCircle) {
   for (const scene::Sprite& s : sim.sprites()) {
     EXPECT_GT((s.x - cx) * (s.x - cx) + (s.y - cy) * (s.y - cy), r * r);
   }
+}
+
+TEST(Simulation, TheTickRecordsItsContactsInResolveOrderAsASubsequenceOfItsPairs) {
+  SimulationConfig config;
+  config.scene.sprites = 3000;
+  config.scene.seed = 9;
+  Simulation sim(config);
+  std::uint64_t recorded = 0;
+  for (int t = 0; t < 50; ++t) {
+    const TickStats& tick = sim.step();
+    const std::span<const Pair> pairs = sim.last_pairs();
+    const std::span<const Pair> contacts = sim.last_contacts();
+    ASSERT_EQ(contacts.size(), tick.contacts) << "tick " << t;
+    // Each contact is one of the tick's pairs, in the order the pairs were resolved.
+    std::size_t next = 0;
+    for (const Pair& contact : contacts) {
+      while (next < pairs.size() && !(pairs[next] == contact)) ++next;
+      ASSERT_LT(next, pairs.size()) << "tick " << t << ": a contact out of order or not a pair";
+      ++next;
+    }
+    recorded += contacts.size();
+  }
+  EXPECT_GT(recorded, 0u);
+  EXPECT_EQ(recorded, sim.contacts_total());
 }
 
 TEST(Simulation, CirclesOverlapOnlyWhenCloserThanTheirRadiiAndTouchingIsNoContact) {
