@@ -5,7 +5,7 @@
 //   quadtree_new_delete the same, nodes from new/delete
 //   uniform_grid        bench/uniform_grid.hpp, a counting-sorted grid rebuilt every tick, cell =
 //                       2 x the scene's largest radius
-//   sweep_and_prune     bench/sweep_and_prune.hpp, on x, order kept between ticks and repaired by
+//   sweep_and_prune     engine/spatial/sweep_and_prune.hpp, on x, order kept between ticks and repaired by
 //                       insertion sort
 //   box2d               Box2D 2.4 b2BroadPhase: MoveProxy every proxy, UpdatePairs, pair upkeep
 //                       (bench/box2d_pairs.hpp), when libbox2d-dev was found
@@ -47,7 +47,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/bench_guard.hpp"
-#include "bench/sweep_and_prune.hpp"
+#include "engine/spatial/sweep_and_prune.hpp"
 #include "bench/uniform_grid.hpp"
 #include "engine/core/random.hpp"
 #include "engine/spatial/brute_force.hpp"
@@ -160,7 +160,7 @@ class SweepAndPruneMethod final : public Method {
   }
 
  private:
-  quadpool::bench::SweepAndPrune sap_;
+  quadpool::spatial::SweepAndPrune sap_;
 };
 
 class BruteForceMethod final : public Method {

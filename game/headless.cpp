@@ -15,7 +15,7 @@
 #include "engine/memory/allocator_kind.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "game/json_writer.hpp"
-#include "game/pair_check.hpp"
+#include "engine/spatial/pair_check.hpp"
 #include "game/report_json.hpp"
 #include "game/tick_recorder.hpp"
 #include "scene/scene.hpp"
@@ -28,12 +28,12 @@ using Clock = std::chrono::steady_clock;
 
 }  // namespace
 
-std::optional<std::string> verify_tick(PairChecker& checker, std::uint64_t tick,
+std::optional<std::string> verify_tick(spatial::PairChecker& checker, std::uint64_t tick,
                                        std::span<const spatial::Aabb> boxes,
-                                       std::span<const Pair> pairs) {
+                                       std::span<const spatial::Pair> pairs) {
   const auto mismatch = checker.check(boxes, pairs);
   if (!mismatch) return std::nullopt;
-  return fmt::format("quadpool: --verify failed at tick {}: {}", tick, describe(*mismatch, boxes));
+  return fmt::format("quadpool: --verify failed at tick {}: {}", tick, spatial::describe(*mismatch, boxes));
 }
 
 HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_counter,
@@ -52,7 +52,7 @@ HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_count
   TickRecorder recorder;
   recorder.reserve(options.ticks);
   HeapWarmup warmup;
-  PairChecker checker;
+  spatial::PairChecker checker;
 
   const Clock::time_point start = Clock::now();
   Clock::time_point last_progress = start;

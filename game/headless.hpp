@@ -10,7 +10,7 @@
 #include <string>
 
 #include "game/headless_options.hpp"
-#include "game/pair_check.hpp"
+#include "engine/spatial/pair_check.hpp"
 #include "game/percentiles.hpp"
 #include "game/simulation.hpp"
 #include "game/tick_recorder.hpp"
@@ -44,9 +44,9 @@ struct HeadlessOutcome {
 
 /// The --verify check of one tick: empty when `pairs` are exactly the overlapping pairs of
 /// `boxes`, otherwise the one-line failure message naming the tick, the pair and both boxes.
-std::optional<std::string> verify_tick(PairChecker& checker, std::uint64_t tick,
+std::optional<std::string> verify_tick(spatial::PairChecker& checker, std::uint64_t tick,
                                        std::span<const spatial::Aabb> boxes,
-                                       std::span<const Pair> pairs);
+                                       std::span<const spatial::Pair> pairs);
 
 /// Runs the ticks. `heap_counter` may be nullptr (then no allocation counts). When `progress`
 /// is not nullptr, a progress line goes there about once a second.

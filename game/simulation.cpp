@@ -150,7 +150,7 @@ const TickStats& Simulation::step() {
   // unless the pair buffer just grew.
   contacts_.clear();
   if (contacts_.capacity() < pairs_.size()) contacts_.reserve(pairs_.capacity());
-  for (const Pair& pair : pairs_) {
+  for (const spatial::Pair& pair : pairs_) {
     scene::Sprite& a = sprites_[pair.a];
     scene::Sprite& b = sprites_[pair.b];
     if (resolve_contact(a, b)) {

@@ -34,6 +34,7 @@
 #include "engine/memory/allocator_kind.hpp"
 #include "engine/memory/pool_allocator.hpp"
 #include "engine/spatial/aabb.hpp"
+#include "engine/spatial/pair.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "scene/scene.hpp"
 
@@ -75,12 +76,6 @@ inline bool circles_overlap(float ax, float ay, float ar, float bx, float by, fl
   const float reach = ar + br;
   return dx * dx + dy * dy < reach * reach;
 }
-
-/// An overlapping pair of sprite indices from the broad phase, a < b.
-struct Pair {
-  std::uint32_t a, b;
-  friend bool operator==(const Pair&, const Pair&) = default;
-};
 
 /// Wall-clock milliseconds spent in each phase of one tick (steady_clock).
 struct PhaseTimes {
@@ -166,10 +161,10 @@ class Simulation {
   /// The boxes the last tick's tree was built from (index = sprite index at that tick).
   std::span<const spatial::Aabb> last_boxes() const noexcept { return boxes_; }
   /// The last tick's broad-phase pairs, in the order they were resolved.
-  std::span<const Pair> last_pairs() const noexcept { return pairs_; }
+  std::span<const spatial::Pair> last_pairs() const noexcept { return pairs_; }
   /// The last tick's contacts: the pairs whose circles overlapped and were resolved, in the
   /// order they were resolved (a subsequence of last_pairs()).
-  std::span<const Pair> last_contacts() const noexcept { return contacts_; }
+  std::span<const spatial::Pair> last_contacts() const noexcept { return contacts_; }
 
  private:
   SimulationConfig config_;
@@ -177,8 +172,8 @@ class Simulation {
   Random rng_;  // only for spawn_at: ticks themselves draw no random numbers
   std::vector<scene::Sprite> sprites_;
   std::vector<spatial::Aabb> boxes_;  // reused every tick
-  std::vector<Pair> pairs_;           // reused every tick
-  std::vector<Pair> contacts_;        // reused every tick
+  std::vector<spatial::Pair> pairs_;           // reused every tick
+  std::vector<spatial::Pair> contacts_;        // reused every tick
   std::unique_ptr<spatial::QuadTree> tree_;
   memory::AllocatorKind next_allocator_;
   std::uint64_t ticks_ = 0;

@@ -86,7 +86,7 @@ void SimRunner::tick_frame(Controls& controls, FrameSample& sample) {
 void SimRunner::update_contacts() {
   // The contacts the tick resolved, as it recorded them.
   in_contact_.assign(sim_->sprites().size(), 0);
-  for (const Pair& contact : sim_->last_contacts()) in_contact_[contact.a] = in_contact_[contact.b] = 1;
+  for (const spatial::Pair& contact : sim_->last_contacts()) in_contact_[contact.a] = in_contact_[contact.b] = 1;
 }
 
 }  // namespace quadpool::game::demo

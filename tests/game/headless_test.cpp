@@ -101,13 +101,13 @@ TEST(HeadlessRunner, ReportMatchesTheSimulationItRan) {
 
 TEST(HeadlessRunner, VerifyNamesTheTickAndThePairOfAMismatch) {
   const std::vector<spatial::Aabb> boxes = {{0, 0, 2, 2}, {1, 1, 3, 3}, {9, 9, 10, 10}};
-  PairChecker checker;
-  EXPECT_FALSE(verify_tick(checker, 5, boxes, std::vector<Pair>{{0, 1}}).has_value());
-  const auto missing = verify_tick(checker, 41, boxes, std::vector<Pair>{});
+  spatial::PairChecker checker;
+  EXPECT_FALSE(verify_tick(checker, 5, boxes, std::vector<spatial::Pair>{{0, 1}}).has_value());
+  const auto missing = verify_tick(checker, 41, boxes, std::vector<spatial::Pair>{});
   ASSERT_TRUE(missing.has_value());
   EXPECT_NE(missing->find("tick 41"), std::string::npos) << *missing;
   EXPECT_NE(missing->find("pair (0, 1) missing"), std::string::npos) << *missing;
-  const auto spurious = verify_tick(checker, 7, boxes, std::vector<Pair>{{0, 1}, {1, 2}});
+  const auto spurious = verify_tick(checker, 7, boxes, std::vector<spatial::Pair>{{0, 1}, {1, 2}});
   ASSERT_TRUE(spurious.has_value());
   EXPECT_NE(spurious->find("tick 7: pair (1, 2)"), std::string::npos) << *spurious;
   EXPECT_EQ(spurious->find('\n'), std::string::npos);

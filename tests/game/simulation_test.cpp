@@ -23,7 +23,7 @@
 #include "engine/core/heap_counter.hpp"
 #include "engine/memory/allocator_kind.hpp"
 #include "engine/spatial/quad_tree.hpp"
-#include "game/pair_check.hpp"
+#include "engine/spatial/pair_check.hpp"
 #include "scene/scene.hpp"
 #include "tests/common/assert_throws.hpp"
 #include "tests/common/skip.hpp"
@@ -73,7 +73,7 @@ class TickRun : public ::testing::TestWithParam<LongRun> {};
 void expect_healthy_run(const SimulationConfig& config, std::uint64_t ticks,
                         std::uint64_t check_every) {
   Simulation sim(config);
-  PairChecker checker;
+  spatial::PairChecker checker;
   const double energy_first = kinetic_energy(sim.sprites());
   double energy_error_bound = 0.0;
   double largest_energy = largest_sprite_energy(sim.sprites());
@@ -83,7 +83,7 @@ void expect_healthy_run(const SimulationConfig& config, std::uint64_t ticks,
     if (t % check_every == 0 || t + 1 == ticks) {
       const auto mismatch = checker.check(sim.last_boxes(), sim.last_pairs());
       ASSERT_FALSE(mismatch.has_value())
-          << "tick " << t << ": " << describe(*mismatch, sim.last_boxes());
+          << "tick " << t << ": " << spatial::describe(*mismatch, sim.last_boxes());
       sim.tree().validate();
     }
     for (const scene::Sprite& s : sim.sprites()) {
@@ -284,12 +284,12 @@ TEST(Simulation, TheTickRecordsItsContactsInResolveOrderAsASubsequenceOfItsPairs
   std::uint64_t recorded = 0;
   for (int t = 0; t < 50; ++t) {
     const TickStats& tick = sim.step();
-    const std::span<const Pair> pairs = sim.last_pairs();
-    const std::span<const Pair> contacts = sim.last_contacts();
+    const std::span<const spatial::Pair> pairs = sim.last_pairs();
+    const std::span<const spatial::Pair> contacts = sim.last_contacts();
     ASSERT_EQ(contacts.size(), tick.contacts) << "tick " << t;
     // Each contact is one of the tick's pairs, in the order the pairs were resolved.
     std::size_t next = 0;
-    for (const Pair& contact : contacts) {
+    for (const spatial::Pair& contact : contacts) {
       while (next < pairs.size() && !(pairs[next] == contact)) ++next;
       ASSERT_LT(next, pairs.size()) << "tick " << t << ": a contact out of order or not a pair";
       ++next;
@@ -456,7 +456,7 @@ TEST(Simulation, NewTreeLimitsTakeEffectAtOnceOverTheSameSpritesAndBadOnesChange
   EXPECT_EQ(sim.tree().stats().items, 3000u) << "built at once from the last tick's boxes";
   const TickStats& tick = sim.step();
   EXPECT_LE(tick.tree.max_depth_reached, 3u);
-  PairChecker checker;
+  spatial::PairChecker checker;
   EXPECT_FALSE(checker.check(sim.last_boxes(), sim.last_pairs()).has_value());
 
   EXPECT_THROW(sim.set_tree_limits(17, 8), std::invalid_argument);
@@ -576,7 +576,7 @@ TEST_P(LongSceneRun, DISABLED_HundredThousandTicksStayInsideWithTheEnergyTheySta
   const auto [kind, sprites] = GetParam();
   constexpr std::uint64_t kTicks = 100'000;
   Simulation sim(scene_config(kind, sprites, 1));
-  PairChecker checker;
+  spatial::PairChecker checker;
   const double energy_first = kinetic_energy(sim.sprites());
   double energy_min = energy_first;
   double energy_max = energy_first;

@@ -1,27 +1,23 @@
-#include "game/pair_check.hpp"
+#include "engine/spatial/pair_check.hpp"
 
 #include <algorithm>
 #include <utility>
 
 #include <fmt/format.h>
 
-namespace quadpool::game {
+namespace quadpool::spatial {
 
 namespace {
 
-bool pair_less(const Pair& x, const Pair& y) noexcept {
-  return x.a != y.a ? x.a < y.a : x.b < y.b;
-}
-
-std::string box_text(std::span<const spatial::Aabb> boxes, std::uint32_t i) {
+std::string box_text(std::span<const Aabb> boxes, std::uint32_t i) {
   if (i >= boxes.size()) return fmt::format("#{} (out of range)", i);
-  const spatial::Aabb& b = boxes[i];
+  const Aabb& b = boxes[i];
   return fmt::format("#{} [{}, {}]x[{}, {}]", i, b.min_x, b.max_x, b.min_y, b.max_y);
 }
 
 }  // namespace
 
-std::string describe(const PairMismatch& mismatch, std::span<const spatial::Aabb> boxes) {
+std::string describe(const PairMismatch& mismatch, std::span<const Aabb> boxes) {
   const char* what = "";
   switch (mismatch.kind) {
     case PairMismatch::Kind::Missing:
@@ -41,28 +37,15 @@ std::string describe(const PairMismatch& mismatch, std::span<const spatial::Aabb
                      box_text(boxes, mismatch.pair.a), box_text(boxes, mismatch.pair.b));
 }
 
-std::span<const Pair> PairChecker::reference_pairs(std::span<const spatial::Aabb> boxes) {
-  order_.resize(boxes.size());
-  for (std::size_t i = 0; i < boxes.size(); ++i) order_[i] = static_cast<std::uint32_t>(i);
-  std::sort(order_.begin(), order_.end(), [&](std::uint32_t x, std::uint32_t y) {
-    return boxes[x].min_x != boxes[y].min_x ? boxes[x].min_x < boxes[y].min_x : x < y;
-  });
+std::span<const Pair> PairChecker::reference_pairs(std::span<const Aabb> boxes) {
+  sweep_.update(boxes);
   reference_.clear();
-  for (std::size_t i = 0; i < order_.size(); ++i) {
-    const spatial::Aabb& first = boxes[order_[i]];
-    // Every later box starts at or after first.min_x; once one starts beyond first.max_x, all
-    // the rest do too.
-    for (std::size_t j = i + 1; j < order_.size() && boxes[order_[j]].min_x <= first.max_x; ++j) {
-      if (spatial::overlaps(first, boxes[order_[j]])) {
-        reference_.push_back({std::min(order_[i], order_[j]), std::max(order_[i], order_[j])});
-      }
-    }
-  }
+  sweep_.for_each_pair([this](std::uint32_t a, std::uint32_t b) { reference_.push_back({a, b}); });
   std::sort(reference_.begin(), reference_.end(), pair_less);
   return reference_;
 }
 
-std::optional<PairMismatch> PairChecker::check(std::span<const spatial::Aabb> boxes,
+std::optional<PairMismatch> PairChecker::check(std::span<const Aabb> boxes,
                                                std::span<const Pair> reported) {
   for (const Pair& p : reported) {
     if (p.a >= p.b) return PairMismatch{PairMismatch::Kind::NotOrdered, p};
@@ -90,4 +73,4 @@ std::optional<PairMismatch> PairChecker::check(std::span<const spatial::Aabb> bo
   return std::nullopt;
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::spatial
