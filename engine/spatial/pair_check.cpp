@@ -15,24 +15,25 @@ std::string box_text(std::span<const Aabb> boxes, std::uint32_t i) {
   return fmt::format("#{} [{}, {}]x[{}, {}]", i, b.min_x, b.max_x, b.min_y, b.max_y);
 }
 
+const char* what_is_wrong(PairMismatch::Kind kind) noexcept {
+  using enum PairMismatch::Kind;
+  switch (kind) {
+    case Missing:
+      return "missing (the boxes overlap)";
+    case Spurious:
+      return "reported but the boxes do not overlap";
+    case Duplicate:
+      return "reported more than once";
+    case NotOrdered:
+      return "reported with a >= b";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string describe(const PairMismatch& mismatch, std::span<const Aabb> boxes) {
-  const char* what = "";
-  switch (mismatch.kind) {
-    case PairMismatch::Kind::Missing:
-      what = "missing (the boxes overlap)";
-      break;
-    case PairMismatch::Kind::Spurious:
-      what = "reported but the boxes do not overlap";
-      break;
-    case PairMismatch::Kind::Duplicate:
-      what = "reported more than once";
-      break;
-    case PairMismatch::Kind::NotOrdered:
-      what = "reported with a >= b";
-      break;
-  }
+  const char* what = what_is_wrong(mismatch.kind);
   return fmt::format("pair ({}, {}) {}: {} and {}", mismatch.pair.a, mismatch.pair.b, what,
                      box_text(boxes, mismatch.pair.a), box_text(boxes, mismatch.pair.b));
 }
