@@ -5,7 +5,7 @@
 //   quadtree_new_delete the same, nodes from new/delete
 //   uniform_grid        bench/uniform_grid.hpp, a counting-sorted grid rebuilt every tick, cell =
 //                       2 x the scene's largest radius
-//   sweep_and_prune     bench/sweep_and_prune.hpp, on x, order kept between ticks and repaired by
+//   sweep_and_prune     engine/spatial/sweep_and_prune.hpp, on x, order kept between ticks and repaired by
 //                       insertion sort
 //   box2d               Box2D 2.4 b2BroadPhase: MoveProxy every proxy, UpdatePairs, pair upkeep
 //                       (bench/box2d_pairs.hpp), when libbox2d-dev was found
@@ -47,7 +47,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/bench_guard.hpp"
-#include "bench/sweep_and_prune.hpp"
+#include "engine/spatial/sweep_and_prune.hpp"
 #include "bench/uniform_grid.hpp"
 #include "engine/core/random.hpp"
 #include "engine/spatial/brute_force.hpp"
@@ -113,7 +113,7 @@ class Method {
 
 class QuadTreeMethod final : public Method {
  public:
-  QuadTreeMethod(float side, quadpool::spatial::AllocatorKind kind)
+  QuadTreeMethod(float side, quadpool::memory::AllocatorKind kind)
       : tree_({.bounds = {0, 0, side, side},
                .max_depth = g_max_depth,
                .leaf_capacity = g_leaf_capacity},
@@ -160,7 +160,7 @@ class SweepAndPruneMethod final : public Method {
   }
 
  private:
-  quadpool::bench::SweepAndPrune sap_;
+  quadpool::spatial::SweepAndPrune sap_;
 };
 
 class BruteForceMethod final : public Method {
@@ -205,9 +205,9 @@ std::unique_ptr<Method> make_method(MethodKind kind, std::span<const Aabb> boxes
                                     float largest_radius) {
   switch (kind) {
     case MethodKind::QuadTreePool:
-      return std::make_unique<QuadTreeMethod>(side, quadpool::spatial::AllocatorKind::Pool);
+      return std::make_unique<QuadTreeMethod>(side, quadpool::memory::AllocatorKind::Pool);
     case MethodKind::QuadTreeNewDelete:
-      return std::make_unique<QuadTreeMethod>(side, quadpool::spatial::AllocatorKind::NewDelete);
+      return std::make_unique<QuadTreeMethod>(side, quadpool::memory::AllocatorKind::NewDelete);
     case MethodKind::UniformGrid:
       return std::make_unique<GridMethod>(side, 2.0f * largest_radius);
     case MethodKind::SweepAndPrune:

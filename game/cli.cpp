@@ -21,9 +21,12 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "engine/memory/allocator_kind.hpp"
 #include "game/atomic_file.hpp"
 #include "game/decimal.hpp"
 #include "game/shown_value.hpp"
+#include "game/simulation.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game {
 
@@ -259,19 +262,21 @@ void Parser::add_shared_options() {
         fmt::format("Scene seed, 0..2^64-1 (default {})", headless.seed),
         range_text(0, std::numeric_limits<std::uint64_t>::max()))
       ->transform(unsigned_in(failure, "--seed", 0, std::numeric_limits<std::uint64_t>::max()));
-  std::map<std::string, SceneKind> scenes;
-  for (const SceneKind kind : kSceneKinds) scenes[scene_name(kind)] = kind;
+  std::map<std::string, scene::SceneKind> scenes;
+  for (const scene::SceneKind kind : scene::kSceneKinds) scenes[scene::scene_name(kind)] = kind;
   // In declaration order, as --help and the README list them.
   std::string scene_names;
-  for (const SceneKind kind : kSceneKinds) {
-    scene_names += fmt::format("{}'{}'", scene_names.empty() ? "" : ", ", scene_name(kind));
+  for (const scene::SceneKind kind : scene::kSceneKinds) {
+    scene_names += fmt::format("{}'{}'", scene_names.empty() ? "" : ", ", scene::scene_name(kind));
   }
   value("--scene", headless.scene, "uniform|clustered|mixed|streams",
         "Where the sprites start and how big they are (default uniform; see game/README.md)",
         "one of " + scene_names)
       ->transform(one_of(failure, "--scene", scenes, "one of " + scene_names));
-  const std::map<std::string, AllocatorKind> allocators{{"pool", AllocatorKind::Pool},
-                                                        {"new-delete", AllocatorKind::NewDelete}};
+  std::map<std::string, memory::AllocatorKind> allocators;
+  for (const memory::AllocatorKind kind : memory::kAllocatorKinds) {
+    allocators[memory::allocator_name(kind)] = kind;
+  }
   value("--allocator", headless.allocator, "pool|new-delete",
         "Where the quad-tree's nodes come from (default pool)", "'pool' or 'new-delete'")
       ->transform(one_of(failure, "--allocator", allocators, "'pool' or 'new-delete'"));

@@ -11,7 +11,7 @@
 /// Bad input (a malformed, negative, zero, NaN or absurd value, an unknown flag or allocator, a
 /// flag that belongs to the other mode, a flag given twice, a value given to a switch) gives
 /// exactly one line that names the flag, the value and the valid range, and exit code 2. The
-/// headless options live in headless_options.hpp, the demo's in demo/demo.hpp; this is only
+/// headless options live in headless_options.hpp, the demo's in demo_options.hpp; this is only
 /// the parser that fills them.
 
 #include <cstddef>
@@ -20,7 +20,7 @@
 #include <span>
 #include <string>
 
-#include "game/demo/demo.hpp"
+#include "game/demo_options.hpp"
 #include "game/headless_options.hpp"
 
 namespace quadpool::game {

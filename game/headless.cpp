@@ -1,4 +1,4 @@
-// The headless runner. Sections: per-tick samples, the tick loop (verify_tick, run_ticks), the
+// The headless runner. Sections: the tick loop (verify_tick, run_ticks), the
 // two output formats (format_json with the blocks of report_json.hpp, format_summary),
 // run_headless.
 #include "game/headless.hpp"
@@ -12,10 +12,13 @@
 
 #include <fmt/format.h>
 
+#include "engine/memory/allocator_kind.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "game/json_writer.hpp"
-#include "game/pair_check.hpp"
+#include "engine/spatial/pair_check.hpp"
 #include "game/report_json.hpp"
+#include "game/tick_recorder.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game {
 
@@ -23,42 +26,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-template <class T>
-double median_of(std::vector<T>& samples) {
-  return sorted_percentiles(samples).median;
-}
-
-// Per-tick samples, preallocated so that recording never allocates between ticks.
-struct Samples {
-  explicit Samples(std::uint64_t ticks) {
-    for (auto* v : {&tick, &integrate, &rebuild, &pairs, &resolve}) v->reserve(ticks);
-    heap.reserve(ticks);
-    allocator.reserve(ticks);
-  }
-  std::vector<float> tick, integrate, rebuild, pairs, resolve;
-  std::vector<std::uint64_t> heap;
-  std::vector<AllocatorKind> allocator;
-};
-
-AllocatorTimes times_of(const Samples& samples, AllocatorKind kind) {
-  std::vector<float> mine;
-  for (std::size_t i = 0; i < samples.tick.size(); ++i) {
-    if (samples.allocator[i] == kind) mine.push_back(samples.tick[i]);
-  }
-  AllocatorTimes times;
-  times.ticks = mine.size();
-  times.tick_ms = sorted_percentiles(mine);
-  return times;
-}
-
 }  // namespace
 
-std::optional<std::string> verify_tick(PairChecker& checker, std::uint64_t tick,
+std::optional<std::string> verify_tick(spatial::PairChecker& checker, std::uint64_t tick,
                                        std::span<const spatial::Aabb> boxes,
-                                       std::span<const Pair> pairs) {
+                                       std::span<const spatial::Pair> pairs) {
   const auto mismatch = checker.check(boxes, pairs);
   if (!mismatch) return std::nullopt;
-  return fmt::format("quadpool: --verify failed at tick {}: {}", tick, describe(*mismatch, boxes));
+  return fmt::format("quadpool: --verify failed at tick {}: {}", tick, spatial::describe(*mismatch, boxes));
 }
 
 HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_counter,
@@ -74,29 +49,22 @@ HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_count
   HeadlessReport report;
   report.options = options;
   report.kinetic_energy_first = kinetic_energy(sim.sprites());
-  Samples samples(options.ticks);
-  PairChecker checker;
-  std::uint64_t heap_max = 0;
+  TickRecorder recorder;
+  recorder.reserve(options.ticks);
+  HeapWarmup warmup;
+  spatial::PairChecker checker;
 
   const Clock::time_point start = Clock::now();
   Clock::time_point last_progress = start;
-  AllocatorKind kind = options.allocator;
+  memory::AllocatorKind kind = options.allocator;
   for (std::uint64_t t = 0; t < options.ticks; ++t) {
     if (options.switch_allocator_every != 0 && t != 0 && t % options.switch_allocator_every == 0) {
-      kind = kind == AllocatorKind::Pool ? AllocatorKind::NewDelete : AllocatorKind::Pool;
+      kind = kind == memory::AllocatorKind::Pool ? memory::AllocatorKind::NewDelete : memory::AllocatorKind::Pool;
       sim.set_allocator(kind);
     }
+    const bool warm = warmup.next_tick(sim);
     const TickStats& tick = sim.step();
-    samples.tick.push_back(static_cast<float>(tick.ms.total));
-    samples.integrate.push_back(static_cast<float>(tick.ms.integrate));
-    samples.rebuild.push_back(static_cast<float>(tick.ms.rebuild));
-    samples.pairs.push_back(static_cast<float>(tick.ms.pairs));
-    samples.resolve.push_back(static_cast<float>(tick.ms.resolve));
-    samples.allocator.push_back(tick.allocator);
-    if (tick.heap_allocations && t >= kHeapWarmupTicks) {
-      samples.heap.push_back(*tick.heap_allocations);
-      heap_max = std::max(heap_max, *tick.heap_allocations);
-    }
+    recorder.record(TickSample::of(tick, warm));
 
     if (options.verify) {
       if (auto failure = verify_tick(checker, t, sim.last_boxes(), sim.last_pairs())) {
@@ -124,19 +92,11 @@ HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_count
   report.tree = last.tree;
   report.tree_config = sim.tree().config();
   report.kinetic_energy_last = kinetic_energy(sim.sprites());
-  report.pool_ticks = times_of(samples, AllocatorKind::Pool);
-  report.new_delete_ticks = times_of(samples, AllocatorKind::NewDelete);
-  report.tick_ms = sorted_percentiles(samples.tick);
-  report.phase_ms = PhaseTimes{.integrate = median_of(samples.integrate),
-                               .rebuild = median_of(samples.rebuild),
-                               .pairs = median_of(samples.pairs),
-                               .resolve = median_of(samples.resolve),
-                               .total = report.tick_ms.median};
-  if (!samples.heap.empty()) {
-    Percentiles heap = sorted_percentiles(samples.heap);
-    heap.max = static_cast<double>(heap_max);
-    report.heap_allocs_per_tick = heap;
-  }
+  report.pool_ticks = recorder.summary(memory::AllocatorKind::Pool);
+  report.new_delete_ticks = recorder.summary(memory::AllocatorKind::NewDelete);
+  report.tick_ms = recorder.tick_ms();
+  report.phase_ms = recorder.phase_medians();
+  report.heap_allocs_per_tick = recorder.warm_heap_allocations();
   return HeadlessOutcome{report, {}};
 }
 
@@ -146,8 +106,8 @@ std::string format_json(const HeadlessReport& r) {
   json.integer("sprites", r.options.sprites);
   json.integer("ticks", r.options.ticks);
   write_seed(json, "seed", r.options.seed);
-  json.string("scene", scene_name(r.options.scene));
-  json.string("allocator", allocator_name(r.options.allocator));
+  json.string("scene", scene::scene_name(r.options.scene));
+  json.string("allocator", memory::allocator_name(r.options.allocator));
   json.integer("switch_allocator_every", r.options.switch_allocator_every);
   json.boolean("verified", r.options.verify);
   json.string("state_hash", format_hash(r.state_hash));
@@ -164,7 +124,7 @@ std::string format_json(const HeadlessReport& r) {
   for (const auto& [name, times] :
        {std::pair{"pool", r.pool_ticks}, std::pair{"new-delete", r.new_delete_ticks}}) {
     json.begin(name);
-    json.integer("ticks", times.ticks);
+    json.integer("ticks", times.samples);
     write_percentile_fields(json, times.tick_ms);
     json.end();
   }
@@ -191,8 +151,8 @@ std::string format_json(const HeadlessReport& r) {
 std::string format_summary(const HeadlessReport& r) {
   std::string s =
       fmt::format("quadpool --headless: {} scene, {} sprites, {} ticks, seed {}, allocator {}",
-                  scene_name(r.options.scene), r.options.sprites, r.options.ticks, r.options.seed,
-                  allocator_name(r.options.allocator));
+                  scene::scene_name(r.options.scene), r.options.sprites, r.options.ticks, r.options.seed,
+                  memory::allocator_name(r.options.allocator));
   if (r.options.switch_allocator_every != 0) {
     s += fmt::format(", switching every {} ticks", r.options.switch_allocator_every);
   }
@@ -205,8 +165,8 @@ std::string format_summary(const HeadlessReport& r) {
       r.phase_ms.integrate, r.phase_ms.rebuild, r.phase_ms.pairs, r.phase_ms.resolve);
   for (const auto& [name, times] :
        {std::pair{"pool", r.pool_ticks}, std::pair{"new-delete", r.new_delete_ticks}}) {
-    if (times.ticks == 0 || r.options.switch_allocator_every == 0) continue;
-    s += fmt::format("  {:<17} {} ticks, median {:.3f}  p99 {:.3f}\n", name, times.ticks,
+    if (times.samples == 0 || r.options.switch_allocator_every == 0) continue;
+    s += fmt::format("  {:<17} {} ticks, median {:.3f}  p99 {:.3f}\n", name, times.samples,
                      times.tick_ms.median, times.tick_ms.p99);
   }
   s += fmt::format("  pairs last tick   {}    contacts total {}\n", r.pairs_last_tick,

@@ -10,17 +10,12 @@
 #include <string>
 
 #include "game/headless_options.hpp"
-#include "game/pair_check.hpp"
+#include "engine/spatial/pair_check.hpp"
 #include "game/percentiles.hpp"
 #include "game/simulation.hpp"
+#include "game/tick_recorder.hpp"
 
 namespace quadpool::game {
-
-/// Tick times of the ticks one allocator ran (a run that switches has two).
-struct AllocatorTimes {
-  std::uint64_t ticks = 0;
-  Percentiles tick_ms;
-};
 
 /// Everything the runner reports. Times are milliseconds.
 struct HeadlessReport {
@@ -30,8 +25,8 @@ struct HeadlessReport {
   std::uint64_t contacts_total = 0;
   Percentiles tick_ms;
   PhaseTimes phase_ms;  // medians; total is the median tick
-  AllocatorTimes pool_ticks, new_delete_ticks;
-  // After the first kHeapWarmupTicks ticks; empty without a counter or with too few ticks.
+  AllocatorSummary pool_ticks, new_delete_ticks;  // per allocator; a sample is a tick
+  // Over the warm ticks (HeapWarmup); empty without a counter or with too few ticks.
   std::optional<Percentiles> heap_allocs_per_tick;
   memory::PoolStats pool{};               // after the last tick; high_water is the run's peak
   spatial::QuadTreeConfig tree_config{};  // the settings the game's tree ran with
@@ -49,9 +44,9 @@ struct HeadlessOutcome {
 
 /// The --verify check of one tick: empty when `pairs` are exactly the overlapping pairs of
 /// `boxes`, otherwise the one-line failure message naming the tick, the pair and both boxes.
-std::optional<std::string> verify_tick(PairChecker& checker, std::uint64_t tick,
+std::optional<std::string> verify_tick(spatial::PairChecker& checker, std::uint64_t tick,
                                        std::span<const spatial::Aabb> boxes,
-                                       std::span<const Pair> pairs);
+                                       std::span<const spatial::Pair> pairs);
 
 /// Runs the ticks. `heap_counter` may be nullptr (then no allocation counts). When `progress`
 /// is not nullptr, a progress line goes there about once a second.

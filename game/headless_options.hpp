@@ -5,7 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "game/simulation.hpp"
+#include "engine/memory/allocator_kind.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game {
 
@@ -17,8 +18,8 @@ struct HeadlessOptions {
   std::size_t sprites = 10'000;
   std::uint64_t ticks = 1'000;
   std::uint64_t seed = 1;
-  SceneKind scene = SceneKind::Uniform;
-  AllocatorKind allocator = AllocatorKind::Pool;
+  scene::SceneKind scene = scene::SceneKind::Uniform;
+  memory::AllocatorKind allocator = memory::AllocatorKind::Pool;
   std::uint64_t switch_allocator_every = 0;  // 0: never switch
   bool verify = false;
   bool json = false;

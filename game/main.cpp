@@ -12,7 +12,7 @@
 
 #include "engine/core/heap_counter.hpp"
 #include "game/cli.hpp"
-#include "game/demo/demo.hpp"
+#include "game/demo_options.hpp"
 #include "game/headless.hpp"
 
 namespace {

@@ -10,7 +10,9 @@
 
 #include "engine/core/assert.hpp"
 #include "engine/core/portable_math.hpp"
+#include "engine/memory/allocator_kind.hpp"
 #include "engine/spatial/quad_tree.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game {
 
@@ -26,7 +28,7 @@ double ms_between(Clock::time_point from, Clock::time_point to) noexcept {
 // contact normal as a perfectly elastic collision. Mass is proportional to area (radius^2).
 // Returns false (and changes nothing) when the circles do not really overlap: the broad phase
 // reports box overlaps, and touching circles are not a contact.
-bool resolve_contact(Sprite& a, Sprite& b) noexcept {
+bool resolve_contact(scene::Sprite& a, scene::Sprite& b) noexcept {
   if (!circles_overlap(a.x, a.y, a.radius, b.x, b.y, b.radius)) return false;
   const float dx = b.x - a.x;
   const float dy = b.y - a.y;
@@ -66,7 +68,7 @@ bool resolve_contact(Sprite& a, Sprite& b) noexcept {
 
 Simulation::Simulation(const SimulationConfig& config)
     : config_(config),
-      side_(game::world_side(config.scene.sprites)),
+      side_(scene::world_side(config.scene.sprites)),
       // A stream of its own, so that spawning never replays the initial placement's numbers.
       rng_(config.scene.seed ^ 0x5be0cd19137e2179ull),
       next_allocator_(config.allocator) {
@@ -83,7 +85,7 @@ Simulation::Simulation(const SimulationConfig& config)
                               .max_depth = config.tree_max_depth,
                               .leaf_capacity = config.tree_leaf_capacity},
       config.allocator);
-  sprites_ = spawn_sprites(config.scene);
+  sprites_ = scene::spawn_sprites(config.scene);
   boxes_.reserve(sprites_.size());
   // About 1.3 overlaps per sprite at the scene's density; the first tick corrects the guess.
   pairs_.reserve(sprites_.size() * 2);
@@ -94,7 +96,7 @@ Simulation::Simulation(const SimulationConfig& config)
 
 Simulation::~Simulation() = default;
 
-void Simulation::set_allocator(AllocatorKind kind) noexcept {
+void Simulation::set_allocator(memory::AllocatorKind kind) noexcept {
   next_allocator_ = kind;
 }
 
@@ -117,19 +119,19 @@ const TickStats& Simulation::step() {
   // new/delete tick after a pool tick). PoolAllocator::stats() counts its free list, so a run of
   // new/delete ticks keeps the stats read when the pool last changed instead of recounting.
   const bool pool_touched =
-      next_allocator_ == AllocatorKind::Pool || last_.allocator == AllocatorKind::Pool;
+      next_allocator_ == memory::AllocatorKind::Pool || last_.allocator == memory::AllocatorKind::Pool;
 
   // The tree applies a new allocator at its next rebuild, which is this tick's.
   tree_->set_allocator(next_allocator_);
 
   // 1 + 2: integrate and bounce.
-  move_and_bounce(sprites_, side_);
+  scene::move_and_bounce(sprites_, side_);
   const Clock::time_point integrated = Clock::now();
 
   // 3: rebuild the broad phase from scratch. boxes_ only reallocates when the sprite count
   // reaches a new high.
   boxes_.resize(sprites_.size());
-  for (std::size_t i = 0; i < sprites_.size(); ++i) boxes_[i] = bounds_of(sprites_[i]);
+  for (std::size_t i = 0; i < sprites_.size(); ++i) boxes_[i] = scene::bounds_of(sprites_[i]);
   tree_->rebuild(boxes_);
   const Clock::time_point rebuilt = Clock::now();
 
@@ -145,16 +147,19 @@ const TickStats& Simulation::step() {
 
   // 5: narrow phase and response, in pair order: resolving a contact moves sprites that later
   // pairs read, so the order is part of the result.
-  std::size_t contacts = 0;
-  for (const Pair& pair : pairs_) {
-    Sprite& a = sprites_[pair.a];
-    Sprite& b = sprites_[pair.b];
+  // There are never more contacts than pairs: with that room, recording them never allocates
+  // unless the pair buffer just grew.
+  contacts_.clear();
+  if (contacts_.capacity() < pairs_.size()) contacts_.reserve(pairs_.capacity());
+  for (const spatial::Pair& pair : pairs_) {
+    scene::Sprite& a = sprites_[pair.a];
+    scene::Sprite& b = sprites_[pair.b];
     if (resolve_contact(a, b)) {
-      ++contacts;
+      contacts_.push_back(pair);
       // The correction may push a sprite through a wall; move_and_bounce keeps every other
       // sprite inside.
-      clamp_into_world(a, side_);
-      clamp_into_world(b, side_);
+      scene::clamp_into_world(a, side_);
+      scene::clamp_into_world(b, side_);
     }
   }
   const Clock::time_point resolved = Clock::now();
@@ -163,7 +168,7 @@ const TickStats& Simulation::step() {
   last_.allocator = next_allocator_;
   last_.sprites = sprites_.size();
   last_.pairs_tested = pairs_.size();
-  last_.contacts = contacts;
+  last_.contacts = contacts_.size();
   last_.tree = tree_->stats();
   if (pool_touched) last_.pool = tree_->pool_stats();
   const Clock::time_point end = Clock::now();
@@ -178,20 +183,20 @@ const TickStats& Simulation::step() {
     last_.heap_allocations.reset();
   }
   ++ticks_;
-  contacts_total_ += contacts;
+  contacts_total_ += contacts_.size();
   return last_;
 }
 
-std::size_t Simulation::add_sprite(const Sprite& sprite) {
+std::size_t Simulation::add_sprite(const scene::Sprite& sprite) {
   QUADPOOL_ASSERT(std::isfinite(sprite.radius) && sprite.radius > 0.0f,
                   "Simulation::add_sprite: the radius must be finite and > 0");
   QUADPOOL_ASSERT(std::isfinite(sprite.x) && std::isfinite(sprite.y) && std::isfinite(sprite.vx) &&
                       std::isfinite(sprite.vy),
                   "Simulation::add_sprite: position and velocity must be finite");
   QUADPOOL_ASSERT(sprites_.size() < kMaxSprites, "Simulation::add_sprite: too many sprites");
-  Sprite added = sprite;
-  added.kind = static_cast<std::uint8_t>(added.kind % kSpriteKinds);
-  clamp_into_world(added, side_);
+  scene::Sprite added = sprite;
+  added.kind = static_cast<std::uint8_t>(added.kind % scene::kSpriteKinds);
+  scene::clamp_into_world(added, side_);
   sprites_.push_back(added);
   return sprites_.size() - 1;
 }
@@ -205,9 +210,9 @@ std::size_t Simulation::spawn_at(float x, float y, std::size_t count, float spre
   if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(spread) || spread < 0.0f) return 0;
   const std::size_t room = kMaxSprites - sprites_.size();
   if (count > room) count = room;
-  const SceneConfig& scene = config_.scene;
+  const scene::SceneConfig& scene = config_.scene;
   for (std::size_t i = 0; i < count; ++i) {
-    Sprite s{};
+    scene::Sprite s{};
     s.radius = rng_.uniform(scene.min_radius, scene.max_radius);
     // sqrt makes the spawn uniform over the disc rather than bunched at its centre.
     const float distance = spread * std::sqrt(rng_.unit_float());
@@ -217,8 +222,8 @@ std::size_t Simulation::spawn_at(float x, float y, std::size_t count, float spre
     const CosSin heading = portable_cos_sin(rng_.uniform(0.0f, 2.0f * std::numbers::pi_v<float>));
     s.vx = scene.speed * heading.cosine;
     s.vy = scene.speed * heading.sine;
-    s.kind = static_cast<std::uint8_t>(rng_.below(kSpriteKinds));
-    clamp_into_world(s, side_);
+    s.kind = static_cast<std::uint8_t>(rng_.below(scene::kSpriteKinds));
+    scene::clamp_into_world(s, side_);
     sprites_.push_back(s);
   }
   return count;
@@ -231,7 +236,7 @@ void Simulation::remove_sprite(std::size_t index) {
 }
 
 std::size_t Simulation::remove_sprites_near(float x, float y, float radius) {
-  return std::erase_if(sprites_, [&](const Sprite& s) {
+  return std::erase_if(sprites_, [&](const scene::Sprite& s) {
     const float dx = s.x - x;
     const float dy = s.y - y;
     return dx * dx + dy * dy <= radius * radius;
@@ -242,7 +247,7 @@ std::uint64_t Simulation::state_hash() const noexcept {
   return game::state_hash(sprites_);
 }
 
-std::uint64_t state_hash(std::span<const Sprite> sprites) noexcept {
+std::uint64_t state_hash(std::span<const scene::Sprite> sprites) noexcept {
   constexpr std::uint64_t kOffsetBasis = 0xcbf29ce484222325ull;
   constexpr std::uint64_t kPrime = 0x100000001b3ull;
   std::uint64_t hash = kOffsetBasis;
@@ -253,7 +258,7 @@ std::uint64_t state_hash(std::span<const Sprite> sprites) noexcept {
       hash *= kPrime;
     }
   };
-  for (const Sprite& s : sprites) {
+  for (const scene::Sprite& s : sprites) {
     for (const float f : {s.x, s.y, s.vx, s.vy}) mix(std::bit_cast<std::uint32_t>(f), 4);
   }
   mix(sprites.size(), 8);
@@ -266,17 +271,13 @@ std::string format_hash(std::uint64_t hash) {
   return text;
 }
 
-double kinetic_energy(std::span<const Sprite> sprites) noexcept {
+double kinetic_energy(std::span<const scene::Sprite> sprites) noexcept {
   double energy = 0.0;
-  for (const Sprite& s : sprites) {
+  for (const scene::Sprite& s : sprites) {
     const double mass = static_cast<double>(s.radius) * s.radius;
     energy += 0.5 * mass * (static_cast<double>(s.vx) * s.vx + static_cast<double>(s.vy) * s.vy);
   }
   return energy;
-}
-
-const char* allocator_name(AllocatorKind kind) noexcept {
-  return kind == AllocatorKind::Pool ? "pool" : "new-delete";
 }
 
 }  // namespace quadpool::game

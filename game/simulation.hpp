@@ -31,37 +31,18 @@
 #include <vector>
 
 #include "engine/core/random.hpp"
+#include "engine/memory/allocator_kind.hpp"
 #include "engine/memory/pool_allocator.hpp"
 #include "engine/spatial/aabb.hpp"
+#include "engine/spatial/pair.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "scene/scene.hpp"
 
 namespace quadpool::game {
 
-using spatial::AllocatorKind;
-
-// The scene generator lives in scene/ so that engine tests and benchmarks can share it; the game
-// uses its names as its own.
-using scene::bounds_of;
-using scene::clamp_into_world;
-using scene::kSceneKinds;
-using scene::kSpriteKinds;
-using scene::largest_radius;
-using scene::move_and_bounce;
-using scene::parse_scene_kind;
-using scene::scene_name;
-using scene::SceneConfig;
-using scene::SceneKind;
-using scene::spawn_sprites;
-using scene::Sprite;
-using scene::world_side;
-
 /// Ticks after a start or reset in which heap allocations are expected: the first ticks grow the
 /// buffers and the pool. The runner's heap_allocs_per_tick and the demo's check skip them.
 inline constexpr std::uint64_t kHeapWarmupTicks = 10;
-
-/// "pool" or "new-delete", the spelling the command line, the JSON and the overlay use.
-const char* allocator_name(AllocatorKind kind) noexcept;
 
 /// The fewest and the most sprites a Simulation holds (sprite indices are 32-bit in the broad
 /// phase; the cap keeps memory around 100 MB). The command line and the demo's slider use the
@@ -78,8 +59,8 @@ inline constexpr int kMinTreeDepth = 1, kMaxTreeDepth = 16;
 inline constexpr int kMinLeafCapacity = 1, kMaxLeafCapacity = 128;
 
 struct SimulationConfig {
-  SceneConfig scene;  // seed, initial sprite count, radii, speed; the world side follows from it
-  AllocatorKind allocator = AllocatorKind::Pool;  // the tree's node source at the first tick
+  scene::SceneConfig scene;  // seed, initial sprite count, radii, speed; the world side follows from it
+  memory::AllocatorKind allocator = memory::AllocatorKind::Pool;  // the tree's node source at the first tick
   // The tree's settings: QuadTreeConfig's defaults, which spatial_bench measures too.
   int tree_max_depth = spatial::QuadTreeConfig{}.max_depth;          // 1..16
   int tree_leaf_capacity = spatial::QuadTreeConfig{}.leaf_capacity;  // >= 1
@@ -88,19 +69,13 @@ struct SimulationConfig {
 
 /// True when the circles at (ax, ay) and (bx, by) with radii ar and br overlap: centres closer
 /// than the sum of the radii (touching circles are not a contact). The narrow phase's test,
-/// shared by the tick and by the demo's contact highlight, so both agree on every pair.
+/// which the tick records in Simulation::last_contacts().
 inline bool circles_overlap(float ax, float ay, float ar, float bx, float by, float br) noexcept {
   const float dx = bx - ax;
   const float dy = by - ay;
   const float reach = ar + br;
   return dx * dx + dy * dy < reach * reach;
 }
-
-/// An overlapping pair of sprite indices from the broad phase, a < b.
-struct Pair {
-  std::uint32_t a, b;
-  friend bool operator==(const Pair&, const Pair&) = default;
-};
 
 /// Wall-clock milliseconds spent in each phase of one tick (steady_clock).
 struct PhaseTimes {
@@ -114,7 +89,7 @@ struct PhaseTimes {
 /// What one tick did. Plain data, cheap to copy.
 struct TickStats {
   std::uint64_t tick = 0;                         // 0 for the first tick
-  AllocatorKind allocator = AllocatorKind::Pool;  // the allocator this tick's tree used
+  memory::AllocatorKind allocator = memory::AllocatorKind::Pool;  // the allocator this tick's tree used
   std::size_t sprites = 0;
   PhaseTimes ms;
   std::size_t pairs_tested = 0;  // broad-phase pairs (overlapping boxes)
@@ -139,9 +114,9 @@ class Simulation {
   const TickStats& step();
 
   /// The tree's node source from the next tick on.
-  void set_allocator(AllocatorKind kind) noexcept;
+  void set_allocator(memory::AllocatorKind kind) noexcept;
   /// The allocator the next tick will use.
-  AllocatorKind allocator() const noexcept { return next_allocator_; }
+  memory::AllocatorKind allocator() const noexcept { return next_allocator_; }
   /// Replaces the tree with one of these settings (QuadTreeConfig's ranges), built at once from
   /// the last tick's boxes so that it can be drawn before the next tick; the sprites are left
   /// alone. A new tree has a new, cold node pool. Throws std::invalid_argument for a value out
@@ -153,7 +128,7 @@ class Simulation {
   /// Appends a sprite, clamped inside the world; returns its index. Its radius must be > 0
   /// and finite, its position and velocity finite, and there must be fewer than kMaxSprites
   /// sprites (asserts otherwise).
-  std::size_t add_sprite(const Sprite& sprite);
+  std::size_t add_sprite(const scene::Sprite& sprite);
   /// Spawns `count` sprites around (x, y), up to `spread` away, with the scene's radii and
   /// speed, random headings and kinds drawn from the simulation's own seeded generator (so a
   /// replay that spawns the same way reproduces the same state). Returns how many were added:
@@ -169,7 +144,7 @@ class Simulation {
 
   // --- state -----------------------------------------------------------------------------------
 
-  std::span<const Sprite> sprites() const noexcept { return sprites_; }
+  std::span<const scene::Sprite> sprites() const noexcept { return sprites_; }
   float world_side() const noexcept { return side_; }
   const SimulationConfig& config() const noexcept { return config_; }
   /// Ticks run so far.
@@ -186,17 +161,21 @@ class Simulation {
   /// The boxes the last tick's tree was built from (index = sprite index at that tick).
   std::span<const spatial::Aabb> last_boxes() const noexcept { return boxes_; }
   /// The last tick's broad-phase pairs, in the order they were resolved.
-  std::span<const Pair> last_pairs() const noexcept { return pairs_; }
+  std::span<const spatial::Pair> last_pairs() const noexcept { return pairs_; }
+  /// The last tick's contacts: the pairs whose circles overlapped and were resolved, in the
+  /// order they were resolved (a subsequence of last_pairs()).
+  std::span<const spatial::Pair> last_contacts() const noexcept { return contacts_; }
 
  private:
   SimulationConfig config_;
   float side_;
   Random rng_;  // only for spawn_at: ticks themselves draw no random numbers
-  std::vector<Sprite> sprites_;
+  std::vector<scene::Sprite> sprites_;
   std::vector<spatial::Aabb> boxes_;  // reused every tick
-  std::vector<Pair> pairs_;           // reused every tick
+  std::vector<spatial::Pair> pairs_;           // reused every tick
+  std::vector<spatial::Pair> contacts_;        // reused every tick
   std::unique_ptr<spatial::QuadTree> tree_;
-  AllocatorKind next_allocator_;
+  memory::AllocatorKind next_allocator_;
   std::uint64_t ticks_ = 0;
   std::uint64_t contacts_total_ = 0;
   TickStats last_;
@@ -204,13 +183,13 @@ class Simulation {
 
 /// 64-bit FNV-1a over the bit patterns of every sprite's x, y, vx and vy, in index order,
 /// followed by the sprite count. Equal states hash equal on every platform; -0.0 and 0.0 differ.
-std::uint64_t state_hash(std::span<const Sprite> sprites) noexcept;
+std::uint64_t state_hash(std::span<const scene::Sprite> sprites) noexcept;
 
 /// The state hash as the runner prints it: 16 lower-case hex digits.
 std::string format_hash(std::uint64_t hash);
 
 /// Total kinetic energy, sum of 0.5 * m * |v|^2 with m = radius^2 (mass proportional to area),
 /// accumulated in double.
-double kinetic_energy(std::span<const Sprite> sprites) noexcept;
+double kinetic_energy(std::span<const scene::Sprite> sprites) noexcept;
 
 }  // namespace quadpool::game

@@ -76,7 +76,7 @@ const char* pair_kernel_name() noexcept {
 
 // --- construction and teardown -----------------------------------------------------------------
 
-QuadTree::QuadTree(const QuadTreeConfig& config, AllocatorKind kind)
+QuadTree::QuadTree(const QuadTreeConfig& config, memory::AllocatorKind kind)
     : config_(checked(config)), requested_kind_(kind), live_kind_(kind), node_pool_(1024) {
   rebuild({});
 }
@@ -86,7 +86,7 @@ QuadTree::~QuadTree() {
 }
 
 QuadTree::Node* QuadTree::make_node() {
-  if (live_kind_ == AllocatorKind::Pool) return node_pool_.create();
+  if (live_kind_ == memory::AllocatorKind::Pool) return node_pool_.create();
   return new Node();
 }
 
@@ -97,7 +97,7 @@ void QuadTree::destroy_subtree(Node* node) noexcept {
   // back in the same address order and walks the nodes front to back in memory, frame after
   // frame.
   for (int i = 3; i >= 0; --i) destroy_subtree(node->children[i]);
-  if (live_kind_ == AllocatorKind::Pool) {
+  if (live_kind_ == memory::AllocatorKind::Pool) {
     node_pool_.destroy(node);
   } else {
     delete node;
@@ -516,7 +516,7 @@ void QuadTree::validate() const {
                       counted.max_leaf_items == stats_.max_leaf_items &&
                       counted.straddling_items == stats_.straddling_items,
                   "QuadTree::validate: stats() disagree with the tree");
-  const std::size_t pooled = live_kind_ == AllocatorKind::Pool ? stats_.nodes : 0;
+  const std::size_t pooled = live_kind_ == memory::AllocatorKind::Pool ? stats_.nodes : 0;
   QUADPOOL_ASSERT(node_pool_.stats().blocks_in_use == pooled,
                   "QuadTree::validate: the node pool's live blocks are not the tree's nodes");
 }

@@ -20,6 +20,7 @@
 #include <span>
 #include <vector>
 
+#include "engine/memory/allocator_kind.hpp"
 #include "engine/memory/object_pool.hpp"
 #include "engine/memory/pool_allocator.hpp"
 #include "engine/spatial/aabb.hpp"
@@ -30,12 +31,6 @@
 namespace quadpool::spatial {
 
 // --- configuration and statistics --------------------------------------------------------------
-
-/// Where the tree's nodes come from.
-enum class AllocatorKind {
-  Pool,       ///< an ObjectPool<Node>: placement new, explicit destructor, no heap once warm
-  NewDelete,  ///< plain new and delete for every node, every frame
-};
 
 struct QuadTreeConfig {
   Aabb bounds;            ///< the world; finite, min < max on both axes
@@ -70,7 +65,7 @@ class QuadTree {
   /// Throws std::invalid_argument, naming the field, its value and the valid range, when
   /// max_depth is outside 1..16, leaf_capacity < 1, or the bounds are empty (min >= max on an
   /// axis), NaN or infinite. The tree starts empty (one leaf, no items).
-  explicit QuadTree(const QuadTreeConfig& config, AllocatorKind kind = AllocatorKind::Pool);
+  explicit QuadTree(const QuadTreeConfig& config, memory::AllocatorKind kind = memory::AllocatorKind::Pool);
   /// Destroys every node (in Pool mode, before the pool itself goes away).
   ~QuadTree();
 
@@ -78,9 +73,9 @@ class QuadTree {
   QuadTree& operator=(const QuadTree&) = delete;
 
   /// Chooses the node source for the next rebuild(); the current tree keeps its nodes.
-  void set_allocator(AllocatorKind kind) noexcept { requested_kind_ = kind; }
+  void set_allocator(memory::AllocatorKind kind) noexcept { requested_kind_ = kind; }
   /// The node source the next rebuild() uses (the last value given to set_allocator()).
-  AllocatorKind allocator() const noexcept { return requested_kind_; }
+  memory::AllocatorKind allocator() const noexcept { return requested_kind_; }
 
   /// Tears the old tree down node by node (each node's destructor runs) and builds a new one
   /// holding every box; a box's id is its index in `boxes`. O(n + nodes) for evenly spread
@@ -158,8 +153,8 @@ class QuadTree {
   void visit_nodes(const Node* node, const Aabb& quadrant, F& f) const;
 
   QuadTreeConfig config_;
-  AllocatorKind requested_kind_;
-  AllocatorKind live_kind_;  // the source of the current tree's nodes
+  memory::AllocatorKind requested_kind_;
+  memory::AllocatorKind live_kind_;  // the source of the current tree's nodes
   memory::ObjectPool<Node> node_pool_;
   Node* root_ = nullptr;
   QuadTreeStats stats_{};

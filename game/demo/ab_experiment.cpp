@@ -3,44 +3,41 @@
 #include <string>
 
 #include "engine/core/log.hpp"
+#include "engine/memory/allocator_kind.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
 
 void AbExperiment::start(const SimulationConfig& subject, const Controls& controls,
-                         AllocatorKind allocator) {
+                         memory::AllocatorKind allocator) {
   running_ = true;
   cancelled_ = false;
   elapsed_ms_ = 0;
   leg_ = 0;
   frames_in_leg_ = 0;
   subject_ = subject;
-  for (int mode = 0; mode < 2; ++mode) {
-    frame_ms_[mode].clear();
-    tick_ms_[mode].clear();
-    frame_ms_[mode].reserve(kLegFrames * kLegs / 2);
-    tick_ms_[mode].reserve(kLegFrames * kLegs / 2);
-    heap_allocations_[mode] = counted_ticks_[mode] = 0;
+  for (std::vector<double>& frame_ms : frame_ms_) {
+    frame_ms.clear();
+    frame_ms.reserve(kLegFrames * kLegs / 2);
   }
+  ticks_.clear();
+  ticks_.reserve(kLegFrames * kLegs);
   result_.reset();
   saved_controls_ = controls;
   saved_allocator_ = allocator;
   logger().info(
       "A/B: {} scene, {} sprites, seed {}, tree depth {} leaf capacity {}, {} legs of {} "
       "frames",
-      scene_name(subject.scene.kind), subject.scene.sprites, subject.scene.seed,
+      scene::scene_name(subject.scene.kind), subject.scene.sprites, subject.scene.seed,
       subject.tree_max_depth, subject.tree_leaf_capacity, kLegs, kLegFrames);
 }
 
 AbExperiment::Next AbExperiment::record(const FrameSample& sample) {
   if (!running_ || !sample.ticked) return Next::Continue;
-  const int mode = sample.allocator == AllocatorKind::Pool ? 0 : 1;
+  const int mode = sample.tick.allocator == memory::AllocatorKind::Pool ? 0 : 1;
   frame_ms_[mode].push_back(sample.total);
-  tick_ms_[mode].push_back(sample.integrate + sample.rebuild + sample.pairs + sample.resolve);
+  ticks_.record(sample.tick);
   elapsed_ms_ += sample.total;
-  if (sample.tick_heap_allocations) {
-    heap_allocations_[mode] += *sample.tick_heap_allocations;
-    ++counted_ticks_[mode];
-  }
   if (++frames_in_leg_ < kLegFrames) return Next::Continue;
   frames_in_leg_ = 0;
   // Every leg replays the same seeded scene from its start, in the other mode.
@@ -54,12 +51,11 @@ AbExperiment::Next AbExperiment::record(const FrameSample& sample) {
   result.tree_leaf_capacity = subject_.tree_leaf_capacity;
   result.settings = saved_controls_;
   for (int m = 0; m < 2; ++m) {
+    const AllocatorSummary ticks =
+        ticks_.summary(m == 0 ? memory::AllocatorKind::Pool : memory::AllocatorKind::NewDelete);
     result.frame_ms[m] = percentiles(frame_ms_[m]);
-    result.tick_ms[m] = percentiles(tick_ms_[m]);
-    if (counted_ticks_[m] > 0) {
-      result.heap_allocations_per_tick[m] =
-          static_cast<double>(heap_allocations_[m]) / static_cast<double>(counted_ticks_[m]);
-    }
+    result.tick_ms[m] = ticks.tick_ms;
+    result.heap_allocations_per_tick[m] = ticks.warm_heap_allocations_mean;
   }
   const std::string heap =
       result.heap_allocations_per_tick[0] && result.heap_allocations_per_tick[1]
@@ -71,7 +67,7 @@ AbExperiment::Next AbExperiment::record(const FrameSample& sample) {
       "/ "
       "{:.3f} ms new-delete (new-delete / pool {:.2f}x); frame median / p99 {:.2f} / {:.2f} ms "
       "pool, {:.2f} / {:.2f} ms new-delete; heap allocations per tick {}",
-      scene_name(result.scene), result.sprites, result.seed, result.tick_ms[0].median,
+      scene::scene_name(result.scene), result.sprites, result.seed, result.tick_ms[0].median,
       result.tick_ms[0].p99, result.tick_ms[1].median, result.tick_ms[1].p99,
       result.tick_median_ratio(), result.frame_ms[0].median, result.frame_ms[0].p99,
       result.frame_ms[1].median, result.frame_ms[1].p99, heap);

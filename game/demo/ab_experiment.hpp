@@ -10,10 +10,13 @@
 #include <optional>
 #include <vector>
 
+#include "engine/memory/allocator_kind.hpp"
 #include "game/demo/controls.hpp"
 #include "game/demo/frame_stats.hpp"
 #include "game/percentiles.hpp"
 #include "game/simulation.hpp"
+#include "game/tick_recorder.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
 
@@ -21,11 +24,13 @@ namespace quadpool::game::demo {
 struct AbResult {
   std::size_t sprites = 0;
   std::uint64_t seed = 0;
-  SceneKind scene = SceneKind::Uniform;
+  scene::SceneKind scene = scene::SceneKind::Uniform;
   int tree_max_depth = 0, tree_leaf_capacity = 0;  // the tree settings it ran with
   Controls settings{};  // the draw toggles and panel it ran with (speed 1, never paused)
   Percentiles frame_ms[2], tick_ms[2];
-  std::optional<double> heap_allocations_per_tick[2];  // empty without a heap counter
+  // Per ticked frame past warm-up (HeapWarmup: every leg restarts the scene); empty without a
+  // heap counter.
+  std::optional<double> heap_allocations_per_tick[2];
   /// new-delete's tick median over pool's: above 1 when the pool is faster.
   double tick_median_ratio() const noexcept {
     return tick_ms[0].median > 0 ? tick_ms[1].median / tick_ms[0].median : 0.0;
@@ -42,7 +47,7 @@ class AbExperiment {
 
   /// Starts a run on `subject`'s scene and tree settings, saving `controls` and `allocator` to
   /// restore at the end. The caller then resets the scene on leg_allocator().
-  void start(const SimulationConfig& subject, const Controls& controls, AllocatorKind allocator);
+  void start(const SimulationConfig& subject, const Controls& controls, memory::AllocatorKind allocator);
   /// Stops a running experiment without a result; the caller restores the saved state.
   void cancel() noexcept;
   /// Records one frame. NewLeg: reset the scene on leg_allocator(). Done: result() holds the
@@ -51,8 +56,8 @@ class AbExperiment {
 
   bool running() const noexcept { return running_; }
   /// The allocator of the current leg.
-  AllocatorKind leg_allocator() const noexcept {
-    return leg_ % 2 == 0 ? AllocatorKind::Pool : AllocatorKind::NewDelete;
+  memory::AllocatorKind leg_allocator() const noexcept {
+    return leg_ % 2 == 0 ? memory::AllocatorKind::Pool : memory::AllocatorKind::NewDelete;
   }
   /// Fraction of the run done, 0..1.
   float progress() const noexcept;
@@ -62,7 +67,7 @@ class AbExperiment {
   bool cancelled() const noexcept { return cancelled_; }
   const std::optional<AbResult>& result() const noexcept { return result_; }
   const Controls& saved_controls() const noexcept { return saved_controls_; }
-  AllocatorKind saved_allocator() const noexcept { return saved_allocator_; }
+  memory::AllocatorKind saved_allocator() const noexcept { return saved_allocator_; }
 
  private:
   bool running_ = false;
@@ -71,11 +76,11 @@ class AbExperiment {
   SimulationConfig subject_;  // the scene and tree settings measured
   bool cancelled_ = false;
   double elapsed_ms_ = 0;                         // the recorded frames' total
-  std::vector<double> frame_ms_[2], tick_ms_[2];  // [0] pool, [1] new-delete
-  std::uint64_t heap_allocations_[2] = {}, counted_ticks_[2] = {};
+  std::vector<double> frame_ms_[2];              // [0] pool, [1] new-delete
+  TickRecorder ticks_;                           // the ticked frames' ticks
   std::optional<AbResult> result_;
   Controls saved_controls_{};
-  AllocatorKind saved_allocator_ = AllocatorKind::Pool;
+  memory::AllocatorKind saved_allocator_ = memory::AllocatorKind::Pool;
 };
 
 }  // namespace quadpool::game::demo

@@ -17,8 +17,10 @@
 #include <fmt/format.h>
 
 #include "engine/core/log.hpp"
+#include "engine/memory/allocator_kind.hpp"
 #include "game/demo/summary.hpp"
 #include "game/simulation.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
 
@@ -51,7 +53,7 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const D
     : target_{window, renderer, renderer_name(renderer), {}},
       options_(options),
       input_(std::move(script)),
-      runner_(SceneConfig{.seed = options.seed, .sprites = options.sprites, .kind = options.scene},
+      runner_(scene::SceneConfig{.seed = options.seed, .sprites = options.sprites, .kind = options.scene},
               options.allocator, options.heap_counter),
       // A start: the stream grows to what is drawn, which the density map bounds by the
       // screen's area however many sprites there are.
@@ -66,7 +68,7 @@ void App::reset(std::size_t sprites, std::uint64_t seed) {
   after_reset();
 }
 
-void App::reset(SceneKind kind) {
+void App::reset(scene::SceneKind kind) {
   runner_.reset(kind);
   after_reset();
 }
@@ -125,7 +127,7 @@ int App::run() {
   const std::clock_t cpu_start = std::clock();
   while (!quit_) {
     const Clock::time_point frame_start = Clock::now();
-    const std::optional<SceneKind> scripted_scene = input_.inject_script(frame_, target_.window);
+    const std::optional<scene::SceneKind> scripted_scene = input_.inject_script(frame_, target_.window);
     handle_events();
     if (scripted_scene) {
       OverlayRequests pick;
@@ -136,7 +138,7 @@ int App::run() {
     update_layout();
 
     FrameSample sample;
-    sample.allocator = runner_.sim().allocator();
+    sample.tick.allocator = runner_.sim().allocator();
     if (input_.spawning() && !ab_.running()) {
       const ScreenPoint at = camera_.to_world(input_.mouse().x, input_.mouse().y);
       runner_.spawn(at.x, at.y, kSpawnPerFrame, 20.0f / camera_.scale());
@@ -293,7 +295,7 @@ void App::apply(Action action) {
     logger().info("A/B run in progress: key ignored (Esc cancels the run)");
     return;
   }
-  const SceneConfig& scene = runner_.scene();
+  const scene::SceneConfig& scene = runner_.scene();
   switch (action) {
     case Action::None:
       break;
@@ -305,9 +307,9 @@ void App::apply(Action action) {
       controls_.step_once = true;
       break;
     case Action::SwitchAllocator:
-      runner_.set_allocator(runner_.sim().allocator() == AllocatorKind::Pool
-                                ? AllocatorKind::NewDelete
-                                : AllocatorKind::Pool);
+      runner_.set_allocator(runner_.sim().allocator() == memory::AllocatorKind::Pool
+                                ? memory::AllocatorKind::NewDelete
+                                : memory::AllocatorKind::Pool);
       break;
     case Action::ToggleTree:
       controls_.draw_tree = !controls_.draw_tree;

@@ -13,7 +13,6 @@
 #include "game/demo/ab_experiment.hpp"
 #include "game/demo/camera.hpp"
 #include "game/demo/controls.hpp"
-#include "game/demo/demo.hpp"
 #include "game/demo/frame_stats.hpp"
 #include "game/demo/input.hpp"
 #include "game/demo/key_map.hpp"
@@ -24,6 +23,7 @@
 #include "game/demo/sprite_renderer.hpp"
 #include "game/demo/textures.hpp"
 #include "game/demo/vertex_stream.hpp"
+#include "game/demo_options.hpp"
 #include "scene/scene.hpp"
 
 struct SDL_Window;
@@ -68,7 +68,7 @@ class App {
   void apply(Action action);
   void apply(const OverlayRequests& requests);
   void reset(std::size_t sprites, std::uint64_t seed);
-  void reset(SceneKind kind);
+  void reset(scene::SceneKind kind);
   void resize_scene(std::size_t wanted, const char* key);
   void notify(std::string text);
   void after_reset();

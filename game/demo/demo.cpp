@@ -1,5 +1,5 @@
 // run_demo(): SDL and ImGui set-up and tear-down around the App, and the no-display error.
-#include "game/demo/demo.hpp"
+#include "game/demo_options.hpp"
 
 #include <SDL.h>
 #include <imgui.h>

@@ -13,6 +13,7 @@
 
 #include "game/decimal.hpp"
 #include "game/shown_value.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
 
@@ -50,8 +51,8 @@ bool parse_script_input(const std::string& what, ScriptedKey& out) {
   }
   constexpr std::string_view kScene = "scene=";
   if (what.rfind(kScene, 0) == 0) {
-    const std::optional<SceneKind> kind =
-        parse_scene_kind(std::string_view(what).substr(kScene.size()));
+    const std::optional<scene::SceneKind> kind =
+        scene::parse_scene_kind(std::string_view(what).substr(kScene.size()));
     out.kind = ScriptedKey::Kind::Scene;
     if (kind) out.scene = *kind;
     return kind.has_value();
@@ -108,8 +109,8 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
   return keys;
 }
 
-std::optional<SceneKind> Input::inject_script(std::uint64_t frame, SDL_Window* window) {
-  std::optional<SceneKind> scene;
+std::optional<scene::SceneKind> Input::inject_script(std::uint64_t frame, SDL_Window* window) {
+  std::optional<scene::SceneKind> scene;
   if (script_holds_shift_) {
     SDL_SetModState(KMOD_NONE);
     script_holds_shift_ = false;

@@ -11,7 +11,7 @@
 #include "game/demo/camera.hpp"
 #include "game/demo/key_map.hpp"
 #include "game/demo/selection.hpp"
-#include "game/simulation.hpp"
+#include "scene/scene.hpp"
 
 union SDL_Event;
 struct SDL_Window;
@@ -32,7 +32,7 @@ struct ScriptedKey {
   int x0 = 0, y0 = 0;                    // window pixels: a Query's first corner, a Pick's or
                                          // a Spawn's point
   int x1 = 0, y1 = 0;                    // a Query's second corner
-  SceneKind scene = SceneKind::Uniform;  // a Scene's pick
+  scene::SceneKind scene = scene::SceneKind::Uniform;  // a Scene's pick
 };
 
 /// Parses "FRAME:WHAT[,FRAME:WHAT...]", WHAT being an SDL key name ("A", "Space", "."), a window
@@ -50,7 +50,7 @@ class Input {
   /// Pushes the scripted presses (and releases) due by `frame` into SDL's event queue for
   /// `window`, and applies the resizes due. Returns the scene the script picks at this frame,
   /// if any, for the caller to apply as the overlay's scene list would.
-  std::optional<SceneKind> inject_script(std::uint64_t frame, SDL_Window* window);
+  std::optional<scene::SceneKind> inject_script(std::uint64_t frame, SDL_Window* window);
 
   /// Handles one SDL event, after ImGui has seen it (`ui_wants_mouse` / `ui_wants_keyboard`:
   /// ImGui's WantCapture flags). Mouse gestures move `camera` and drag `selection`. Returns

@@ -15,7 +15,9 @@
 
 #include <fmt/format.h>
 
+#include "engine/memory/allocator_kind.hpp"
 #include "game/demo/key_map.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
 
@@ -85,8 +87,9 @@ void draw_phase_graph(const FrameStats& stats, int phases, float width, float he
                       bool whole_frame) {
   const std::size_t n = stats.history_size();
   auto value = [](const FrameSample& s, int p) {
-    const float parts[5] = {s.integrate, s.rebuild, s.pairs, s.resolve, s.render};
-    return parts[p];
+    const PhaseTimes& ms = s.tick.ms;
+    const double parts[5] = {ms.integrate, ms.rebuild, ms.pairs, ms.resolve, s.render};
+    return static_cast<float>(parts[p]);
   };
   float highest = whole_frame ? 1.0f : 0.05f;
   for (std::size_t i = 0; i < n; ++i) {
@@ -119,7 +122,7 @@ void draw_phase_graph(const FrameStats& stats, int phases, float width, float he
     }
     if (!whole_frame && s.ticked) {
       draw->AddRectFilled(ImVec2(x0, at.y + height + 1), ImVec2(x0 + column, at.y + height + strip),
-                          s.allocator == AllocatorKind::Pool ? kPoolMode : kNewDeleteMode);
+                          s.tick.allocator == memory::AllocatorKind::Pool ? kPoolMode : kNewDeleteMode);
     }
   }
   if (whole_frame) {
@@ -204,7 +207,10 @@ void Overlay::measure_fit() {
 void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& requests) {
   const FrameStats& stats = view.stats;
   const std::size_t n = stats.history_size();
-  const FrameSample& last = n > 0 ? stats.history(n - 1) : FrameSample{};
+  const FrameSample last = n > 0 ? stats.history(n - 1) : FrameSample{};
+  // A frame without a tick (paused, or just after a single step) shows the last tick's figures.
+  const FrameSample ticked = last.ticked ? last : stats.last_ticked().value_or(FrameSample{});
+  const char* which_tick = last.ticked ? "this tick" : "last tick";
   const double fps = stats.recent_fps();
   text(fmt::format("{:.0f} FPS  {:.2f} ms/frame  {} sprites", fps, fps > 0 ? 1000.0 / fps : 0.0,
                    view.sim.sprites().size()));
@@ -213,37 +219,38 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
   // tick, and the tick is where the allocator shows.
   draw_phase_graph(stats, 5, content_w_, 46.0f * scale_, true);
   draw_phase_graph(stats, 4, content_w_, 36.0f * scale_, false);
-  const float phase_ms[5] = {last.integrate, last.rebuild, last.pairs, last.resolve, last.render};
+  const PhaseTimes& tick_ms = ticked.tick.ms;
+  const double phase_ms[5] = {tick_ms.integrate, tick_ms.rebuild, tick_ms.pairs, tick_ms.resolve,
+                              static_cast<double>(last.render)};
   for (int p = 0; p < 5; ++p) {
     if (p != 0 && p != 3) ImGui::SameLine();
-    ImGui::TextColored(colour(kPhaseColours[p]), "%s %.2f", kPhaseNames[p],
-                       static_cast<double>(phase_ms[p]));
+    ImGui::TextColored(colour(kPhaseColours[p]), "%s %.2f", kPhaseNames[p], phase_ms[p]);
   }
 
   // The allocator switch, and what this frame's tick allocated.
   ImGui::Separator();
-  int kind = view.sim.allocator() == AllocatorKind::Pool ? 0 : 1;
+  int kind = view.sim.allocator() == memory::AllocatorKind::Pool ? 0 : 1;
   ImGui::BeginDisabled(view.ab.running());  // an A/B run switches by itself
   ImGui::TextUnformatted("Tree nodes from");
   ImGui::SameLine();
   const bool changed = ImGui::RadioButton("Pool", &kind, 0);
   ImGui::SameLine();
   if (ImGui::RadioButton("new/delete", &kind, 1) || changed) {
-    requests.allocator = kind == 0 ? AllocatorKind::Pool : AllocatorKind::NewDelete;
+    requests.allocator = kind == 0 ? memory::AllocatorKind::Pool : memory::AllocatorKind::NewDelete;
   }
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::TextDisabled("(A)");
   if (!view.heap_counted) {
     ImGui::TextDisabled("heap allocations: not counted (no heap hook linked)");
-  } else if (last.tick_heap_allocations) {
-    const std::uint64_t made = *last.tick_heap_allocations;
-    const bool pool = last.allocator == AllocatorKind::Pool;
+  } else if (ticked.tick.heap_allocations) {
+    const std::uint64_t made = *ticked.tick.heap_allocations;
+    const bool pool = ticked.tick.allocator == memory::AllocatorKind::Pool;
     ImGui::TextColored(colour(pool ? (made == 0 ? kGood : kBad) : IM_COL32(230, 230, 230, 255)),
-                       "heap allocations this tick: %" PRIu64 "%s", made,
-                       pool && !last.warm ? "  (warming up)" : "");
+                       "heap allocations %s: %" PRIu64 "%s", which_tick, made,
+                       pool && !ticked.tick.warm ? "  (warming up)" : "");
   } else {
-    ImGui::TextDisabled("heap allocations this tick: (paused)");
+    ImGui::TextDisabled("heap allocations: (no tick yet)");
   }
 
   const TickStats& tick = view.sim.last_tick();
@@ -402,12 +409,12 @@ void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requ
 // with the current seed and sprite count; a new tree over the same sprites).
 void Overlay::draw_scene_controls(const OverlayView& view, OverlayRequests& requests) {
   const SimulationConfig& config = view.sim.config();
-  std::array<const char*, kSceneKinds.size()> names{};
-  for (std::size_t i = 0; i < kSceneKinds.size(); ++i) names[i] = scene_name(kSceneKinds[i]);
+  std::array<const char*, scene::kSceneKinds.size()> names{};
+  for (std::size_t i = 0; i < scene::kSceneKinds.size(); ++i) names[i] = scene::scene_name(scene::kSceneKinds[i]);
   int scene = static_cast<int>(config.scene.kind);
   ImGui::PushItemWidth(0.55f * content_w_);
   if (ImGui::Combo("scene", &scene, names.data(), static_cast<int>(names.size()))) {
-    requests.scene = kSceneKinds[static_cast<std::size_t>(scene)];
+    requests.scene = scene::kSceneKinds[static_cast<std::size_t>(scene)];
   }
   // The fields follow the tree's settings except while the user edits one.
   if (!ImGui::IsAnyItemActive()) {
@@ -444,7 +451,7 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
   const std::optional<AbResult>& result = ab.result();
   if (result) {
     ImGui::TextDisabled("%s, seed %" PRIu64 ", depth %d, leaf capacity %d",
-                        scene_name(result->scene), result->seed, result->tree_max_depth,
+                        scene::scene_name(result->scene), result->seed, result->tree_max_depth,
                         result->tree_leaf_capacity);
   }
   if (result && ImGui::BeginTable("ab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
@@ -499,7 +506,7 @@ void Overlay::draw_query_panel(const OverlayView& view) {
   }
   const std::optional<std::uint32_t> id = selection.picked();
   if (!id || *id >= view.sim.sprites().size()) return;
-  const Sprite& s = view.sim.sprites()[*id];
+  const scene::Sprite& s = view.sim.sprites()[*id];
   text(fmt::format("sprite {} at ({:.1f}, {:.1f}), radius {:.1f}", *id, s.x, s.y, s.radius));
   if (const std::optional<spatial::Aabb>& leaf = selection.picked_leaf()) {
     ImGui::TextColored(colour(kPickedLeafText), "its leaf (orange): %.0f x %.0f at (%.0f, %.0f)",

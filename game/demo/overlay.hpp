@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/memory/allocator_kind.hpp"
 #include "engine/memory/pool_allocator.hpp"
 #include "game/demo/ab_experiment.hpp"
 #include "game/demo/controls.hpp"
@@ -21,6 +22,7 @@
 #include "game/demo/sprite_renderer.hpp"
 #include "game/demo/vertex_stream.hpp"
 #include "game/simulation.hpp"
+#include "scene/scene.hpp"
 
 struct ImGuiStyle;
 
@@ -50,10 +52,10 @@ struct PanelFit {
 
 /// What the user asked for through the overlay's widgets this frame; the App applies it.
 struct OverlayRequests {
-  std::optional<AllocatorKind> allocator;
+  std::optional<memory::AllocatorKind> allocator;
   std::optional<std::size_t> sprites;       // the slider was let go: a new scene of this size
   std::optional<std::uint64_t> reset_seed;  // Reset was pressed, with the seed field's value
-  std::optional<SceneKind> scene;           // a pick in the scene list: a new scene of this kind
+  std::optional<scene::SceneKind> scene;           // a pick in the scene list: a new scene of this kind
   struct TreeLimits {
     int max_depth, leaf_capacity;
   };

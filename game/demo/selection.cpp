@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "scene/scene.hpp"
+
 namespace quadpool::game::demo {
 
 namespace {
@@ -99,7 +101,7 @@ void Selection::run_query(const Simulation& sim) {
 
 std::optional<std::uint32_t> Selection::sprite_at(const Simulation& sim, ScreenPoint at,
                                                   float reach) {
-  const std::span<const Sprite> sprites = sim.sprites();
+  const std::span<const scene::Sprite> sprites = sim.sprites();
   reach = std::max(reach, 0.0f);
   std::optional<std::uint32_t> found;
   float best_gap = std::numeric_limits<float>::infinity();
@@ -109,7 +111,7 @@ std::optional<std::uint32_t> Selection::sprite_at(const Simulation& sim, ScreenP
   const spatial::Aabb around{at.x - reach, at.y - reach, at.x + reach, at.y + reach};
   sim.tree().query(around, [&](std::uint32_t id) {
     if (id >= sprites.size()) return;
-    const Sprite& s = sprites[id];
+    const scene::Sprite& s = sprites[id];
     const float d2 = (s.x - at.x) * (s.x - at.x) + (s.y - at.y) * (s.y - at.y);
     const float gap = std::max(0.0f, std::sqrt(d2) - s.radius);
     if (gap > reach) return;

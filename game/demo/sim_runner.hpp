@@ -9,9 +9,12 @@
 #include <span>
 #include <vector>
 
+#include "engine/memory/allocator_kind.hpp"
 #include "game/demo/controls.hpp"
 #include "game/demo/frame_stats.hpp"
 #include "game/simulation.hpp"
+#include "game/tick_recorder.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
 
@@ -20,13 +23,13 @@ class SimRunner {
   /// The first scene: `scene` (its sprite count clamped to [kMinSprites, kMaxSprites]), its
   /// tree on `allocator` with the game's default settings; `heap_counter` may be nullptr (then
   /// no allocation counts).
-  SimRunner(const SceneConfig& scene, AllocatorKind allocator, HeapCounter heap_counter);
+  SimRunner(const scene::SceneConfig& scene, memory::AllocatorKind allocator, HeapCounter heap_counter);
 
   /// Replaces the scene with a new one of `sprites` (clamped) from `seed`, of the same kind, on
   /// the same allocator and tree settings.
   void reset(std::size_t sprites, std::uint64_t seed);
   /// Replaces the scene with a new one of `kind`, same sprite count and seed.
-  void reset(SceneKind kind);
+  void reset(scene::SceneKind kind);
   /// Like reset() with the same count and seed, but the sprites are `sprites` (a copy of an
   /// earlier sprites(), at most kMaxSprites): the A/B run starts every leg from one state.
   void reset_to(std::span<const scene::Sprite> sprites);
@@ -34,7 +37,7 @@ class SimRunner {
   /// out of QuadTreeConfig's ranges are clamped into them.
   void set_tree_limits(int max_depth, int leaf_capacity);
   /// The allocator from the next tick on; a real change is counted and logged.
-  void set_allocator(AllocatorKind kind);
+  void set_allocator(memory::AllocatorKind kind);
   /// Runs this frame's ticks (one after a step, none while paused, `controls.speed` per frame on
   /// average otherwise) and adds their phases and heap allocations to `sample`.
   void tick_frame(Controls& controls, FrameSample& sample);
@@ -43,7 +46,7 @@ class SimRunner {
 
   const Simulation& sim() const noexcept { return *sim_; }
   /// The scene reset() last built: kind, seed and sprite count.
-  const SceneConfig& scene() const noexcept { return config_.scene; }
+  const scene::SceneConfig& scene() const noexcept { return config_.scene; }
   /// The scene, the tree settings and the heap counter every reset uses.
   const SimulationConfig& config() const noexcept { return config_; }
   std::uint64_t allocator_switches() const noexcept { return allocator_switches_; }
@@ -56,7 +59,7 @@ class SimRunner {
 
   std::unique_ptr<Simulation> sim_;
   SimulationConfig config_;  // what the next reset builds (its allocator: the current one)
-  std::uint64_t ticks_since_reset_ = 0;
+  HeapWarmup warmup_;
   std::uint64_t allocator_switches_ = 0;
   float tick_debt_ = 0;  // fractional ticks owed at speeds below 1
   std::vector<std::uint8_t> in_contact_;

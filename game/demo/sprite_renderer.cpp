@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstddef>
 
+#include "scene/scene.hpp"
+
 namespace quadpool::game::demo {
 
 static_assert(sizeof(Vertex) == sizeof(SDL_Vertex) &&
@@ -123,7 +125,7 @@ void SpriteRenderer::outline(Batch& batch, const Camera& camera, const spatial::
   line(batch, camera, box.max_x, box.min_y, box.max_x, box.max_y, c);
 }
 
-void SpriteRenderer::ring(Batch& batch, const Camera& camera, const Sprite& s,
+void SpriteRenderer::ring(Batch& batch, const Camera& camera, const scene::Sprite& s,
                           const AtlasRegion& region, Rgba c) const {
   // Just outside the sprite as drawn, so the ring fits it.
   const ScreenPoint p = camera.to_screen(s.x, s.y);
@@ -180,11 +182,11 @@ void SpriteRenderer::draw_sprites(Batch& batch, const Camera& camera, const spat
                                   const WorldView& view, DrawCounts& counts) const {
   const float scale = camera.scale();
   batch.expect(view.sprites.size());
-  for (const Sprite& s : view.sprites) {
-    if (!spatial::overlaps(bounds_of(s), visible)) continue;
+  for (const scene::Sprite& s : view.sprites) {
+    if (!spatial::overlaps(scene::bounds_of(s), visible)) continue;
     const ScreenPoint p = camera.to_screen(s.x, s.y);
     const float r = std::max(s.radius * scale, kMinPixelRadius);
-    batch.quad(p.x - r, p.y - r, p.x + r, p.y + r, atlas_.kinds[s.kind % kSpriteKinds], kWhite);
+    batch.quad(p.x - r, p.y - r, p.x + r, p.y + r, atlas_.kinds[s.kind % scene::kSpriteKinds], kWhite);
     ++counts.sprites;
   }
 
@@ -197,7 +199,7 @@ void SpriteRenderer::draw_sprites(Batch& batch, const Camera& camera, const spat
   batch.expect(highlighted);
   const std::size_t n = std::min(view.in_contact.size(), view.sprites.size());
   for (std::size_t i = 0; i < n; ++i) {
-    if (view.in_contact[i] != 0 && spatial::overlaps(bounds_of(view.sprites[i]), visible)) {
+    if (view.in_contact[i] != 0 && spatial::overlaps(scene::bounds_of(view.sprites[i]), visible)) {
       ring(batch, camera, view.sprites[i], atlas_.contact_ring, ring_colour);
     }
   }
@@ -210,7 +212,7 @@ void SpriteRenderer::draw_density(Batch& batch, const Camera& camera, const Scre
   const int columns = std::max(1, static_cast<int>(area.w) / cell + 1);
   const int rows = std::max(1, static_cast<int>(area.h) / cell + 1);
   density_.assign(static_cast<std::size_t>(columns) * static_cast<std::size_t>(rows), 0);
-  for (const Sprite& s : view.sprites) {
+  for (const scene::Sprite& s : view.sprites) {
     const ScreenPoint p = camera.to_screen(s.x, s.y);
     const float cx = (p.x - area.x) / static_cast<float>(cell);
     const float cy = (p.y - area.y) / static_cast<float>(cell);

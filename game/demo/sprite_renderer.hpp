@@ -20,7 +20,7 @@
 #include "game/demo/camera.hpp"
 #include "game/demo/textures.hpp"
 #include "game/demo/vertex_stream.hpp"
-#include "game/simulation.hpp"
+#include "scene/scene.hpp"
 
 struct SDL_Renderer;
 
@@ -32,7 +32,7 @@ struct Rgba {
 
 /// What to draw this frame besides the sprites.
 struct WorldView {
-  std::span<const Sprite> sprites;
+  std::span<const scene::Sprite> sprites;
   float world_side = 0;
   std::span<const std::uint8_t> in_contact;  // per sprite, 1 when highlighted; may be empty
   const spatial::QuadTree* tree = nullptr;   // nullptr: no tree lines
@@ -72,7 +72,7 @@ class SpriteRenderer {
   void line(Batch& batch, const Camera& camera, float x0, float y0, float x1, float y1,
             Rgba c) const;
   void outline(Batch& batch, const Camera& camera, const spatial::Aabb& box, Rgba c) const;
-  void ring(Batch& batch, const Camera& camera, const Sprite& s, const AtlasRegion& region,
+  void ring(Batch& batch, const Camera& camera, const scene::Sprite& s, const AtlasRegion& region,
             Rgba c) const;
   void draw_tree(Batch& batch, const Camera& camera, const spatial::Aabb& visible,
                  const WorldView& view, Rgba colour) const;

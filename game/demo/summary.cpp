@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
+#include "engine/memory/allocator_kind.hpp"
 #include "game/json_writer.hpp"
 #include "game/report_json.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
 
@@ -98,7 +100,7 @@ void write_ab(JsonWriter& json, const AbExperiment& ab) {
                        : result         ? "done"
                                         : "none");
   if (result && !ab.running()) {
-    json.string("scene", scene_name(result->scene));
+    json.string("scene", scene::scene_name(result->scene));
     json.integer("sprites", result->sprites);
     write_seed(json, "seed", result->seed);
     json.begin("tree");
@@ -152,11 +154,11 @@ void write_query(JsonWriter& json, const Selection& selection) {
 
 std::string summary_json(const SummaryInputs& in) {
   const Percentiles frame = in.stats.frame_ms();
-  const FrameSample phases = in.stats.phase_medians();
+  const PhaseTimes phases = in.stats.phase_medians();
   JsonWriter json;
   json.begin();
   json.integer("frames", in.stats.frames());
-  json.string("scene", scene_name(in.sim.config().scene.kind));
+  json.string("scene", scene::scene_name(in.sim.config().scene.kind));
   json.integer("sprites", in.sim.sprites().size());
   json.integer("ticks_since_reset", in.sim.ticks());  // a new scene starts again from 0
   write_seed(json, "seed", in.seed);
@@ -176,11 +178,11 @@ std::string summary_json(const SummaryInputs& in) {
   json.number("rebuild", phases.rebuild);
   json.number("pairs", phases.pairs);
   json.number("resolve", phases.resolve);
-  json.number("render", phases.render);
+  json.number("render", in.stats.render_median());
   json.end();
   json.begin("modes");
-  write_mode(json, "pool", in.stats.summary(AllocatorKind::Pool));
-  write_mode(json, "new_delete", in.stats.summary(AllocatorKind::NewDelete));
+  write_mode(json, "pool", in.stats.summary(memory::AllocatorKind::Pool));
+  write_mode(json, "new_delete", in.stats.summary(memory::AllocatorKind::NewDelete));
   json.end();
   write_pool_and_tree(json, in.sim);
   write_stream(json, in.stream);

@@ -11,6 +11,7 @@
 
 #include "engine/core/log.hpp"
 #include "game/atomic_file.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
 
@@ -89,7 +90,7 @@ Atlas load_atlas(SDL_Renderer* renderer, std::string& error) {
     return atlas;
   }
   SDL_SetTextureBlendMode(atlas.texture, SDL_BLENDMODE_BLEND);
-  for (int k = 0; k < kSpriteKinds; ++k) atlas.kinds[k] = cell(k, 0);
+  for (int k = 0; k < scene::kSpriteKinds; ++k) atlas.kinds[k] = cell(k, 0);
   atlas.contact_ring = cell(0, 1);
   atlas.selection_ring = cell(1, 1);
   const AtlasRegion white = cell(2, 1);

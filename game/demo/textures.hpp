@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "game/simulation.hpp"
+#include "scene/scene.hpp"
 
 struct SDL_Renderer;
 struct SDL_Texture;
@@ -19,7 +19,7 @@ struct AtlasRegion {
 /// Where each look sits in assets/sprites.png (see scripts/make_assets.py).
 struct Atlas {
   SDL_Texture* texture = nullptr;  // owned by the caller (SDL_DestroyTexture)
-  AtlasRegion kinds[kSpriteKinds];
+  AtlasRegion kinds[scene::kSpriteKinds];
   AtlasRegion contact_ring, selection_ring;
   AtlasRegion white;  // a point inside the solid white cell, for lines and boxes
 };

@@ -12,6 +12,9 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/memory/allocator_kind.hpp"
+#include "game/simulation.hpp"
+#include "scene/scene.hpp"
 #include "tests/game/run_quadpool.hpp"
 
 namespace quadpool::game {
@@ -43,7 +46,7 @@ TEST(CommandLine, HeadlessFlagsAreAllParsed) {
   EXPECT_EQ(h.sprites, 1234u);
   EXPECT_EQ(h.ticks, 77u);
   EXPECT_EQ(h.seed, 18446744073709551615ull);
-  EXPECT_EQ(h.allocator, AllocatorKind::NewDelete);
+  EXPECT_EQ(h.allocator, memory::AllocatorKind::NewDelete);
   EXPECT_EQ(h.switch_allocator_every, 7u);
   EXPECT_TRUE(h.verify);
   EXPECT_TRUE(h.json);
@@ -57,7 +60,7 @@ TEST(CommandLine, DemoFlagsFillDemoOptions) {
   const DemoOptions& d = r.command->demo;
   EXPECT_EQ(d.sprites, 5000u);
   EXPECT_EQ(d.seed, 9u);
-  EXPECT_EQ(d.allocator, AllocatorKind::NewDelete);
+  EXPECT_EQ(d.allocator, memory::AllocatorKind::NewDelete);
   EXPECT_EQ(d.window_width, 1920);
   EXPECT_EQ(d.window_height, 1080);
   EXPECT_EQ(d.frames, 120u);
@@ -66,18 +69,18 @@ TEST(CommandLine, DemoFlagsFillDemoOptions) {
 }
 
 TEST(CommandLine, SceneAndAbReachBothModes) {
-  for (const SceneKind kind : kSceneKinds) {
-    const ParseResult headless = parse({"--headless", "--scene", scene_name(kind)});
+  for (const scene::SceneKind kind : scene::kSceneKinds) {
+    const ParseResult headless = parse({"--headless", "--scene", scene::scene_name(kind)});
     ASSERT_TRUE(headless.command.has_value()) << headless.message;
     EXPECT_EQ(headless.command->headless.scene, kind);
-    const ParseResult demo = parse({"--scene", scene_name(kind), "--ab"});
+    const ParseResult demo = parse({"--scene", scene::scene_name(kind), "--ab"});
     ASSERT_TRUE(demo.command.has_value()) << demo.message;
     EXPECT_EQ(demo.command->demo.scene, kind);
     EXPECT_TRUE(demo.command->demo.ab);
   }
   const ParseResult defaults = parse({"--headless"});
   ASSERT_TRUE(defaults.command.has_value());
-  EXPECT_EQ(defaults.command->headless.scene, SceneKind::Uniform);
+  EXPECT_EQ(defaults.command->headless.scene, scene::SceneKind::Uniform);
   EXPECT_FALSE(parse({}).command->demo.ab);
 }
 

@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/core/random.hpp"
+#include "engine/memory/allocator_kind.hpp"
 #include "game/demo/ab_experiment.hpp"
 #include "game/demo/camera.hpp"
 #include "game/demo/frame_stats.hpp"
@@ -26,6 +27,9 @@
 #include "game/demo/layout.hpp"
 #include "game/demo/selection.hpp"
 #include "game/demo/vertex_stream.hpp"
+#include "game/simulation.hpp"
+#include "game/tick_recorder.hpp"
+#include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
 namespace {
@@ -218,18 +222,18 @@ TEST(AbExperiment, LegsAlternateAllocatorsAndTheResultRestoresWhatWasSaved) {
   SimulationConfig subject;
   subject.scene.sprites = 5000;
   subject.scene.seed = 42;
-  subject.scene.kind = SceneKind::Mixed;
+  subject.scene.kind = scene::SceneKind::Mixed;
   subject.tree_leaf_capacity = 16;
-  ab.start(subject, controls, AllocatorKind::NewDelete);
+  ab.start(subject, controls, memory::AllocatorKind::NewDelete);
   ASSERT_TRUE(ab.running());
-  std::vector<AllocatorKind> legs{ab.leg_allocator()};
+  std::vector<memory::AllocatorKind> legs{ab.leg_allocator()};
   FrameSample sample;
   sample.ticked = true;
   AbExperiment::Next next = AbExperiment::Next::Continue;
   int frames = 0;
   while (next != AbExperiment::Next::Done && frames < 10'000) {
-    sample.allocator = ab.leg_allocator();
-    sample.rebuild = sample.allocator == AllocatorKind::Pool ? 1.0f : 3.0f;
+    sample.tick.allocator = ab.leg_allocator();
+    sample.tick.ms.total = sample.tick.allocator == memory::AllocatorKind::Pool ? 1.0 : 3.0;
     sample.total = 10.0f;
     next = ab.record(sample);
     ++frames;
@@ -238,13 +242,13 @@ TEST(AbExperiment, LegsAlternateAllocatorsAndTheResultRestoresWhatWasSaved) {
     EXPECT_EQ(ab.record(idle), AbExperiment::Next::Continue);
   }
   EXPECT_EQ(frames, AbExperiment::kLegs * static_cast<int>(AbExperiment::kLegFrames));
-  EXPECT_EQ(legs, (std::vector<AllocatorKind>{AllocatorKind::Pool, AllocatorKind::NewDelete,
-                                              AllocatorKind::Pool, AllocatorKind::NewDelete}));
+  EXPECT_EQ(legs, (std::vector<memory::AllocatorKind>{memory::AllocatorKind::Pool, memory::AllocatorKind::NewDelete,
+                                              memory::AllocatorKind::Pool, memory::AllocatorKind::NewDelete}));
   EXPECT_FALSE(ab.running());
   ASSERT_TRUE(ab.result().has_value());
   EXPECT_EQ(ab.result()->sprites, 5000u);
   EXPECT_EQ(ab.result()->seed, 42u);
-  EXPECT_EQ(ab.result()->scene, SceneKind::Mixed);
+  EXPECT_EQ(ab.result()->scene, scene::SceneKind::Mixed);
   EXPECT_EQ(ab.result()->tree_leaf_capacity, 16);
   EXPECT_EQ(ab.result()->tree_max_depth, subject.tree_max_depth);
   EXPECT_DOUBLE_EQ(ab.result()->tick_ms[0].median, 1.0);
@@ -252,7 +256,7 @@ TEST(AbExperiment, LegsAlternateAllocatorsAndTheResultRestoresWhatWasSaved) {
   EXPECT_FLOAT_EQ(ab.progress(), 1.0f);
   EXPECT_TRUE(ab.saved_controls().paused);
   EXPECT_FLOAT_EQ(ab.saved_controls().speed, 2.5f);
-  EXPECT_EQ(ab.saved_allocator(), AllocatorKind::NewDelete);
+  EXPECT_EQ(ab.saved_allocator(), memory::AllocatorKind::NewDelete);
 }
 
 std::unique_ptr<Simulation> ticked_scene(std::size_t sprites) {
@@ -292,14 +296,14 @@ TEST(Selection, ABoxQueryFindsWhatABruteForceScanFindsAndTimesBoth) {
 TEST(Selection, AClickPicksTheSpriteUnderItAndItsLeafAndAClickOnEmptySpaceClears) {
   const std::unique_ptr<Simulation> owner = ticked_scene(2000);
   const Simulation& sim = *owner;
-  const Sprite& target = sim.sprites()[123];
+  const scene::Sprite& target = sim.sprites()[123];
   Selection selection;
   selection.begin_drag({target.x, target.y});
   selection.end_drag(1.0f);  // no motion: a click
   EXPECT_FALSE(selection.region().has_value());
   selection.update(sim);
   ASSERT_TRUE(selection.picked().has_value());
-  const Sprite& picked = sim.sprites()[*selection.picked()];
+  const scene::Sprite& picked = sim.sprites()[*selection.picked()];
   EXPECT_LE(std::hypot(picked.x - target.x, picked.y - target.y), picked.radius);
   ASSERT_EQ(selection.ids().size(), 1u);
   // The leaf holds the centre of the picked sprite's box, and no deeper node does.
@@ -432,10 +436,10 @@ TEST(FrameStats, ModesAreCountedApartAndWarmPoolAllocationsAreReported) {
     FrameSample s;
     s.ticked = true;
     s.total = 10.0f + static_cast<float>(i);
-    s.rebuild = 1.0f;
-    s.allocator = i < 20 ? AllocatorKind::Pool : AllocatorKind::NewDelete;
-    s.warm = i >= 5;
-    s.tick_heap_allocations = (i < 5 || i >= 20) ? 7u : (i == 12 ? 1u : 0u);
+    s.tick.ms.total = 1.0;
+    s.tick.allocator = i < 20 ? memory::AllocatorKind::Pool : memory::AllocatorKind::NewDelete;
+    s.tick.warm = i >= 5;
+    s.tick.heap_allocations = (i < 5 || i >= 20) ? 7u : (i == 12 ? 1u : 0u);
     stats.record(s);
   }
   FrameSample paused;  // not ticked: counts as a frame, not as a mode's tick
@@ -443,17 +447,61 @@ TEST(FrameStats, ModesAreCountedApartAndWarmPoolAllocationsAreReported) {
   stats.record(paused);
 
   EXPECT_EQ(stats.frames(), 31u);
-  const ModeSummary pool = stats.summary(AllocatorKind::Pool);
+  const ModeSummary pool = stats.summary(memory::AllocatorKind::Pool);
   EXPECT_EQ(pool.frames, 20u);
   EXPECT_EQ(pool.warm_ticks, 15u);
   EXPECT_EQ(pool.warm_ticks_with_heap_allocations, 1u);
   EXPECT_EQ(pool.max_warm_tick_heap_allocations, 1u);
   EXPECT_DOUBLE_EQ(pool.tick_ms.median, 1.0);
-  const ModeSummary new_delete = stats.summary(AllocatorKind::NewDelete);
+  const ModeSummary new_delete = stats.summary(memory::AllocatorKind::NewDelete);
   EXPECT_EQ(new_delete.frames, 10u);
   EXPECT_EQ(new_delete.max_warm_tick_heap_allocations, 7u);
   EXPECT_EQ(stats.history_size(), 31u);
   EXPECT_FLOAT_EQ(stats.history(30).total, 5.0f);
+}
+
+TEST(FrameStats, PausedFramesAfterASingleStepKeepThatStepsFigures) {
+  FrameStats stats;
+  EXPECT_FALSE(stats.last_ticked().has_value());
+  FrameSample step;  // what SimRunner::tick_frame makes of the one tick that '.' runs
+  step.ticked = true;
+  step.tick.ms = PhaseTimes{.integrate = 0.1, .rebuild = 0.2, .pairs = 0.3, .resolve = 0.4,
+                            .total = 1.0};
+  step.tick.heap_allocations = 0u;
+  step.tick.warm = true;
+  stats.record(step);
+  for (int i = 0; i < 3; ++i) {
+    FrameSample paused;
+    paused.total = 16.0f;
+    stats.record(paused);
+  }
+  ASSERT_TRUE(stats.last_ticked().has_value());
+  EXPECT_DOUBLE_EQ(stats.last_ticked()->tick.ms.pairs, 0.3);
+  EXPECT_DOUBLE_EQ(stats.last_ticked()->tick.ms.total, 1.0);
+  EXPECT_EQ(stats.last_ticked()->tick.heap_allocations, std::optional<std::uint64_t>(0u));
+  EXPECT_FALSE(stats.history(stats.history_size() - 1).ticked);
+}
+
+TEST(AbExperiment, HeapAllocationsOfTheWarmUpTicksAfterEachLegsRestartDoNotCount) {
+  AbExperiment ab;
+  ab.start(SimulationConfig{}, Controls{}, memory::AllocatorKind::Pool);
+  std::uint64_t frame_in_leg = 0;
+  AbExperiment::Next next = AbExperiment::Next::Continue;
+  while (next != AbExperiment::Next::Done) {
+    FrameSample sample;
+    sample.ticked = true;
+    sample.total = 1.0f;
+    sample.tick.allocator = ab.leg_allocator();
+    // As HeapWarmup marks them: the first ticks of a leg grow the buffers and the pool.
+    sample.tick.warm = frame_in_leg >= kHeapWarmupTicks;
+    const bool pool = sample.tick.allocator == memory::AllocatorKind::Pool;
+    sample.tick.heap_allocations = !sample.tick.warm ? 40u : pool ? 0u : 45u;
+    next = ab.record(sample);
+    frame_in_leg = next == AbExperiment::Next::NewLeg ? 0 : frame_in_leg + 1;
+  }
+  ASSERT_TRUE(ab.result().has_value());
+  EXPECT_EQ(ab.result()->heap_allocations_per_tick[0], std::optional<double>(0.0));
+  EXPECT_EQ(ab.result()->heap_allocations_per_tick[1], std::optional<double>(45.0));
 }
 
 }  // namespace

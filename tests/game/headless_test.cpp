@@ -13,6 +13,7 @@
 
 #include "engine/core/heap_counter.hpp"
 #include "game/json_writer.hpp"
+#include "scene/scene.hpp"
 #include "tests/common/flat_json.hpp"
 #include "tests/game/run_quadpool.hpp"
 
@@ -90,8 +91,8 @@ TEST(HeadlessRunner, ReportMatchesTheSimulationItRan) {
   EXPECT_EQ(r.contacts_total, sim.contacts_total());
   EXPECT_EQ(r.pairs_last_tick, sim.last_tick().pairs_tested);
   EXPECT_EQ(r.tree.nodes, sim.last_tick().tree.nodes);
-  EXPECT_EQ(r.pool_ticks.ticks, 300u);
-  EXPECT_EQ(r.new_delete_ticks.ticks, 0u);
+  EXPECT_EQ(r.pool_ticks.samples, 300u);
+  EXPECT_EQ(r.new_delete_ticks.samples, 0u);
   EXPECT_LE(r.tick_ms.median, r.tick_ms.p99);
   EXPECT_LE(r.tick_ms.p99, r.tick_ms.max);
   ASSERT_TRUE(r.heap_allocs_per_tick.has_value());
@@ -100,13 +101,13 @@ TEST(HeadlessRunner, ReportMatchesTheSimulationItRan) {
 
 TEST(HeadlessRunner, VerifyNamesTheTickAndThePairOfAMismatch) {
   const std::vector<spatial::Aabb> boxes = {{0, 0, 2, 2}, {1, 1, 3, 3}, {9, 9, 10, 10}};
-  PairChecker checker;
-  EXPECT_FALSE(verify_tick(checker, 5, boxes, std::vector<Pair>{{0, 1}}).has_value());
-  const auto missing = verify_tick(checker, 41, boxes, std::vector<Pair>{});
+  spatial::PairChecker checker;
+  EXPECT_FALSE(verify_tick(checker, 5, boxes, std::vector<spatial::Pair>{{0, 1}}).has_value());
+  const auto missing = verify_tick(checker, 41, boxes, std::vector<spatial::Pair>{});
   ASSERT_TRUE(missing.has_value());
   EXPECT_NE(missing->find("tick 41"), std::string::npos) << *missing;
   EXPECT_NE(missing->find("pair (0, 1) missing"), std::string::npos) << *missing;
-  const auto spurious = verify_tick(checker, 7, boxes, std::vector<Pair>{{0, 1}, {1, 2}});
+  const auto spurious = verify_tick(checker, 7, boxes, std::vector<spatial::Pair>{{0, 1}, {1, 2}});
   ASSERT_TRUE(spurious.has_value());
   EXPECT_NE(spurious->find("tick 7: pair (1, 2)"), std::string::npos) << *spurious;
   EXPECT_EQ(spurious->find('\n'), std::string::npos);
@@ -120,8 +121,8 @@ TEST(HeadlessRunner, SwitchingSplitsTheTicksBetweenTheAllocators) {
   const HeadlessOutcome outcome = run_ticks(options, nullptr, nullptr);
   ASSERT_TRUE(outcome.report.has_value());
   // Ticks 0-6 pool, 7-13 new-delete, ...: 98 ticks in 14 runs of 7, then 2 pool ticks.
-  EXPECT_EQ(outcome.report->pool_ticks.ticks, 7u * 7u + 2u);
-  EXPECT_EQ(outcome.report->new_delete_ticks.ticks, 7u * 7u);
+  EXPECT_EQ(outcome.report->pool_ticks.samples, 7u * 7u + 2u);
+  EXPECT_EQ(outcome.report->new_delete_ticks.samples, 7u * 7u);
   EXPECT_FALSE(outcome.report->heap_allocs_per_tick.has_value()) << "no counter was given";
 }
 
@@ -188,10 +189,10 @@ TEST(Executable, StateHashIsTheSameForPoolNewDeleteAndSwitchingEverySeven) {
   EXPECT_EQ(format_hash(sim.state_hash()), pool);
 }
 
-class ExecutableScene : public ::testing::TestWithParam<SceneKind> {};
+class ExecutableScene : public ::testing::TestWithParam<scene::SceneKind> {};
 
 TEST_P(ExecutableScene, NamesTheSceneAndHashesAgreeForPoolNewDeleteAndSwitchingWithVerifyOn) {
-  const std::string name = scene_name(GetParam());
+  const std::string name = scene::scene_name(GetParam());
   const std::string run = "--scene " + name + " --sprites 2000 --ticks 120 --seed 9 --verify";
   auto pool = run_json(run + " --allocator pool");
   EXPECT_EQ(pool["scene"], name);
@@ -212,8 +213,8 @@ TEST_P(ExecutableScene, NamesTheSceneAndHashesAgreeForPoolNewDeleteAndSwitchingW
   EXPECT_NE(summary.output.find(name + " scene"), std::string::npos) << summary.output;
 }
 
-INSTANTIATE_TEST_SUITE_P(Kinds, ExecutableScene, ::testing::ValuesIn(kSceneKinds),
-                         [](const auto& info) { return std::string(scene_name(info.param)); });
+INSTANTIATE_TEST_SUITE_P(Kinds, ExecutableScene, ::testing::ValuesIn(scene::kSceneKinds),
+                         [](const auto& info) { return std::string(scene::scene_name(info.param)); });
 
 TEST(Executable, VerifyPassesOnTheRealTreeAndThePlainSummaryIsReadable) {
   const test::ProcessResult r = test::run_quadpool(

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <numeric>
+#include <span>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -21,8 +22,10 @@
 #include <gtest/gtest.h>
 
 #include "engine/core/heap_counter.hpp"
+#include "engine/memory/allocator_kind.hpp"
 #include "engine/spatial/quad_tree.hpp"
-#include "game/pair_check.hpp"
+#include "engine/spatial/pair_check.hpp"
+#include "scene/scene.hpp"
 #include "tests/common/assert_throws.hpp"
 #include "tests/common/skip.hpp"
 
@@ -30,7 +33,7 @@ namespace quadpool::game {
 namespace {
 
 SimulationConfig config_for(std::size_t sprites, std::uint64_t seed,
-                            AllocatorKind kind = AllocatorKind::Pool) {
+                            memory::AllocatorKind kind = memory::AllocatorKind::Pool) {
   SimulationConfig config;
   config.scene.sprites = sprites;
   config.scene.seed = seed;
@@ -40,14 +43,14 @@ SimulationConfig config_for(std::size_t sprites, std::uint64_t seed,
 }
 
 // Inside [radius, side - radius] on both axes, exactly as clamp_into_world leaves it.
-bool inside_world(const Sprite& s, float side) {
+bool inside_world(const scene::Sprite& s, float side) {
   if (2.0f * s.radius > side) return true;  // pinned to the middle; not in this scene
   return s.x >= s.radius && s.x <= side - s.radius && s.y >= s.radius && s.y <= side - s.radius;
 }
 
-double largest_sprite_energy(std::span<const Sprite> sprites) {
+double largest_sprite_energy(std::span<const scene::Sprite> sprites) {
   double largest = 0.0;
-  for (const Sprite& s : sprites) largest = std::max(largest, kinetic_energy({&s, 1}));
+  for (const scene::Sprite& s : sprites) largest = std::max(largest, kinetic_energy({&s, 1}));
   return largest;
 }
 
@@ -71,7 +74,7 @@ class TickRun : public ::testing::TestWithParam<LongRun> {};
 void expect_healthy_run(const SimulationConfig& config, std::uint64_t ticks,
                         std::uint64_t check_every) {
   Simulation sim(config);
-  PairChecker checker;
+  spatial::PairChecker checker;
   const double energy_first = kinetic_energy(sim.sprites());
   double energy_error_bound = 0.0;
   double largest_energy = largest_sprite_energy(sim.sprites());
@@ -81,10 +84,10 @@ void expect_healthy_run(const SimulationConfig& config, std::uint64_t ticks,
     if (t % check_every == 0 || t + 1 == ticks) {
       const auto mismatch = checker.check(sim.last_boxes(), sim.last_pairs());
       ASSERT_FALSE(mismatch.has_value())
-          << "tick " << t << ": " << describe(*mismatch, sim.last_boxes());
+          << "tick " << t << ": " << spatial::describe(*mismatch, sim.last_boxes());
       sim.tree().validate();
     }
-    for (const Sprite& s : sim.sprites()) {
+    for (const scene::Sprite& s : sim.sprites()) {
       ASSERT_TRUE(inside_world(s, sim.world_side()))
           << "tick " << t << ": sprite at (" << s.x << ", " << s.y << ") radius " << s.radius
           << " left the world of side " << sim.world_side();
@@ -126,17 +129,17 @@ INSTANTIATE_TEST_SUITE_P(Sizes, TickRun,
 // --- determinism ----------------------------------------------------------------------------
 
 // The hash after every 50th tick, for one allocator schedule.
-std::vector<std::uint64_t> hashes_with(std::uint64_t switch_every, AllocatorKind first,
-                                       SceneKind scene = SceneKind::Uniform,
+std::vector<std::uint64_t> hashes_with(std::uint64_t switch_every, memory::AllocatorKind first,
+                                       scene::SceneKind scene = scene::SceneKind::Uniform,
                                        std::size_t sprites = 1000) {
   SimulationConfig config = config_for(sprites, 7, first);
   config.scene.kind = scene;
   Simulation sim(config);
-  AllocatorKind kind = first;
+  memory::AllocatorKind kind = first;
   std::vector<std::uint64_t> hashes;
   for (std::uint64_t t = 0; t < 600; ++t) {
     if (switch_every != 0 && t != 0 && t % switch_every == 0) {
-      kind = kind == AllocatorKind::Pool ? AllocatorKind::NewDelete : AllocatorKind::Pool;
+      kind = kind == memory::AllocatorKind::Pool ? memory::AllocatorKind::NewDelete : memory::AllocatorKind::Pool;
       sim.set_allocator(kind);
     }
     sim.step();
@@ -146,10 +149,10 @@ std::vector<std::uint64_t> hashes_with(std::uint64_t switch_every, AllocatorKind
 }
 
 TEST(Simulation, StateHashIsTheSameForPoolNewDeleteAndSwitchingEverySevenTicks) {
-  const auto pool = hashes_with(0, AllocatorKind::Pool);
-  EXPECT_EQ(pool, hashes_with(0, AllocatorKind::NewDelete));
-  EXPECT_EQ(pool, hashes_with(7, AllocatorKind::Pool));
-  EXPECT_EQ(pool, hashes_with(7, AllocatorKind::NewDelete));
+  const auto pool = hashes_with(0, memory::AllocatorKind::Pool);
+  EXPECT_EQ(pool, hashes_with(0, memory::AllocatorKind::NewDelete));
+  EXPECT_EQ(pool, hashes_with(7, memory::AllocatorKind::Pool));
+  EXPECT_EQ(pool, hashes_with(7, memory::AllocatorKind::NewDelete));
   // The state really moves, so equal hashes are not equal by accident.
   EXPECT_NE(pool.front(), pool.back());
 }
@@ -162,7 +165,7 @@ TEST(Simulation, DifferentSeedsGiveDifferentStates) {
 
 TEST(Simulation, StateHashSeesASingleBitOfOneVelocity) {
   Simulation sim(config_for(300, 3));
-  std::vector<Sprite> sprites(sim.sprites().begin(), sim.sprites().end());
+  std::vector<scene::Sprite> sprites(sim.sprites().begin(), sim.sprites().end());
   const std::uint64_t before = state_hash(sprites);
   sprites[123].vy = std::nextafter(sprites[123].vy, 1.0f);
   EXPECT_NE(before, state_hash(sprites));
@@ -173,13 +176,13 @@ TEST(Simulation, StateHashSeesASingleBitOfOneVelocity) {
 TEST(Simulation, SetAllocatorTakesEffectAtTheNextTick) {
   Simulation sim(config_for(500, 4));
   sim.step();
-  EXPECT_EQ(sim.last_tick().allocator, AllocatorKind::Pool);
-  sim.set_allocator(AllocatorKind::NewDelete);
-  EXPECT_EQ(sim.allocator(), AllocatorKind::NewDelete);
-  EXPECT_EQ(sim.last_tick().allocator, AllocatorKind::Pool) << "the tick already run stays";
+  EXPECT_EQ(sim.last_tick().allocator, memory::AllocatorKind::Pool);
+  sim.set_allocator(memory::AllocatorKind::NewDelete);
+  EXPECT_EQ(sim.allocator(), memory::AllocatorKind::NewDelete);
+  EXPECT_EQ(sim.last_tick().allocator, memory::AllocatorKind::Pool) << "the tick already run stays";
   sim.step();
-  EXPECT_EQ(sim.last_tick().allocator, AllocatorKind::NewDelete);
-  EXPECT_EQ(sim.tree().allocator(), AllocatorKind::NewDelete);
+  EXPECT_EQ(sim.last_tick().allocator, memory::AllocatorKind::NewDelete);
+  EXPECT_EQ(sim.tree().allocator(), memory::AllocatorKind::NewDelete);
 }
 
 // --- allocations and memory ------------------------------------------------------------------
@@ -195,7 +198,7 @@ TEST(Simulation, PoolModeMakesNoHeapAllocationPerTickAfterWarmUp) {
 }
 
 TEST(Simulation, NewDeleteModeAllocatesEveryTickSoTheCounterIsLive) {
-  Simulation sim(config_for(3000, 5, AllocatorKind::NewDelete));
+  Simulation sim(config_for(3000, 5, memory::AllocatorKind::NewDelete));
   for (int t = 0; t < 20; ++t) sim.step();
   const TickStats& tick = sim.step();
   ASSERT_TRUE(tick.heap_allocations.has_value());
@@ -250,7 +253,7 @@ TEST(Simulation, SpawnAndRemoveBetweenTicksAreDeterministicAndStayInside) {
         sim.remove_sprites_near(sim.world_side() / 2, sim.world_side() / 2, 30.0f);
     sim.remove_sprite(0);
     for (int t = 0; t < 30; ++t) sim.step();
-    for (const Sprite& s : sim.sprites()) EXPECT_TRUE(inside_world(s, sim.world_side()));
+    for (const scene::Sprite& s : sim.sprites()) EXPECT_TRUE(inside_world(s, sim.world_side()));
     EXPECT_EQ(sim.sprites().size(), 400u + 50u - removed - 1u);
     return sim.state_hash();
   };
@@ -263,15 +266,39 @@ TEST(Simulation, RemoveSpritesNearRemovesExactlyTheSpritesInTheCircle) {
   const float cy = sim.world_side() * 0.6f;
   const float r = 100.0f;
   std::size_t inside = 0;
-  for (const Sprite& s : sim.sprites()) {
+  for (const scene::Sprite& s : sim.sprites()) {
     inside += (s.x - cx) * (s.x - cx) + (s.y - cy) * (s.y - cy) <= r * r ? 1 : 0;
   }
   ASSERT_GT(inside, 0u);
   EXPECT_EQ(sim.remove_sprites_near(cx, cy, r), inside);
   EXPECT_EQ(sim.sprites().size(), 1000u - inside);
-  for (const Sprite& s : sim.sprites()) {
+  for (const scene::Sprite& s : sim.sprites()) {
     EXPECT_GT((s.x - cx) * (s.x - cx) + (s.y - cy) * (s.y - cy), r * r);
   }
+}
+
+TEST(Simulation, TheTickRecordsItsContactsInResolveOrderAsASubsequenceOfItsPairs) {
+  SimulationConfig config;
+  config.scene.sprites = 3000;
+  config.scene.seed = 9;
+  Simulation sim(config);
+  std::uint64_t recorded = 0;
+  for (int t = 0; t < 50; ++t) {
+    const TickStats& tick = sim.step();
+    const std::span<const spatial::Pair> pairs = sim.last_pairs();
+    const std::span<const spatial::Pair> contacts = sim.last_contacts();
+    ASSERT_EQ(contacts.size(), tick.contacts) << "tick " << t;
+    // Each contact is one of the tick's pairs, in the order the pairs were resolved.
+    std::size_t next = 0;
+    for (const spatial::Pair& contact : contacts) {
+      while (next < pairs.size() && !(pairs[next] == contact)) ++next;
+      ASSERT_LT(next, pairs.size()) << "tick " << t << ": a contact out of order or not a pair";
+      ++next;
+    }
+    recorded += contacts.size();
+  }
+  EXPECT_GT(recorded, 0u);
+  EXPECT_EQ(recorded, sim.contacts_total());
 }
 
 TEST(Simulation, CirclesOverlapOnlyWhenCloserThanTheirRadiiAndTouchingIsNoContact) {
@@ -287,9 +314,9 @@ TEST(Simulation, HeadOnContactOfEqualSpritesSwapsTheirVelocities) {
   ASSERT_TRUE(sim.sprites().empty());
   // After the integrate step they are 7.5 apart with radii 4: overlapping and approaching.
   sim.add_sprite(
-      Sprite{.x = 100.0f, .y = 100.0f, .vx = 0.5f, .vy = 0.0f, .radius = 4.0f, .kind = 0});
+      scene::Sprite{.x = 100.0f, .y = 100.0f, .vx = 0.5f, .vy = 0.0f, .radius = 4.0f, .kind = 0});
   sim.add_sprite(
-      Sprite{.x = 108.5f, .y = 100.0f, .vx = -0.5f, .vy = 0.0f, .radius = 4.0f, .kind = 1});
+      scene::Sprite{.x = 108.5f, .y = 100.0f, .vx = -0.5f, .vy = 0.0f, .radius = 4.0f, .kind = 1});
   const TickStats& tick = sim.step();
   EXPECT_EQ(tick.pairs_tested, 1u);
   EXPECT_EQ(tick.contacts, 1u);
@@ -306,30 +333,30 @@ TEST(Simulation, ContactConservesMomentumAndEnergyBetweenUnequalSprites) {
   Simulation sim(config_for(1000, 10));
   sim.remove_sprites_near(0.0f, 0.0f, 1e6f);
   sim.add_sprite(
-      Sprite{.x = 100.0f, .y = 100.0f, .vx = 0.4f, .vy = 0.1f, .radius = 6.0f, .kind = 0});
+      scene::Sprite{.x = 100.0f, .y = 100.0f, .vx = 0.4f, .vy = 0.1f, .radius = 6.0f, .kind = 0});
   sim.add_sprite(
-      Sprite{.x = 107.0f, .y = 103.0f, .vx = -0.3f, .vy = -0.2f, .radius = 2.0f, .kind = 0});
+      scene::Sprite{.x = 107.0f, .y = 103.0f, .vx = -0.3f, .vy = -0.2f, .radius = 2.0f, .kind = 0});
   const double energy_before = kinetic_energy(sim.sprites());
   const auto momentum = [&](auto get) {
     double sum = 0;
-    for (const Sprite& s : sim.sprites()) sum += static_cast<double>(s.radius) * s.radius * get(s);
+    for (const scene::Sprite& s : sim.sprites()) sum += static_cast<double>(s.radius) * s.radius * get(s);
     return sum;
   };
-  const double px = momentum([](const Sprite& s) { return s.vx; });
-  const double py = momentum([](const Sprite& s) { return s.vy; });
+  const double px = momentum([](const scene::Sprite& s) { return s.vx; });
+  const double py = momentum([](const scene::Sprite& s) { return s.vy; });
   EXPECT_EQ(sim.step().contacts, 1u);
   EXPECT_NEAR(kinetic_energy(sim.sprites()), energy_before, 1e-5 * energy_before);
-  EXPECT_NEAR(momentum([](const Sprite& s) { return s.vx; }), px, 1e-4);
-  EXPECT_NEAR(momentum([](const Sprite& s) { return s.vy; }), py, 1e-4);
+  EXPECT_NEAR(momentum([](const scene::Sprite& s) { return s.vx; }), px, 1e-4);
+  EXPECT_NEAR(momentum([](const scene::Sprite& s) { return s.vy; }), py, 1e-4);
 }
 
 TEST(Simulation, SeparatingSpritesArePushedApartButKeepTheirVelocities) {
   Simulation sim(config_for(1000, 10));
   sim.remove_sprites_near(0.0f, 0.0f, 1e6f);
   sim.add_sprite(
-      Sprite{.x = 100.0f, .y = 100.0f, .vx = -0.5f, .vy = 0.0f, .radius = 4.0f, .kind = 0});
+      scene::Sprite{.x = 100.0f, .y = 100.0f, .vx = -0.5f, .vy = 0.0f, .radius = 4.0f, .kind = 0});
   sim.add_sprite(
-      Sprite{.x = 105.0f, .y = 100.0f, .vx = 0.5f, .vy = 0.0f, .radius = 4.0f, .kind = 0});
+      scene::Sprite{.x = 105.0f, .y = 100.0f, .vx = 0.5f, .vy = 0.0f, .radius = 4.0f, .kind = 0});
   EXPECT_EQ(sim.step().contacts, 1u);
   EXPECT_FLOAT_EQ(sim.sprites()[0].vx, -0.5f);
   EXPECT_FLOAT_EQ(sim.sprites()[1].vx, 0.5f);
@@ -339,21 +366,21 @@ TEST(Simulation, SeparatingSpritesArePushedApartButKeepTheirVelocities) {
 TEST(Simulation, AddSpriteClampsIntoTheWorld) {
   Simulation sim(config_for(1000, 11));
   const std::size_t i =
-      sim.add_sprite(Sprite{.x = -50.0f, .y = 1e5f, .vx = 0, .vy = 0, .radius = 3.0f, .kind = 9});
-  const Sprite& s = sim.sprites()[i];
+      sim.add_sprite(scene::Sprite{.x = -50.0f, .y = 1e5f, .vx = 0, .vy = 0, .radius = 3.0f, .kind = 9});
+  const scene::Sprite& s = sim.sprites()[i];
   EXPECT_FLOAT_EQ(s.x, 3.0f);
   EXPECT_FLOAT_EQ(s.y, sim.world_side() - 3.0f);
-  EXPECT_LT(s.kind, kSpriteKinds);
+  EXPECT_LT(s.kind, scene::kSpriteKinds);
 }
 
 TEST(Simulation, AddSpriteAssertsOnANonFiniteOrNonPositiveRadius) {
   QUADPOOL_SKIP_WITHOUT_ASSERTS();
   test::ScopedThrowingAsserts throwing;
   Simulation sim(config_for(100, 12));
-  EXPECT_THROW(sim.add_sprite(Sprite{.x = 1, .y = 1, .vx = 0, .vy = 0, .radius = 0.0f, .kind = 0}),
+  EXPECT_THROW(sim.add_sprite(scene::Sprite{.x = 1, .y = 1, .vx = 0, .vy = 0, .radius = 0.0f, .kind = 0}),
                test::AssertionError);
   EXPECT_THROW(
-      sim.add_sprite(Sprite{.x = NAN, .y = 1, .vx = 0, .vy = 0, .radius = 2.0f, .kind = 0}),
+      sim.add_sprite(scene::Sprite{.x = NAN, .y = 1, .vx = 0, .vy = 0, .radius = 2.0f, .kind = 0}),
       test::AssertionError);
 }
 
@@ -404,12 +431,12 @@ bool same_pool_stats(const memory::PoolStats& a, const memory::PoolStats& b) {
 
 TEST(Simulation, EveryTicksPoolStatsAreThePoolsOwnWhicheverAllocatorRan) {
   // The tick reads the pool's stats only when the pool changed; they must still be exact.
-  Simulation sim(config_for(2000, 4, AllocatorKind::NewDelete));
+  Simulation sim(config_for(2000, 4, memory::AllocatorKind::NewDelete));
   EXPECT_TRUE(same_pool_stats(sim.last_tick().pool, sim.tree().pool_stats()));
   for (int t = 0; t < 60; ++t) {
     if (t % 7 == 3) {
-      sim.set_allocator(sim.allocator() == AllocatorKind::Pool ? AllocatorKind::NewDelete
-                                                               : AllocatorKind::Pool);
+      sim.set_allocator(sim.allocator() == memory::AllocatorKind::Pool ? memory::AllocatorKind::NewDelete
+                                                               : memory::AllocatorKind::Pool);
     }
     sim.step();
     ASSERT_TRUE(same_pool_stats(sim.last_tick().pool, sim.tree().pool_stats())) << "tick " << t;
@@ -430,7 +457,7 @@ TEST(Simulation, NewTreeLimitsTakeEffectAtOnceOverTheSameSpritesAndBadOnesChange
   EXPECT_EQ(sim.tree().stats().items, 3000u) << "built at once from the last tick's boxes";
   const TickStats& tick = sim.step();
   EXPECT_LE(tick.tree.max_depth_reached, 3u);
-  PairChecker checker;
+  spatial::PairChecker checker;
   EXPECT_FALSE(checker.check(sim.last_boxes(), sim.last_pairs()).has_value());
 
   EXPECT_THROW(sim.set_tree_limits(17, 8), std::invalid_argument);
@@ -441,7 +468,7 @@ TEST(Simulation, NewTreeLimitsTakeEffectAtOnceOverTheSameSpritesAndBadOnesChange
 
 // --- scenes -------------------------------------------------------------------------------------
 
-SimulationConfig scene_config(SceneKind kind, std::size_t sprites, std::uint64_t seed) {
+SimulationConfig scene_config(scene::SceneKind kind, std::size_t sprites, std::uint64_t seed) {
   SimulationConfig config = config_for(sprites, seed);
   config.scene.kind = kind;
   return config;
@@ -453,18 +480,18 @@ SimulationConfig scene_config(SceneKind kind, std::size_t sprites, std::uint64_t
 // follows the tree's default settings as well as the scene and the tick. A change here voids
 // every published hash and every comparison with an earlier run.
 struct PinnedHash {
-  SceneKind kind;
+  scene::SceneKind kind;
   const char* hash;
 };
-constexpr std::array kPinnedHashes{PinnedHash{SceneKind::Uniform, "1746f9d3fd52a3c9"},
-                                   PinnedHash{SceneKind::Clustered, "39fcc6fc96f8fdc4"},
-                                   PinnedHash{SceneKind::Mixed, "0e7da536f63f8d70"},
-                                   PinnedHash{SceneKind::Streams, "657e5d997514e449"}};
-static_assert(kPinnedHashes.size() == kSceneKinds.size(), "pin every scene's hash");
+constexpr std::array kPinnedHashes{PinnedHash{scene::SceneKind::Uniform, "1746f9d3fd52a3c9"},
+                                   PinnedHash{scene::SceneKind::Clustered, "39fcc6fc96f8fdc4"},
+                                   PinnedHash{scene::SceneKind::Mixed, "0e7da536f63f8d70"},
+                                   PinnedHash{scene::SceneKind::Streams, "657e5d997514e449"}};
+static_assert(kPinnedHashes.size() == scene::kSceneKinds.size(), "pin every scene's hash");
 
 // ctest's test names show the parameter: the scene and its hash, not 16 bytes of hex.
 void PrintTo(const PinnedHash& pinned, std::ostream* os) {
-  *os << scene_name(pinned.kind) << ' ' << pinned.hash;
+  *os << scene::scene_name(pinned.kind) << ' ' << pinned.hash;
 }
 
 class PinnedStateHash : public ::testing::TestWithParam<PinnedHash> {};
@@ -472,13 +499,13 @@ class PinnedStateHash : public ::testing::TestWithParam<PinnedHash> {};
 TEST_P(PinnedStateHash, TheSceneKeepsItsStateHashAfterThreeHundredTicks) {
   Simulation sim(scene_config(GetParam().kind, 5000, 42));
   for (int t = 0; t < 300; ++t) sim.step();
-  EXPECT_EQ(format_hash(sim.state_hash()), GetParam().hash) << scene_name(GetParam().kind);
+  EXPECT_EQ(format_hash(sim.state_hash()), GetParam().hash) << scene::scene_name(GetParam().kind);
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, PinnedStateHash, ::testing::ValuesIn(kPinnedHashes),
-                         [](const auto& info) { return std::string(scene_name(info.param.kind)); });
+                         [](const auto& info) { return std::string(scene::scene_name(info.param.kind)); });
 
-class SceneTicks : public ::testing::TestWithParam<SceneKind> {};
+class SceneTicks : public ::testing::TestWithParam<scene::SceneKind> {};
 
 TEST_P(SceneTicks, TwoThousandSpritesStayInsideWithBoundedEnergyAndTheRightPairs) {
   const auto seed = test::announce_seed("SceneTicks", 20261122);
@@ -486,10 +513,10 @@ TEST_P(SceneTicks, TwoThousandSpritesStayInsideWithBoundedEnergyAndTheRightPairs
 }
 
 TEST_P(SceneTicks, StateHashIsTheSameForPoolNewDeleteAndSwitchingEverySevenTicks) {
-  const auto pool = hashes_with(0, AllocatorKind::Pool, GetParam(), 2000);
-  EXPECT_EQ(pool, hashes_with(0, AllocatorKind::NewDelete, GetParam(), 2000));
-  EXPECT_EQ(pool, hashes_with(7, AllocatorKind::Pool, GetParam(), 2000));
-  EXPECT_EQ(pool, hashes_with(7, AllocatorKind::NewDelete, GetParam(), 2000));
+  const auto pool = hashes_with(0, memory::AllocatorKind::Pool, GetParam(), 2000);
+  EXPECT_EQ(pool, hashes_with(0, memory::AllocatorKind::NewDelete, GetParam(), 2000));
+  EXPECT_EQ(pool, hashes_with(7, memory::AllocatorKind::Pool, GetParam(), 2000));
+  EXPECT_EQ(pool, hashes_with(7, memory::AllocatorKind::NewDelete, GetParam(), 2000));
   EXPECT_NE(pool.front(), pool.back());
 }
 
@@ -499,16 +526,16 @@ TEST_P(SceneTicks, PoolModeMakesNoHeapAllocationPerTickAfterWarmUp) {
   std::uint64_t allocating_ticks = 0;
   for (int t = 0; t < 1000; ++t) allocating_ticks += *sim.step().heap_allocations != 0 ? 1 : 0;
   // Only a new high of the pair count may grow the pair buffer, by half each time.
-  EXPECT_LE(allocating_ticks, 2u) << scene_name(GetParam());
+  EXPECT_LE(allocating_ticks, 2u) << scene::scene_name(GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(Kinds, SceneTicks, ::testing::ValuesIn(kSceneKinds),
-                         [](const auto& info) { return std::string(scene_name(info.param)); });
+INSTANTIATE_TEST_SUITE_P(Kinds, SceneTicks, ::testing::ValuesIn(scene::kSceneKinds),
+                         [](const auto& info) { return std::string(scene::scene_name(info.param)); });
 
 // The share of the sprites in the densest third of a 16 x 16 grid's cells.
-double share_in_densest_third(std::span<const Sprite> sprites, float side) {
+double share_in_densest_third(std::span<const scene::Sprite> sprites, float side) {
   std::vector<int> count(256, 0);
-  for (const Sprite& s : sprites) {
+  for (const scene::Sprite& s : sprites) {
     ++count[std::min(15, static_cast<int>(s.y / side * 16)) * 16 +
             std::min(15, static_cast<int>(s.x / side * 16))];
   }
@@ -519,8 +546,8 @@ double share_in_densest_third(std::span<const Sprite> sprites, float side) {
 
 TEST(ClusteredScene, TheBlobsStillHoldTogetherAfterFiveHundredTicks) {
   const auto seed = test::announce_seed("ClusteredScene", 31);
-  Simulation clustered(scene_config(SceneKind::Clustered, 10'000, seed));
-  Simulation uniform(scene_config(SceneKind::Uniform, 10'000, seed));
+  Simulation clustered(scene_config(scene::SceneKind::Clustered, 10'000, seed));
+  Simulation uniform(scene_config(scene::SceneKind::Uniform, 10'000, seed));
   for (int t = 0; t < 500; ++t) {
     clustered.step();
     uniform.step();
@@ -534,12 +561,12 @@ TEST(ClusteredScene, TheBlobsStillHoldTogetherAfterFiveHundredTicks) {
 
 TEST(StreamsScene, TheCrowdsSlideThroughEachOtherAndStayInTheirLanes) {
   const auto seed = test::announce_seed("StreamsScene", 32);
-  Simulation sim(scene_config(SceneKind::Streams, 2000, seed));
-  const std::vector<Sprite> start(sim.sprites().begin(), sim.sprites().end());
+  Simulation sim(scene_config(scene::SceneKind::Streams, 2000, seed));
+  const std::vector<scene::Sprite> start(sim.sprites().begin(), sim.sprites().end());
   // Until the first front reaches the far wall, nothing in either crowd has touched anything.
   for (int t = 0; t < 100; ++t) EXPECT_EQ(sim.step().contacts, 0u) << "tick " << t;
   for (std::size_t i = 0; i < start.size(); ++i) {
-    const Sprite& s = sim.sprites()[i];
+    const scene::Sprite& s = sim.sprites()[i];
     ASSERT_EQ(s.vx, start[i].vx);
     ASSERT_NEAR(s.x, start[i].x + 100.0f * start[i].vx, 1e-3f) << "sprite " << i;
   }
@@ -562,7 +589,7 @@ TEST(StreamsScene, TheCrowdsSlideThroughEachOtherAndStayInTheirLanes) {
 //         -DQUADPOOL_ASSERTS=OFF
 //   cmake --build build/long --target game_tests
 //   build/long/tests/game_tests --gtest_also_run_disabled_tests --gtest_filter='*LongSceneRun*'
-using LongScene = std::tuple<SceneKind, std::size_t>;
+using LongScene = std::tuple<scene::SceneKind, std::size_t>;
 
 class LongSceneRun : public ::testing::TestWithParam<LongScene> {};
 
@@ -570,7 +597,7 @@ TEST_P(LongSceneRun, DISABLED_HundredThousandTicksStayInsideWithTheEnergyTheySta
   const auto [kind, sprites] = GetParam();
   constexpr std::uint64_t kTicks = 100'000;
   Simulation sim(scene_config(kind, sprites, 1));
-  PairChecker checker;
+  spatial::PairChecker checker;
   const double energy_first = kinetic_energy(sim.sprites());
   double energy_min = energy_first;
   double energy_max = energy_first;
@@ -580,7 +607,7 @@ TEST_P(LongSceneRun, DISABLED_HundredThousandTicksStayInsideWithTheEnergyTheySta
       const auto mismatch = checker.check(sim.last_boxes(), sim.last_pairs());
       ASSERT_FALSE(mismatch.has_value()) << "tick " << t;
     }
-    for (const Sprite& s : sim.sprites()) {
+    for (const scene::Sprite& s : sim.sprites()) {
       ASSERT_TRUE(inside_world(s, sim.world_side())) << "tick " << t;
     }
     const double energy = kinetic_energy(sim.sprites());
@@ -591,7 +618,7 @@ TEST_P(LongSceneRun, DISABLED_HundredThousandTicksStayInsideWithTheEnergyTheySta
   std::printf(
       "[ energy   ] %s, %zu sprites, %llu ticks: first %.6f last %.6f min %.6f max %.6f "
       "(last/first - 1 = %.2e), %llu contacts\n",
-      scene_name(kind), sprites, static_cast<unsigned long long>(kTicks), energy_first, energy_last,
+      scene::scene_name(kind), sprites, static_cast<unsigned long long>(kTicks), energy_first, energy_last,
       energy_min, energy_max, energy_last / energy_first - 1.0,
       static_cast<unsigned long long>(sim.contacts_total()));
   // Rounding only: the drift stays orders of magnitude below this.
@@ -600,10 +627,10 @@ TEST_P(LongSceneRun, DISABLED_HundredThousandTicksStayInsideWithTheEnergyTheySta
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, LongSceneRun,
-                         ::testing::Combine(::testing::ValuesIn(kSceneKinds),
+                         ::testing::Combine(::testing::ValuesIn(scene::kSceneKinds),
                                             ::testing::Values(2'000u, 10'000u)),
                          [](const auto& info) {
-                           return std::string(scene_name(std::get<0>(info.param))) +
+                           return std::string(scene::scene_name(std::get<0>(info.param))) +
                                   std::to_string(std::get<1>(info.param));
                          });
 

@@ -68,8 +68,8 @@ inline std::string run_quad_tree_input(const std::uint8_t* data, std::size_t siz
       .bounds = {0.0f, 0.0f, 64.0f, 32.0f + static_cast<float>(in.byte() % 64)},
       .max_depth = 1 + in.byte() % 16,
       .leaf_capacity = 1 + in.byte() % 12};
-  const AllocatorKind first_kind =
-      in.byte() % 2 == 0 ? AllocatorKind::Pool : AllocatorKind::NewDelete;
+  const memory::AllocatorKind first_kind =
+      in.byte() % 2 == 0 ? memory::AllocatorKind::Pool : memory::AllocatorKind::NewDelete;
   const float lattice_x = (config.bounds.max_x - config.bounds.min_x) / 16.0f;
   const float lattice_y = (config.bounds.max_y - config.bounds.min_y) / 16.0f;
 
@@ -108,8 +108,8 @@ inline std::string run_quad_tree_input(const std::uint8_t* data, std::size_t siz
   brute_force_query(boxes, area, [&](std::uint32_t id) { expected_hits.push_back(id); });
   if (hits != expected_hits) return "the query differs from brute force";
 
-  tree.set_allocator(first_kind == AllocatorKind::Pool ? AllocatorKind::NewDelete
-                                                       : AllocatorKind::Pool);
+  tree.set_allocator(first_kind == memory::AllocatorKind::Pool ? memory::AllocatorKind::NewDelete
+                                                       : memory::AllocatorKind::Pool);
   tree.rebuild(boxes);
   tree.validate();
   if (pairs_of(tree) != reported)

@@ -60,7 +60,7 @@ TEST(QuadTreeOrder, ATreeRebuiltFrameAfterFrameReportsWhatAFreshTreeReports) {
     const QuadTreeConfig config{.bounds = {0, 0, 200, 200},
                                 .max_depth = static_cast<int>(rng.between(1, 10)),
                                 .leaf_capacity = static_cast<int>(rng.between(1, 64))};
-    QuadTree kept(config, run % 2 == 0 ? AllocatorKind::Pool : AllocatorKind::NewDelete);
+    QuadTree kept(config, run % 2 == 0 ? memory::AllocatorKind::Pool : memory::AllocatorKind::NewDelete);
     std::vector<Aabb> boxes(rng.below(3'000));
     for (Aabb& box : boxes) box = random_box(rng, config.bounds, 3.0f);
     for (int frame = 0; frame < 40; ++frame) {

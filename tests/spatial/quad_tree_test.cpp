@@ -142,21 +142,21 @@ TEST(QuadTree, AFreshTreeIsOneEmptyLeaf) {
 }
 
 TEST(QuadTree, SetAllocatorTakesEffectAtTheNextRebuild) {
-  QuadTree tree({.bounds = kWorld}, AllocatorKind::Pool);
-  EXPECT_EQ(tree.allocator(), AllocatorKind::Pool);
+  QuadTree tree({.bounds = kWorld}, memory::AllocatorKind::Pool);
+  EXPECT_EQ(tree.allocator(), memory::AllocatorKind::Pool);
   const std::vector<Aabb> boxes(50, box_around(10, 10, 1));
   tree.rebuild(boxes);
   const std::size_t nodes = tree.stats().nodes;
   EXPECT_EQ(tree.pool_stats().blocks_in_use, nodes);
 
-  tree.set_allocator(AllocatorKind::NewDelete);
-  EXPECT_EQ(tree.allocator(), AllocatorKind::NewDelete);
+  tree.set_allocator(memory::AllocatorKind::NewDelete);
+  EXPECT_EQ(tree.allocator(), memory::AllocatorKind::NewDelete);
   EXPECT_EQ(tree.pool_stats().blocks_in_use, nodes);  // the live tree still uses the pool
   tree.rebuild(boxes);
   tree.validate();
   EXPECT_EQ(tree.pool_stats().blocks_in_use, 0u);
 
-  tree.set_allocator(AllocatorKind::Pool);
+  tree.set_allocator(memory::AllocatorKind::Pool);
   tree.rebuild(boxes);
   tree.validate();
   EXPECT_EQ(tree.pool_stats().blocks_in_use, tree.stats().nodes);
@@ -314,8 +314,8 @@ TEST(QuadTree, PoolAndNewDeleteReportTheSamePairsInTheSameOrder) {
   const auto sprites = scene::spawn_sprites({.seed = 21, .sprites = 3'000});
   const auto boxes = scene_boxes(sprites);
   const float side = scene::world_side(sprites.size());
-  QuadTree pooled({.bounds = {0, 0, side, side}}, AllocatorKind::Pool);
-  QuadTree plain({.bounds = {0, 0, side, side}}, AllocatorKind::NewDelete);
+  QuadTree pooled({.bounds = {0, 0, side, side}}, memory::AllocatorKind::Pool);
+  QuadTree plain({.bounds = {0, 0, side, side}}, memory::AllocatorKind::NewDelete);
   pooled.rebuild(boxes);
   plain.rebuild(boxes);
   const auto pairs = tree_pairs(pooled);
@@ -352,7 +352,7 @@ TEST(QuadTree, NewDeleteModeAllocatesEveryNodeFromTheHeap) {
   const auto sprites = scene::spawn_sprites({.seed = 9, .sprites = 2'000});
   const float side = scene::world_side(sprites.size());
   const auto boxes = scene_boxes(sprites);
-  QuadTree tree({.bounds = {0, 0, side, side}}, AllocatorKind::NewDelete);
+  QuadTree tree({.bounds = {0, 0, side, side}}, memory::AllocatorKind::NewDelete);
   tree.rebuild(boxes);
   const std::uint64_t before = heap_allocations();
   tree.rebuild(boxes);
@@ -468,7 +468,7 @@ TEST(QuadTree, PairsAndQueriesEqualBruteForceOnThousandsOfRandomScenes) {
         {w.min_x - width, w.min_y - width, w.max_x + width, w.max_y + width});  // larger
     areas.push_back({w.max_x + 1, w.min_y, w.max_x + width, w.max_y});          // wholly outside
     areas.push_back({w.min_x, w.min_y, w.min_x, w.min_y});  // a point on the corner
-    QuadTree tree(config, rng.chance(0.5) ? AllocatorKind::Pool : AllocatorKind::NewDelete);
+    QuadTree tree(config, rng.chance(0.5) ? memory::AllocatorKind::Pool : memory::AllocatorKind::NewDelete);
     SCOPED_TRACE("scene " + std::to_string(scene) + ", kind " + std::to_string(scene % 3) +
                  ", max_depth " + std::to_string(config.max_depth) + ", leaf_capacity " +
                  std::to_string(config.leaf_capacity) + ", boxes " + std::to_string(count));
@@ -482,7 +482,7 @@ TEST(QuadTree, OneTreeRebuiltWithChangingScenesStaysCorrect) {
   QuadTree tree({.bounds = kWorld, .max_depth = 6, .leaf_capacity = 3});
   for (int frame = 0; frame < 200; ++frame) {
     if (frame % 7 == 0) {
-      tree.set_allocator(rng.chance(0.5) ? AllocatorKind::Pool : AllocatorKind::NewDelete);
+      tree.set_allocator(rng.chance(0.5) ? memory::AllocatorKind::Pool : memory::AllocatorKind::NewDelete);
     }
     const auto boxes = random_scene(rng, static_cast<SceneKind>(frame % 3), kWorld, rng.below(300));
     SCOPED_TRACE("frame " + std::to_string(frame));
@@ -541,7 +541,7 @@ TEST(QuadTree, ABoxWithANanCoordinateOrMinAboveMaxIsLeftOutWithoutChangingTheOth
   for (const Pair& p : brute_pairs(boxes)) {
     if (!refused[p.first] && !refused[p.second]) expected.push_back(p);
   }
-  for (const AllocatorKind kind : {AllocatorKind::Pool, AllocatorKind::NewDelete}) {
+  for (const memory::AllocatorKind kind : {memory::AllocatorKind::Pool, memory::AllocatorKind::NewDelete}) {
     QuadTree tree({.bounds = kWorld, .max_depth = 8, .leaf_capacity = 8}, kind);
     tree.rebuild(boxes);
     tree.validate();

@@ -1,6 +1,7 @@
-// Tests of game/pair_check.*: the sweep-and-prune reference against the quadratic loop, and the
-// checker's verdict on every kind of wrong answer.
-#include "game/pair_check.hpp"
+// Tests of engine/spatial/pair_check.* and sweep_and_prune.*: the sweep-and-prune reference
+// against brute force, also as boxes move between calls, and the checker's verdict on every kind
+// of wrong answer.
+#include "engine/spatial/pair_check.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -8,20 +9,16 @@
 #include <gtest/gtest.h>
 
 #include "engine/core/random.hpp"
+#include "engine/spatial/brute_force.hpp"
+#include "engine/spatial/sweep_and_prune.hpp"
 #include "tests/common/assert_throws.hpp"
 
-namespace quadpool::game {
+namespace quadpool::spatial {
 namespace {
-
-using spatial::Aabb;
 
 std::vector<Pair> quadratic_pairs(const std::vector<Aabb>& boxes) {
   std::vector<Pair> pairs;
-  for (std::uint32_t a = 0; a < boxes.size(); ++a) {
-    for (std::uint32_t b = a + 1; b < boxes.size(); ++b) {
-      if (spatial::overlaps(boxes[a], boxes[b])) pairs.push_back({a, b});
-    }
-  }
+  brute_force_pairs(boxes, [&](std::uint32_t a, std::uint32_t b) { pairs.push_back({a, b}); });
   return pairs;  // already in (a, b) order
 }
 
@@ -49,6 +46,26 @@ TEST(PairChecker, ReferencePairsEqualTheQuadraticLoopOnRandomScenes) {
     std::vector<Pair> shuffled = expected;
     std::reverse(shuffled.begin(), shuffled.end());
     ASSERT_FALSE(checker.check(boxes, shuffled).has_value()) << "scene " << scene;
+  }
+}
+
+TEST(SweepAndPrune, RepairsItsOrderAsTheSameBoxesMoveAndStillFindsEveryPair) {
+  Random rng(test::announce_seed("SweepAndPrune.RepairsItsOrder", 7));
+  std::vector<Aabb> boxes = random_boxes(rng, 200);
+  SweepAndPrune sweep;
+  for (int call = 0; call < 100; ++call) {
+    // Small steps most of the time (the insertion sort's case), now and then a jump across.
+    for (Aabb& box : boxes) {
+      const float step = call % 10 == 9 ? static_cast<float>(rng.below(40)) - 20.0f
+                                        : static_cast<float>(rng.below(5)) * 0.25f - 0.5f;
+      box.min_x += step;
+      box.max_x += step;
+    }
+    sweep.update(boxes);
+    std::vector<Pair> got;
+    sweep.for_each_pair([&](std::uint32_t a, std::uint32_t b) { got.push_back({a, b}); });
+    std::sort(got.begin(), got.end(), pair_less);
+    ASSERT_EQ(got, quadratic_pairs(boxes)) << "call " << call;
   }
 }
 
@@ -92,4 +109,4 @@ TEST(PairChecker, AcceptsNoPairsForNoBoxes) {
 }
 
 }  // namespace
-}  // namespace quadpool::game
+}  // namespace quadpool::spatial

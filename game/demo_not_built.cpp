@@ -2,7 +2,7 @@
 // the headless runner, and says so instead of failing to link or opening nothing.
 #include <cstdio>
 
-#include "game/demo/demo.hpp"
+#include "game/demo_options.hpp"
 
 namespace quadpool::game {
 

@@ -1,13 +1,15 @@
 #pragma once
-/// The interactive demo's entry point: the boundary between the command line (game/main.cpp)
-/// and the SDL2 + Dear ImGui code in game/demo/.
+/// The interactive demo's settings and entry point: the boundary between the command line
+/// (cli.hpp fills DemoOptions, main.cpp calls run_demo()) and the SDL2 + Dear ImGui code in
+/// game/demo/, which implements run_demo(). Free of any display library, like
+/// headless_options.hpp beside it; a build without the demo links demo_not_built.cpp instead.
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 
-#include "engine/spatial/quad_tree.hpp"
+#include "engine/memory/allocator_kind.hpp"
 #include "scene/scene.hpp"
 
 namespace quadpool::game {
@@ -20,7 +22,7 @@ inline constexpr int kMinWindowHeight = 240, kMaxWindowHeight = 4320;
 struct DemoOptions {
   std::size_t sprites = 10'000;
   std::uint64_t seed = 1;
-  spatial::AllocatorKind allocator = spatial::AllocatorKind::Pool;
+  memory::AllocatorKind allocator = memory::AllocatorKind::Pool;
   int window_width = 1280;
   int window_height = 800;
   bool window_size_given = false;  // --window: that size; else the default, shrunk to the display
