@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <ctime>
 
-#include "engine/core/log.hpp"
+#include "game/log.hpp"
 #include "game/demo/summary.hpp"
 
 namespace quadpool::game::demo {

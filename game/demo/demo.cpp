@@ -11,7 +11,7 @@
 #include <cstring>
 #include <memory>
 
-#include "engine/core/log.hpp"
+#include "game/log.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "game/demo/app.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/core/log.hpp"
+#include "game/log.hpp"
 
 namespace quadpool::game::demo {
 
