@@ -11,6 +11,9 @@
 #                                                          token benchmark runs, valgrind, xvfb
 #                                 headless                 the demo off: no SDL2, no ImGui
 #                                 fuzz                     each libFuzzer target for 20 s
+#                               then scripts/consumer_builds.sh: examples/ built against the
+#                               engine by find_package, add_subdirectory and pkg-config, with
+#                               no game library found or linked
 #   ./setup.sh bench [FILTER]   install, build preset `bench` (asserts off) and run the benchmarks
 #   ./setup.sh deps             only install the packages
 #
@@ -91,6 +94,10 @@ cmd_test() {
     stage "$preset"
     echo "preset $preset took $((SECONDS - t)) s"
   done
+  local t=$SECONDS
+  say "consumer builds: the engine as a library, three ways (scripts/consumer_builds.sh)"
+  JOBS=$JOBS scripts/consumer_builds.sh "$ROOT/build/consumer"
+  echo "consumer builds took $((SECONDS - t)) s"
   say "all tests passed in $((SECONDS - start)) s"
 }
 
