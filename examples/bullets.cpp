@@ -37,8 +37,8 @@ int main() {
     for (int i = 0; i < 4; ++i) {
       const float fx = (i & 1) ? 1000.0f : 0.0f, fy = (i & 2) ? 1000.0f : 0.0f;
       const float step = 3.0f + static_cast<float>((frame * 7 + i) % 5);
-      live.push_back(pool.create(Bullet{fx, fy, fx == 0.0f ? step : -step,
-                                        fy == 0.0f ? step * 0.97f : -step * 0.97f}));
+      live.push_back(pool.create(
+          Bullet{fx, fy, fx == 0.0f ? step : -step, fy == 0.0f ? step * 0.97f : -step * 0.97f}));
     }
     boxes.clear();
     for (Bullet* b : live) {

@@ -12,11 +12,16 @@ namespace {
 
 spdlog::level::level_enum spdlog_level(LogLevel level) {
   switch (level) {
-    case LogLevel::Debug: return spdlog::level::debug;
-    case LogLevel::Info: return spdlog::level::info;
-    case LogLevel::Warning: return spdlog::level::warn;
-    case LogLevel::Error: return spdlog::level::err;
-    case LogLevel::Critical: return spdlog::level::critical;
+    case LogLevel::Debug:
+      return spdlog::level::debug;
+    case LogLevel::Info:
+      return spdlog::level::info;
+    case LogLevel::Warning:
+      return spdlog::level::warn;
+    case LogLevel::Error:
+      return spdlog::level::err;
+    case LogLevel::Critical:
+      return spdlog::level::critical;
   }
   return spdlog::level::critical;
 }
@@ -38,6 +43,8 @@ spdlog::logger& logger() {
   return *instance;
 }
 
-void send_engine_log_to_logger() { set_log_handler(&write_engine_message); }
+void send_engine_log_to_logger() {
+  set_log_handler(&write_engine_message);
+}
 
 }  // namespace quadpool::game
