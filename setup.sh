@@ -14,6 +14,9 @@
 #                                 headless-x86-64-v3       the runner and the pinned state hashes
 #                                                          built for AVX2 and FMA; skipped, with
 #                                                          a message, on a CPU without them
+#                               then scripts/consumer_builds.sh: examples/ built against the
+#                               engine by find_package, add_subdirectory and pkg-config, with
+#                               no game library found or linked
 #   ./setup.sh bench [FILTER]   install, build preset `bench` (asserts off) and run the benchmarks
 #   ./setup.sh deps             only install the packages
 #
@@ -112,6 +115,10 @@ cmd_test() {
   local t=$SECONDS
   stage_x86_64_v3
   echo "preset headless-x86-64-v3 took $((SECONDS - t)) s"
+  t=$SECONDS
+  say "consumer builds: the engine as a library, three ways (scripts/consumer_builds.sh)"
+  JOBS=$JOBS scripts/consumer_builds.sh "$ROOT/build/consumer"
+  echo "consumer builds took $((SECONDS - t)) s"
   say "all tests passed in $((SECONDS - start)) s"
 }
 

@@ -14,6 +14,7 @@
 #include "game/cli.hpp"
 #include "game/demo_options.hpp"
 #include "game/headless.hpp"
+#include "game/log.hpp"
 
 namespace {
 
@@ -76,5 +77,8 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   hold_closed_standard_streams();
+  // The engine's warnings and failed assertions go through the game's logger, as the game's own
+  // messages do.
+  quadpool::game::send_engine_log_to_logger();
   return with_stdout_checked(run(argc, argv));
 }

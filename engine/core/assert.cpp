@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "engine/core/log.hpp"
+#include "engine/core/str_cat.hpp"
 
 namespace quadpool {
 namespace {
@@ -16,9 +17,8 @@ AssertHandler set_assert_handler(AssertHandler handler) noexcept {
 }
 
 void default_assert_handler(const AssertionInfo& info) {
-  logger().critical("assertion failed: {} ({}) at {}:{}", info.message, info.condition, info.file,
-                    info.line);
-  logger().flush();
+  log_message(LogLevel::Critical, str_cat("assertion failed: ", info.message, " (", info.condition,
+                                          ") at ", info.file, ":", info.line));
   std::abort();
 }
 

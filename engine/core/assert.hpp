@@ -3,8 +3,9 @@
 /// foreign pointer, NaN coordinates). It is compiled in when the generated config header says so
 /// (QUADPOOL_CONFIG_ASSERTS, from the CMake cache variable QUADPOOL_ASSERTS; AUTO means Debug,
 /// RelWithDebInfo and every build that has the tests).
-/// When it fires, the installed handler runs; the default one logs through the engine logger and
-/// aborts. Tests may install their own handler, for example one that throws.
+/// When it fires, the installed handler runs; the default one writes the message through the log
+/// hook (engine/core/log.hpp) and aborts. Tests may install their own handler, for example one
+/// that throws.
 
 #include <string_view>
 
@@ -27,7 +28,8 @@ using AssertHandler = void (*)(const AssertionInfo& info);
 /// Installs `handler` (nullptr restores the default) and returns the previous one.
 AssertHandler set_assert_handler(AssertHandler handler) noexcept;
 
-/// Logs through the engine logger, then aborts.
+/// Writes "assertion failed: <message> (<condition>) at <file>:<line>" through the log hook at
+/// LogLevel::Critical, then aborts.
 [[noreturn]] void default_assert_handler(const AssertionInfo& info);
 
 /// Called by QUADPOOL_ASSERT; runs the installed handler.

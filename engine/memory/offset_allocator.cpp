@@ -9,9 +9,8 @@
 #include <limits>
 #include <stdexcept>
 
-#include <fmt/format.h>
-
 #include "engine/core/assert.hpp"
+#include "engine/core/str_cat.hpp"
 
 namespace quadpool::memory {
 
@@ -76,9 +75,8 @@ OffsetAllocator::OffsetAllocator(std::uint64_t capacity) {
 
 OffsetAllocation OffsetAllocator::allocate(std::uint64_t size, std::uint64_t alignment) {
   if (!is_power_of_two(alignment)) {
-    throw std::invalid_argument(fmt::format(
-        "OffsetAllocator::allocate: alignment {} is not a power of two (valid: 1, 2, 4, ... 2^63)",
-        alignment));
+    throw std::invalid_argument(str_cat("OffsetAllocator::allocate: alignment ", alignment,
+                                        " is not a power of two (valid: 1, 2, 4, ... 2^63)"));
   }
   if (size == 0) return {kNoSpace, 0};
   const Candidate fit = find_best_fit(size, alignment);
@@ -168,32 +166,31 @@ std::uint32_t OffsetAllocator::check_free(std::uint64_t offset, std::uint64_t si
 
 void OffsetAllocator::report_bad_free(std::uint64_t offset, std::uint64_t size,
                                       std::uint32_t live) const {
-  QUADPOOL_ASSERT(size != 0, fmt::format("OffsetAllocator::free(offset {}, size 0): size 0; free "
-                                         "takes the exact offset and size that allocate returned",
-                                         offset));
+  QUADPOOL_ASSERT(
+      size != 0,
+      str_cat("OffsetAllocator::free(offset ", offset,
+              ", size 0): size 0; free takes the exact offset and size that allocate returned"));
   QUADPOOL_ASSERT(offset != kNoSpace,
                   "OffsetAllocator::free: offset is kNoSpace, the result of a failed allocate");
   QUADPOOL_ASSERT(offset <= capacity_ && size <= capacity_ - offset,
-                  fmt::format("OffsetAllocator::free(offset {}, size {}): the range lies outside "
-                              "the capacity [0, {})",
-                              offset, size, capacity_));
+                  str_cat("OffsetAllocator::free(offset ", offset, ", size ", size,
+                          "): the range lies outside the capacity [0, ", capacity_, ")"));
   // An error path: a walk over every block finds a free one the range overlaps.
   for (std::uint32_t i = first_; i != kNil; i = nodes_[i].next) {
     const Node& block = nodes_[i];
     const std::uint64_t block_end = block.offset + block.size;
     QUADPOOL_ASSERT(!is_free(i) || block_end <= offset || offset + size <= block.offset,
-                    fmt::format("OffsetAllocator::free(offset {}, size {}): double free, the range "
-                                "overlaps the free block [{}, {})",
-                                offset, size, block.offset, block_end));
+                    str_cat("OffsetAllocator::free(offset ", offset, ", size ", size,
+                            "): double free, the range overlaps the free block [", block.offset,
+                            ", ", block_end, ")"));
   }
   QUADPOOL_ASSERT(live == detail::OffsetLiveTable::kNone,
-                  fmt::format("OffsetAllocator::free(offset {}, size {}): the range allocated at "
-                              "{} has {} bytes; free takes the exact offset and size that "
-                              "allocate returned",
-                              offset, size, offset, nodes_[live].size));
-  QUADPOOL_ASSERT(false, fmt::format("OffsetAllocator::free(offset {}, size {}): no live range "
-                                     "starts at {} (never allocated, or freed already)",
-                                     offset, size, offset));
+                  str_cat("OffsetAllocator::free(offset ", offset, ", size ", size,
+                          "): the range allocated at ", offset, " has ", nodes_[live].size,
+                          " bytes; free takes the exact offset and size that allocate returned"));
+  QUADPOOL_ASSERT(false, str_cat("OffsetAllocator::free(offset ", offset, ", size ", size,
+                                 "): no live range starts at ", offset,
+                                 " (never allocated, or freed already)"));
 }
 
 // --- extend and queries ------------------------------------------------------------------------
@@ -201,9 +198,9 @@ void OffsetAllocator::report_bad_free(std::uint64_t offset, std::uint64_t size,
 void OffsetAllocator::extend(std::uint64_t additional_bytes) {
   if (additional_bytes == 0) return;
   if (additional_bytes > std::numeric_limits<std::uint64_t>::max() - capacity_) {
-    throw std::invalid_argument(fmt::format(
-        "OffsetAllocator::extend: capacity {} + {} bytes passes the largest capacity, 2^64 - 1",
-        capacity_, additional_bytes));
+    throw std::invalid_argument(str_cat("OffsetAllocator::extend: capacity ", capacity_, " + ",
+                                        additional_bytes,
+                                        " bytes passes the largest capacity, 2^64 - 1"));
   }
   // Every allocation step first, so that a std::bad_alloc changes nothing.
   bins_.resize(std::max<std::size_t>(bins_.size(), bin_of(capacity_ + additional_bytes) + 1));

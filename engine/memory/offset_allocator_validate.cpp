@@ -3,11 +3,11 @@
 #include "engine/memory/offset_allocator.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "engine/core/assert.hpp"
+#include "engine/core/str_cat.hpp"
 
 namespace quadpool::memory {
 
@@ -35,35 +35,33 @@ void OffsetAllocator::validate_block_list(std::vector<std::uint8_t>& seen) const
     const Node& block = nodes_[i];
     QUADPOOL_ASSERT(block.prev == prev, "OffsetAllocator::validate: a prev link is wrong");
     QUADPOOL_ASSERT(block.offset == cursor && block.size > 0 && block.size <= capacity_ - cursor,
-                    fmt::format("OffsetAllocator::validate: block [{}, +{}) does not follow the "
-                                "previous one at {} inside the capacity {}",
-                                block.offset, block.size, cursor, capacity_));
+                    str_cat("OffsetAllocator::validate: block [", block.offset, ", +", block.size,
+                            ") does not follow the previous one at ", cursor,
+                            " inside the capacity ", capacity_));
     QUADPOOL_ASSERT(states_[i] != State::kUnused,
                     "OffsetAllocator::validate: an unused node is in the block list");
     const bool free = is_free(i);
     QUADPOOL_ASSERT(!(free && prev_free),
-                    fmt::format("OffsetAllocator::validate: free blocks touch at offset {} but "
-                                "were not merged",
-                                block.offset));
+                    str_cat("OffsetAllocator::validate: free blocks touch at offset ", block.offset,
+                            " but were not merged"));
     if (free) {
       ++free_blocks;
       free_bytes += block.size;
     } else {
       ++live_blocks;
       QUADPOOL_ASSERT(find_live(block.offset) == i,
-                      fmt::format("OffsetAllocator::validate: the live range at {} is not in the "
-                                  "live table",
-                                  block.offset));
+                      str_cat("OffsetAllocator::validate: the live range at ", block.offset,
+                              " is not in the live table"));
     }
     prev_free = free;
     cursor += block.size;
   }
   QUADPOOL_ASSERT(prev == last_ && cursor == capacity_,
                   "OffsetAllocator::validate: the blocks do not end at the capacity");
-  QUADPOOL_ASSERT(free_blocks == free_block_count_ && free_bytes == free_size_,
-                  fmt::format("OffsetAllocator::validate: {} free blocks of {} bytes, the counts "
-                              "say {} and {}",
-                              free_blocks, free_bytes, free_block_count_, free_size_));
+  QUADPOOL_ASSERT(
+      free_blocks == free_block_count_ && free_bytes == free_size_,
+      str_cat("OffsetAllocator::validate: ", free_blocks, " free blocks of ", free_bytes,
+              " bytes, the counts say ", free_block_count_, " and ", free_size_));
   QUADPOOL_ASSERT(live_blocks == live_.size(),
                   "OffsetAllocator::validate: the live table holds ranges that are not blocks");
   QUADPOOL_ASSERT(live_.overflow_counts_agree(),
@@ -97,35 +95,31 @@ void OffsetAllocator::validate_bins(std::vector<std::uint8_t>& seen) const {
     for (std::uint32_t i = b.pending; i != kNil && pending <= node_count; i = nodes_[i].child[1])
       ++pending;
     QUADPOOL_ASSERT(pending == b.pending_count,
-                    fmt::format("OffsetAllocator::validate: bin {} counts {} pending blocks, its "
-                                "list holds {}",
-                                bin, b.pending_count, pending));
+                    str_cat("OffsetAllocator::validate: bin ", bin, " counts ", b.pending_count,
+                            " pending blocks, its list holds ", pending));
     QUADPOOL_ASSERT(!b.empty(),
-                    fmt::format("OffsetAllocator::validate: bin {} is marked but empty", bin));
+                    str_cat("OffsetAllocator::validate: bin ", bin, " is marked but empty"));
     if (b.has_inline != 0) {
       const std::uint32_t i = b.inline_node;
       QUADPOOL_ASSERT(b.has_inline == 1 && i < node_count && seen[i] == 1 &&
                           states_[i] == State::kInline && nodes_[i].offset == b.inline_offset &&
                           nodes_[i].size == b.inline_size && bin_of(nodes_[i].size) == bin,
-                      fmt::format("OffsetAllocator::validate: the inline entry of bin {} does not "
-                                  "match a free block of the bin, or is there twice",
-                                  bin));
+                      str_cat("OffsetAllocator::validate: the inline entry of bin ", bin,
+                              " does not match a free block of the bin, or is there twice"));
       seen[i] = 2;
       ++in_bins;
     } else {
       // Only bins of blocks too large for an entry keep a treap without one.
-      QUADPOOL_ASSERT(b.root == kNil || bin >= bin_of(std::uint64_t{1} << 32),
-                      fmt::format("OffsetAllocator::validate: bin {} has a treap but no inline "
-                                  "entry",
-                                  bin));
+      QUADPOOL_ASSERT(
+          b.root == kNil || bin >= bin_of(std::uint64_t{1} << 32),
+          str_cat("OffsetAllocator::validate: bin ", bin, " has a treap but no inline entry"));
     }
     std::uint32_t before = kNil;
     for (std::uint32_t i = b.pending; i != kNil; before = i, i = nodes_[i].child[1]) {
-      QUADPOOL_ASSERT(i < node_count && seen[i] == 1 && states_[i] == State::kPending &&
-                          nodes_[i].child[0] == before && bin_of(nodes_[i].size) == bin,
-                      fmt::format("OffsetAllocator::validate: the pending list of bin {} is "
-                                  "broken",
-                                  bin));
+      QUADPOOL_ASSERT(
+          i < node_count && seen[i] == 1 && states_[i] == State::kPending &&
+              nodes_[i].child[0] == before && bin_of(nodes_[i].size) == bin,
+          str_cat("OffsetAllocator::validate: the pending list of bin ", bin, " is broken"));
       seen[i] = 2;
       ++in_bins;
     }
@@ -134,8 +128,8 @@ void OffsetAllocator::validate_bins(std::vector<std::uint8_t>& seen) const {
                                 std::numeric_limits<std::uint32_t>::max(), seen);
   }
   QUADPOOL_ASSERT(in_bins == free_block_count_,
-                  fmt::format("OffsetAllocator::validate: the bins hold {} blocks, not {}",
-                              in_bins, free_block_count_));
+                  str_cat("OffsetAllocator::validate: the bins hold ", in_bins, " blocks, not ",
+                          free_block_count_));
 }
 
 std::size_t OffsetAllocator::validate_subtree(std::uint32_t bin, std::uint32_t node,
@@ -144,19 +138,18 @@ std::size_t OffsetAllocator::validate_subtree(std::uint32_t bin, std::uint32_t n
                                               std::vector<std::uint8_t>& seen) const {
   if (node == kNil) return 0;
   QUADPOOL_ASSERT(node < nodes_.size() && seen[node] == 1 && states_[node] == State::kSorted,
-                  fmt::format("OffsetAllocator::validate: bin {} holds a node that is not a free "
-                              "block, or holds one twice",
-                              bin));
+                  str_cat("OffsetAllocator::validate: bin ", bin,
+                          " holds a node that is not a free block, or holds one twice"));
   seen[node] = 2;
   QUADPOOL_ASSERT(bin_of(nodes_[node].size) == bin,
-                  fmt::format("OffsetAllocator::validate: a block of {} bytes is in bin {}",
-                              nodes_[node].size, bin));
+                  str_cat("OffsetAllocator::validate: a block of ", nodes_[node].size,
+                          " bytes is in bin ", bin));
   // Bounds from every ancestor, not only the parent: that is what makes the whole tree ordered.
   QUADPOOL_ASSERT((low == kNil || less(low, node)) && (high == kNil || less(node, high)),
-                  fmt::format("OffsetAllocator::validate: bin {} is out of order", bin));
+                  str_cat("OffsetAllocator::validate: bin ", bin, " is out of order"));
   const std::uint32_t node_priority = priority(node);
   QUADPOOL_ASSERT(node_priority <= parent_priority,
-                  fmt::format("OffsetAllocator::validate: bin {} breaks the heap order", bin));
+                  str_cat("OffsetAllocator::validate: bin ", bin, " breaks the heap order"));
   const Node& n = nodes_[node];
   return 1 + validate_subtree(bin, n.child[0], low, node, node_priority, seen) +
          validate_subtree(bin, n.child[1], node, high, node_priority, seen);

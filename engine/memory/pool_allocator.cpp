@@ -6,9 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include <fmt/format.h>
-
 #include "engine/core/log.hpp"
+#include "engine/core/str_cat.hpp"
 
 namespace quadpool::memory {
 namespace {
@@ -35,24 +34,22 @@ PoolAllocator::PoolAllocator(const PoolConfig& config)
   }
   if (config.alignment == 0 || !std::has_single_bit(config.alignment) ||
       config.alignment > kMaxAlignment) {
-    throw std::invalid_argument(
-        fmt::format("PoolConfig::alignment is {}; it must be a power of two from 1 to {}",
-                    config.alignment, kMaxAlignment));
+    throw std::invalid_argument(str_cat("PoolConfig::alignment is ", config.alignment,
+                                        "; it must be a power of two from 1 to ", kMaxAlignment));
   }
   // A free block holds the free-list link, so it must be big and aligned enough for a pointer.
   alignment_ = std::max(config.alignment, alignof(FreeBlock));
   constexpr std::size_t kMaxBlockSize = std::numeric_limits<std::size_t>::max() / 2;
   if (config.block_size > kMaxBlockSize) {
-    throw std::invalid_argument(fmt::format("PoolConfig::block_size is {}; it must be at most {}",
-                                            config.block_size, kMaxBlockSize));
+    throw std::invalid_argument(str_cat("PoolConfig::block_size is ", config.block_size,
+                                        "; it must be at most ", kMaxBlockSize));
   }
   block_size_ = round_up(std::max(config.block_size, kMinBlockSize), alignment_);
   chunk_alignment_ = std::max<std::size_t>(alignment_, 64);
   if (blocks_per_chunk_ > (std::numeric_limits<std::size_t>::max() - kChunkPadding) / block_size_) {
     throw std::invalid_argument(
-        fmt::format("PoolConfig: a chunk of {} blocks of {} bytes overflows the address space; "
-                    "use fewer blocks per chunk",
-                    blocks_per_chunk_, block_size_));
+        str_cat("PoolConfig: a chunk of ", blocks_per_chunk_, " blocks of ", block_size_,
+                " bytes overflows the address space; use fewer blocks per chunk"));
   }
   chunk_bytes_ = blocks_per_chunk_ * block_size_;
   if (growth_ == Growth::Fixed && !add_chunk()) throw std::bad_alloc();
@@ -61,12 +58,13 @@ PoolAllocator::PoolAllocator(const PoolConfig& config)
 PoolAllocator::~PoolAllocator() {
   const std::size_t live = blocks_in_use();
   if constexpr (debug::kLeakCheck) {
-    QUADPOOL_ASSERT(live == 0, fmt::format("pool destroyed with {} live block(s) of {} bytes: "
-                                           "a leak (every allocate needs a deallocate)",
-                                           live, block_size_)
-                                   .c_str());
+    QUADPOOL_ASSERT(live == 0,
+                    str_cat("pool destroyed with ", live, " live block(s) of ", block_size_,
+                            " bytes: a leak (every allocate needs a deallocate)")
+                        .c_str());
   } else if (live != 0) {
-    logger().warn("pool destroyed with {} live block(s) of {} bytes", live, block_size_);
+    log_message(LogLevel::Warning,
+                str_cat("pool destroyed with ", live, " live block(s) of ", block_size_, " bytes"));
   }
   for (Chunk& chunk : chunks_) {
     debug::unpoison(chunk.begin, chunk_bytes_);
@@ -237,13 +235,12 @@ PoolStats PoolAllocator::stats() const noexcept {
 
 void PoolAllocator::chunk_block_states(std::size_t chunk, std::span<BlockState> out) const {
   if (chunk >= chunks_.size()) {
-    throw std::out_of_range(fmt::format("chunk_block_states: chunk {} of a pool with {} chunk(s)",
-                                        chunk, chunks_.size()));
+    throw std::out_of_range(str_cat("chunk_block_states: chunk ", chunk, " of a pool with ",
+                                    chunks_.size(), " chunk(s)"));
   }
   if (out.size() < blocks_per_chunk_) {
-    throw std::invalid_argument(
-        fmt::format("chunk_block_states: output holds {} entries, the chunk has {} blocks",
-                    out.size(), blocks_per_chunk_));
+    throw std::invalid_argument(str_cat("chunk_block_states: output holds ", out.size(),
+                                        " entries, the chunk has ", blocks_per_chunk_, " blocks"));
   }
   const std::byte* begin = chunks_[chunk].begin;
   // Live (or on the free list) up to `handed_out`, un-bumped (Free) up to `ever_used`, then

@@ -11,10 +11,11 @@
 /// Threads: rebuild() and set_allocator() need the tree to themselves; the const functions keep
 /// no scratch state, so any number of them may run at once between rebuilds.
 ///
-/// Sections: configuration and statistics, the class, template definitions.
+/// Sections: configuration and statistics, the class. The template traversal behind
+/// for_each_pair(), query() and for_each_node() is in detail/quad_tree_traversal.hpp, included at
+/// the end.
 
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -26,7 +27,6 @@
 #include "engine/spatial/aabb.hpp"
 #include "engine/spatial/detail/box_columns.hpp"
 #include "engine/spatial/detail/quad_tree_node.hpp"
-#include "engine/spatial/detail/wide_kernels.hpp"
 
 namespace quadpool::spatial {
 
@@ -180,186 +180,7 @@ class QuadTree {
   bool order_is_hint_ = false;
 };
 
-// --- template definitions ----------------------------------------------------------------------
-
-template <class F>
-void QuadTree::for_each_pair(F&& f) const {
-  if (root_ != nullptr) pairs_within(root_, f);
-}
-
-template <class F>
-void QuadTree::query(const Aabb& area, F&& f) const {
-  if (root_ != nullptr) query_node(root_, area, f);
-}
-
-template <class F>
-void QuadTree::for_each_node(F&& f) const {
-  if (root_ != nullptr) visit_nodes(root_, config_.bounds, f);
-}
-
-template <class F>
-void QuadTree::report(std::uint32_t i, std::uint32_t j, F& f) const {
-  // Items are ordered by cell, so the ids of a pair can come in either order.
-  const std::uint32_t a = item_ids_[i], b = item_ids_[j];
-  if (a < b) {
-    f(a, b);
-  } else {
-    f(b, a);
-  }
-}
-
-template <class F>
-void QuadTree::pairs_within_leaf(const Node* leaf, F& f) const {
-  const std::uint32_t first = leaf->first_item;
-  const std::uint32_t end = leaf->end_item;
-  if constexpr (detail::kWideKernelsBuilt) {
-    if (end - first <= detail::kMaskWidth && detail::wide_kernels_enabled()) {
-      std::uint64_t masks[detail::kMaskWidth];
-      detail::leaf_overlap_masks(detail::view_of(columns_), first, end, masks);
-      report_leaf_masks(first, end, masks, f);
-      return;
-    }
-  }
-  // Two boxes at a time: their own pair, then both against the rest of the leaf in one pass.
-  for (std::uint32_t i = first; i + 1 < end; i += 2) {
-    const Aabb a = columns_.get(i);
-    const Aabb b = columns_.get(i + 1);
-    if (overlaps(a, b)) report(i, i + 1, f);
-    detail::for_each_overlap2(
-        detail::view_of(columns_), i + 2, end, a, b, [&](std::uint32_t j) { report(i, j, f); },
-        [&](std::uint32_t j) { report(i + 1, j, f); });
-  }
-}
-
-template <class F>
-void QuadTree::report_leaf_masks(std::uint32_t first, std::uint32_t end,
-                                 const std::uint64_t* masks, F& f) const {
-  // The order of the loop above: rows r and r + 1 together, their own pair first, then the
-  // columns from r + 2 in blocks of four, row r's hits in a block before row r + 1's.
-  const std::uint32_t n = end - first;
-  for (std::uint32_t r = 0; r + 1 < n; r += 2) {
-    std::uint64_t a = masks[r];
-    std::uint64_t b = masks[r + 1];
-    if ((a >> (r + 1)) & 1u) report(first + r, first + r + 1, f);
-    a &= ~(std::uint64_t{1} << (r + 1));
-    while ((a | b) != 0) {
-      const auto low = static_cast<std::uint32_t>(std::countr_zero(a | b));
-      const std::uint64_t block = std::uint64_t{0xF} << (r + 2 + ((low - r - 2) & ~3u));
-      for (std::uint64_t m = a & block; m != 0; m &= m - 1) {
-        report(first + r, first + static_cast<std::uint32_t>(std::countr_zero(m)), f);
-      }
-      for (std::uint64_t m = b & block; m != 0; m &= m - 1) {
-        report(first + r + 1, first + static_cast<std::uint32_t>(std::countr_zero(m)), f);
-      }
-      a &= ~block;
-      b &= ~block;
-    }
-  }
-}
-
-template <class F>
-void QuadTree::pairs_within(const Node* node, F& f) const {
-  if (node->is_leaf()) {
-    pairs_within_leaf(node, f);
-    return;
-  }
-  const int count = node->child_count;
-  for (int i = 0; i < count; ++i) pairs_within(node->children[i], f);
-  // A pair whose boxes sit under two different children is found here, once: each box is
-  // stored in one leaf, so the pair belongs to exactly one (node, child i, child j) triple.
-  for (int i = 0; i < count; ++i) {
-    for (int j = i + 1; j < count; ++j) {
-      if (overlaps(node->children[i]->loose, node->children[j]->loose)) {
-        pairs_between(node->children[i], node->children[j], f);
-      }
-    }
-  }
-}
-
-template <class F>
-void QuadTree::pairs_between(const Node* a, const Node* b, F& f) const {
-  // The caller has checked that a's and b's loose bounds overlap; children are checked here,
-  // before the call, because most of them miss and a call costs more than the test.
-  if (a->is_leaf() && b->is_leaf()) {
-    pairs_between_leaves(a, b, f);
-    return;
-  }
-  // Split the bigger side, so that both sides shrink at about the same rate.
-  if (b->is_leaf() || (!a->is_leaf() && a->item_count() >= b->item_count())) {
-    for (int i = 0; i < a->child_count; ++i) {
-      if (overlaps(a->children[i]->loose, b->loose)) pairs_between(a->children[i], b, f);
-    }
-  } else {
-    for (int i = 0; i < b->child_count; ++i) {
-      if (overlaps(a->loose, b->children[i]->loose)) pairs_between(a, b->children[i], f);
-    }
-  }
-}
-
-template <class F>
-void QuadTree::pairs_between_leaves(const Node* a, const Node* b, F& f) const {
-  // A pair's overlap lies inside both leaves' bounds, so only boxes that reach into the
-  // intersection of the two can be part of one; near a shared edge that is a few of each.
-  const Aabb& la = a->loose;
-  const Aabb& lb = b->loose;
-  const Aabb shared{
-      la.min_x > lb.min_x ? la.min_x : lb.min_x, la.min_y > lb.min_y ? la.min_y : lb.min_y,
-      la.max_x < lb.max_x ? la.max_x : lb.max_x, la.max_y < lb.max_y ? la.max_y : lb.max_y};
-  if constexpr (detail::kWideKernelsBuilt) {
-    if (a->item_count() <= detail::kMaskWidth && b->item_count() <= detail::kMaskWidth &&
-        detail::wide_kernels_enabled()) {
-      std::uint32_t a_slots[detail::kMaskWidth], b_slots[detail::kMaskWidth];
-      std::uint64_t masks[detail::kMaskWidth];
-      const std::uint32_t rows =
-          detail::leaf_pair_masks(detail::view_of(columns_), a->first_item, a->end_item,
-                                  b->first_item, b->end_item, shared, a_slots, masks, b_slots);
-      for (std::uint32_t r = 0; r < rows; ++r) {
-        for (std::uint64_t m = masks[r]; m != 0; m &= m - 1) {
-          report(a_slots[r], b_slots[std::countr_zero(m)], f);
-        }
-      }
-      return;
-    }
-  }
-  // b's candidates are copied into a small local set of columns, so that each of a's is tested
-  // against them four at a time.
-  detail::CandidateColumns from_b;
-  bool b_overflowed = false;
-  detail::for_each_overlap(columns_, b->first_item, b->end_item, shared, [&](std::uint32_t j) {
-    if (!from_b.push(columns_, j)) b_overflowed = true;
-  });
-  if (from_b.count == 0) return;
-  from_b.seal();
-  detail::for_each_overlap(columns_, a->first_item, a->end_item, shared, [&](std::uint32_t i) {
-    const Aabb box = columns_.get(i);
-    if (b_overflowed) {  // a crowded leaf at max_depth: test the whole of b
-      detail::for_each_overlap(columns_, b->first_item, b->end_item, box,
-                               [&](std::uint32_t j) { report(i, j, f); });
-      return;
-    }
-    detail::for_each_overlap(from_b.view(), 0, from_b.count, box,
-                             [&](std::uint32_t k) { report(i, from_b.slot[k], f); });
-  });
-}
-
-template <class F>
-void QuadTree::query_node(const Node* node, const Aabb& area, F& f) const {
-  if (!overlaps(node->loose, area)) return;
-  if (node->is_leaf()) {
-    detail::for_each_overlap(columns_, node->first_item, node->end_item, area,
-                             [&](std::uint32_t i) { f(item_ids_[i]); });
-    return;
-  }
-  for (int i = 0; i < node->child_count; ++i) query_node(node->children[i], area, f);
-}
-
-template <class F>
-void QuadTree::visit_nodes(const Node* node, const Aabb& quadrant, F& f) const {
-  f(static_cast<const Aabb&>(quadrant), static_cast<int>(node->depth));
-  for (int i = 0; i < node->child_count; ++i) {
-    const Node* child = node->children[i];
-    visit_nodes(child, detail::child_quadrant(quadrant, child->quadrant_index), f);
-  }
-}
-
 }  // namespace quadpool::spatial
+
+// The member templates declared above.
+#include "engine/spatial/detail/quad_tree_traversal.hpp"  // IWYU pragma: export

@@ -16,8 +16,8 @@
 
 #include <fmt/format.h>
 
-#include "engine/core/log.hpp"
 #include "engine/memory/allocator_kind.hpp"
+#include "game/log.hpp"
 #include "game/demo/summary.hpp"
 #include "game/simulation.hpp"
 #include "scene/scene.hpp"

@@ -15,7 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/core/log.hpp"
+#include "game/log.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "game/demo/app.hpp"
 #include "game/shown_value.hpp"

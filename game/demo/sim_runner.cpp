@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "engine/core/log.hpp"
 #include "engine/memory/allocator_kind.hpp"
+#include "game/log.hpp"
 #include "scene/scene.hpp"
 
 namespace quadpool::game::demo {

@@ -9,8 +9,8 @@
 #include <memory>
 #include <vector>
 
-#include "engine/core/log.hpp"
 #include "game/atomic_file.hpp"
+#include "game/log.hpp"
 #include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
@@ -55,6 +55,10 @@ std::string find_assets_dir() {
   if (std::unique_ptr<char, SdlFree> base{SDL_GetBasePath()}) {
     const std::filesystem::path next_to_exe = std::filesystem::path(base.get()) / "assets";
     if (has_atlas(next_to_exe)) return next_to_exe.string();
+    // An installed tree: bin/quadpool and share/quadpool/assets.
+    const std::filesystem::path installed =
+        (std::filesystem::path(base.get()) / QUADPOOL_INSTALLED_ASSETS_FROM_EXE).lexically_normal();
+    if (has_atlas(installed)) return installed.string();
   }
   if (has_atlas(QUADPOOL_SOURCE_ASSETS_DIR)) return QUADPOOL_SOURCE_ASSETS_DIR;
   return {};
@@ -64,8 +68,9 @@ Atlas load_atlas(SDL_Renderer* renderer, std::string& error) {
   Atlas atlas;
   const std::string dir = find_assets_dir();
   if (dir.empty()) {
-    error = fmt::format("cannot find {} in $QUADPOOL_ASSETS, next to the executable, or in {}",
-                        kAtlasFile, QUADPOOL_SOURCE_ASSETS_DIR);
+    error = fmt::format(
+        "cannot find {} in $QUADPOOL_ASSETS, next to the executable, in {} from it, or in {}",
+        kAtlasFile, QUADPOOL_INSTALLED_ASSETS_FROM_EXE, QUADPOOL_SOURCE_ASSETS_DIR);
     return atlas;
   }
   const std::string path = (std::filesystem::path(dir) / kAtlasFile).string();

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "engine/core/assert.hpp"
-#include "engine/core/log.hpp"
+#include "game/log.hpp"
 
 namespace quadpool::game::demo {
 
