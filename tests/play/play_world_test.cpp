@@ -14,6 +14,7 @@
 #include "engine/core/heap_counter.hpp"
 #include "game/play/bot_pilot.hpp"
 #include "game/play/entity_stores.hpp"
+#include "tests/play/play_configs.hpp"
 
 namespace quadpool::play {
 namespace {
@@ -22,14 +23,7 @@ using spatial::AllocatorKind;
 
 // --- helpers -----------------------------------------------------------------------------------
 
-PlayConfig play_config(std::size_t sprites, std::uint64_t seed, AllocatorKind kind) {
-  PlayConfig config;
-  config.field.scene.sprites = sprites;
-  config.field.scene.seed = seed;
-  config.field.allocator = kind;
-  config.field.heap_counter = &quadpool::heap_allocations;
-  return config;
-}
+using test::play_config;
 
 AllocatorKind other(AllocatorKind kind) {
   return kind == AllocatorKind::Pool ? AllocatorKind::NewDelete : AllocatorKind::Pool;
@@ -64,8 +58,8 @@ GameResult play_bot_game(const PlayConfig& config, int ticks, int switch_every) 
 
 // --- determinism and counts --------------------------------------------------------------------
 
-constexpr std::size_t kSprites = 2500;
-constexpr int kTicks = 2000;
+constexpr std::size_t kSprites = 1000;
+constexpr int kTicks = 1500;
 constexpr std::uint64_t kSeed = 5;
 
 TEST(PlayWorld, ABotGameHasOneStateHashWhicheverAllocatorCarriesTheEntities) {
@@ -118,11 +112,11 @@ TEST(PlayWorld, TheHashFollowsTheSeed) {
 // --- allocations -------------------------------------------------------------------------------
 
 TEST(PlayWorld, AWarmPoolTickMakesNoHeapAllocationAndANewDeleteTickDoes) {
-  PlayWorld world(play_config(3000, kSeed, AllocatorKind::Pool));
+  PlayWorld world(play_config(1500, kSeed, AllocatorKind::Pool));
   BotPilot bot(kSeed);
   for (int t = 0; t < 100; ++t) world.step(bot.decide(world));  // warm-up
   std::uint64_t created = 0;
-  for (int t = 0; t < 600; ++t) {
+  for (int t = 0; t < 500; ++t) {
     const PlayTick& tick = world.step(bot.decide(world));
     ASSERT_TRUE(tick.heap_allocations.has_value());
     ASSERT_EQ(*tick.heap_allocations, 0u) << "tick " << tick.tick << " allocated";
@@ -140,7 +134,7 @@ TEST(PlayWorld, AWarmPoolTickMakesNoHeapAllocationAndANewDeleteTickDoes) {
 // A pilot who only thrusts straight ahead rams rocks until the game is over; restart gives a
 // fresh game with every entity of the old one destroyed (destructors counted).
 TEST(PlayWorld, RamsTakeShieldThenLivesThenTheGameAndRestartStartsAfresh) {
-  PlayConfig config = play_config(3000, 3, AllocatorKind::Pool);
+  PlayConfig config = play_config(1500, 3, AllocatorKind::Pool);
   config.lives = 2;
   PlayWorld world(config);
   InputCommand ram;
@@ -177,12 +171,12 @@ TEST(PlayWorld, RamsTakeShieldThenLivesThenTheGameAndRestartStartsAfresh) {
 }
 
 TEST(PlayWorld, ShotsBreakRocksFoundThroughTheTreeAndWavesRefillTheField) {
-  PlayWorld world(play_config(2000, 9, AllocatorKind::Pool));
+  PlayWorld world(play_config(1000, 9, AllocatorKind::Pool));
   BotPilot bot(9);
   const std::size_t rocks_at_start = world.field().sprites().size();
   int waves = world.status().wave;
   std::size_t most_rocks = 0;
-  for (int t = 0; t < 3000; ++t) {
+  for (int t = 0; t < 1500; ++t) {
     world.step(bot.decide(world));
     most_rocks = std::max(most_rocks, world.field().sprites().size());
     waves = world.status().wave;
@@ -190,7 +184,7 @@ TEST(PlayWorld, ShotsBreakRocksFoundThroughTheTreeAndWavesRefillTheField) {
   EXPECT_GT(world.status().kills, 50u);
   EXPECT_GT(waves, 2);
   // The rock budget is the scene's sprite count: waves refill up to it, never past.
-  EXPECT_LE(most_rocks, 2000u);
+  EXPECT_LE(most_rocks, 1000u);
   EXPECT_GT(rocks_at_start, 0u);
 }
 
