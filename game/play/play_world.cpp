@@ -49,14 +49,15 @@ PlayWorld::PlayWorld(const PlayConfig& config)
       // A stream of its own: the scene and the field's spawn tool draw from others.
       rng_(config.field.scene.seed ^ 0x6a09e667f3bcc908ull),
       stores_(tuning_.budgets, config.field.allocator) {
-  const std::size_t rock_budget = config.field.scene.sprites;
-  dead_.reserve(rock_budget);
-  kills_.reserve(rock_budget);
-  removals_.reserve(rock_budget);
-  births_.reserve(rock_budget);
   ship_ = fresh_ship(centre_of(*field_), tuning_);
   status_.lives = config.lives;
   field_->remove_sprites_near(ship_.position.x, ship_.position.y, tuning_.safe_radius);
+  // The first tick builds the tree over this many rocks, so its buffers never need to grow.
+  rock_budget_ = field_->sprites().size();
+  dead_.reserve(rock_budget_);
+  kills_.reserve(rock_budget_);
+  removals_.reserve(rock_budget_);
+  births_.reserve(rock_budget_);
 }
 
 PlayWorld::~PlayWorld() = default;
@@ -296,7 +297,7 @@ void PlayWorld::burst(const Sprite& rock, bool blasts) {
 void PlayWorld::queue_rock(const Sprite& rock) {
   // The rocks next tick: this tick's, less the dead, plus those already queued.
   const std::size_t next = field_->sprites().size() - kills_.size() + births_.size();
-  if (next < config_.field.scene.sprites) births_.push_back(rock);
+  if (next < rock_budget_) births_.push_back(rock);
 }
 
 Vec2 PlayWorld::random_unit() noexcept {

@@ -7,7 +7,8 @@
 ///
 /// One tick:
 ///   1. apply last tick's rock changes: remove the rocks that died (one ordered pass), add the
-///      split children and the new wave's rocks (up to the rock budget, the scene's count)
+///      split children and the new wave's rocks (up to the rock budget: the rocks in the field
+///      when play starts, the scene's less the ship's safe disc)
 ///   2. restart, when the game is over and the command asks
 ///   3. step the field: rocks move and collide; the tree is rebuilt
 ///   4. the ship flies (steer, thrust) and fires
@@ -77,7 +78,9 @@ struct PlayTick {
 class PlayWorld {
  public:
   /// Builds the field (game::Simulation; its exceptions pass through) and clears a safe disc of
-  /// Tuning::safe_radius around the ship at the world's centre. Throws std::invalid_argument
+  /// Tuning::safe_radius around the ship at the world's centre. The rocks left are the rock
+  /// budget: waves refill the field up to it, never past, so that the tree's buffers and the
+  /// rock vectors, all sized for it by the first tick, never grow. Throws std::invalid_argument
   /// when lives is outside kMinLives..kMaxLives.
   explicit PlayWorld(const PlayConfig& config);
   ~PlayWorld();
@@ -157,6 +160,7 @@ class PlayWorld {
   std::vector<Kill> kills_;
   std::vector<std::uint32_t> removals_;
   std::vector<scene::Sprite> births_;
+  std::size_t rock_budget_ = 0;  // the most rocks the field holds: its count at the start
   std::uint64_t ticks_ = 0;
   PlayTick last_;
 };
