@@ -25,13 +25,18 @@ struct StormRun {
 
 constexpr int kWarmUp = 20;
 
-StormRun run_storm(std::size_t sprites, int ticks, AllocatorKind kind) {
+// Switches the allocator every `switch_every` ticks (0: never).
+StormRun run_storm(std::size_t sprites, int ticks, AllocatorKind kind, int switch_every = 0) {
   PlayConfig config = test::play_config(sprites, 7, kind);
   config.storm = true;
   PlayWorld world(config);
   BotPilot bot(7);
   StormRun run;
   for (int t = 0; t < ticks; ++t) {
+    if (switch_every > 0 && t > 0 && t % switch_every == 0) {
+      world.set_allocator(world.allocator() == AllocatorKind::Pool ? AllocatorKind::NewDelete
+                                                                   : AllocatorKind::Pool);
+    }
     const PlayTick& tick = world.step(bot.decide(world));
     run.most_live = std::max(run.most_live, tick.live);
     run.most_created = std::max(run.most_created, tick.created);
@@ -56,6 +61,13 @@ TEST(Storm, HoldsFiftyThousandLiveEntitiesAndCreatesFiveThousandInItsBusiestTick
   const StormRun new_delete = run_storm(2500, 120, AllocatorKind::NewDelete);
   EXPECT_EQ(new_delete.hash, pool.hash);
   EXPECT_GT(new_delete.warm_heap_allocations, 50'000u);
+}
+
+TEST(Storm, SwitchingTheAllocatorEverySevenTicksUnderLoadPlaysTheSameGame) {
+  const StormRun pool = run_storm(1500, 80, AllocatorKind::Pool);
+  const StormRun switched = run_storm(1500, 80, AllocatorKind::Pool, 7);
+  EXPECT_EQ(switched.hash, pool.hash);
+  EXPECT_GE(switched.most_live, 20'000u);
 }
 
 }  // namespace
