@@ -243,6 +243,25 @@ std::size_t Simulation::remove_sprites_near(float x, float y, float radius) {
   });
 }
 
+std::size_t Simulation::remove_sprites(std::span<const std::uint32_t> sorted_indices) {
+  // Checked before anything moves, so that a bad list leaves the sprites as they were.
+  std::size_t count = 0;
+  while (count < sorted_indices.size() && sorted_indices[count] < sprites_.size() &&
+         (count == 0 || sorted_indices[count] > sorted_indices[count - 1])) {
+    ++count;
+  }
+  QUADPOOL_ASSERT(count == sorted_indices.size(),
+                  "Simulation::remove_sprites: indices must be increasing and in range");
+  if (count == 0) return 0;
+  std::size_t write = sorted_indices[0];  // nothing before the first removed sprite moves
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::size_t keep_end = k + 1 < count ? sorted_indices[k + 1] : sprites_.size();
+    for (std::size_t i = sorted_indices[k] + 1; i < keep_end; ++i) sprites_[write++] = sprites_[i];
+  }
+  sprites_.resize(write);
+  return count;
+}
+
 std::uint64_t Simulation::state_hash() const noexcept {
   return game::state_hash(sprites_);
 }

@@ -141,6 +141,11 @@ class Simulation {
   void remove_sprite(std::size_t index);
   /// Removes every sprite whose centre lies within `radius` of (x, y); returns how many.
   std::size_t remove_sprites_near(float x, float y, float radius);
+  /// Removes the sprites at `sorted_indices` (strictly increasing, each < sprites().size()) in
+  /// one O(n) pass; the others keep their order, as with remove_sprite(). Returns how many were
+  /// removed. Unsorted, repeated or out-of-range indices assert (and, with asserts compiled
+  /// out, the offending index and those after it are ignored). No heap allocation.
+  std::size_t remove_sprites(std::span<const std::uint32_t> sorted_indices);
 
   // --- state -----------------------------------------------------------------------------------
 

@@ -301,6 +301,36 @@ TEST(Simulation, TheTickRecordsItsContactsInResolveOrderAsASubsequenceOfItsPairs
   EXPECT_EQ(recorded, sim.contacts_total());
 }
 
+TEST(Simulation, RemoveSpritesRemovesTheListedIndicesAndKeepsTheOrderOfTheRest) {
+  Simulation sim(config_for(300, 4));
+  sim.step();
+  std::vector<scene::Sprite> expected;
+  std::vector<std::uint32_t> doomed;
+  for (std::uint32_t i = 0; i < 300; ++i) {
+    if (i % 7 == 0 || i == 299 || (i > 100 && i < 110)) {
+      doomed.push_back(i);
+    } else {
+      expected.push_back(sim.sprites()[i]);
+    }
+  }
+  const std::uint64_t before = heap_allocations();
+  EXPECT_EQ(sim.remove_sprites(doomed), doomed.size());
+  EXPECT_EQ(heap_allocations() - before, 0u);
+  EXPECT_EQ(state_hash(sim.sprites()), state_hash(expected));
+  EXPECT_EQ(sim.remove_sprites({}), 0u);
+}
+
+TEST(Simulation, RemoveSpritesAssertsOnUnsortedOrOutOfRangeIndicesAndMovesNothing) {
+  QUADPOOL_SKIP_WITHOUT_ASSERTS();
+  test::ScopedThrowingAsserts throwing;
+  Simulation sim(config_for(50, 4));
+  const std::uint64_t hash = sim.state_hash();
+  const std::vector<std::uint32_t> unsorted{3, 9, 9}, out_of_range{1, 50};
+  EXPECT_THROW(sim.remove_sprites(unsorted), test::AssertionError);
+  EXPECT_THROW(sim.remove_sprites(out_of_range), test::AssertionError);
+  EXPECT_EQ(sim.state_hash(), hash);
+}
+
 TEST(Simulation, CirclesOverlapOnlyWhenCloserThanTheirRadiiAndTouchingIsNoContact) {
   EXPECT_TRUE(circles_overlap(0, 0, 1, 1.5f, 0, 1));
   EXPECT_FALSE(circles_overlap(0, 0, 1, 2, 0, 1));        // touching

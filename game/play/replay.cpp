@@ -1,0 +1,288 @@
+#include "game/play/replay.hpp"
+
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "game/atomic_file.hpp"
+#include "game/simulation.hpp"
+
+// Sections: the layout's sizes, writing bytes, reading bytes, the file.
+
+namespace quadpool::play {
+
+namespace {
+
+// --- the layout's sizes ------------------------------------------------------------------------
+
+constexpr std::size_t kStartBytes = 40;
+constexpr std::size_t kPreambleBytes = 8 + 4 + 4;                      // magic, version, start size
+constexpr std::size_t kHeadBytes = kPreambleBytes + kStartBytes + 8;  // ... and the tick count
+constexpr std::size_t kCommandBytes = 6;
+constexpr std::size_t kTailBytes = 8 + 8;  // final hash, checksum
+
+std::uint64_t fnv1a(std::span<const std::byte> bytes) noexcept {
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  for (const std::byte b : bytes) {
+    hash ^= static_cast<std::uint64_t>(b);
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+// --- writing bytes -----------------------------------------------------------------------------
+
+class ByteWriter {
+ public:
+  explicit ByteWriter(std::size_t size) { bytes_.reserve(size); }
+  void put(std::uint64_t value, int size) {
+    for (int i = 0; i < size; ++i) bytes_.push_back(static_cast<std::byte>((value >> (8 * i)) & 0xffu));
+  }
+  void put_float(float value) { put(std::bit_cast<std::uint32_t>(value), 4); }
+  void put_signed(std::int64_t value, int size) { put(static_cast<std::uint64_t>(value), size); }
+  std::vector<std::byte>& bytes() noexcept { return bytes_; }
+
+ private:
+  std::vector<std::byte> bytes_;
+};
+
+// --- reading bytes -----------------------------------------------------------------------------
+
+// Reads little-endian fields from a range whose length the caller has checked.
+class ByteReader {
+ public:
+  explicit ByteReader(std::span<const std::byte> bytes) noexcept : bytes_(bytes) {}
+  std::uint64_t get(int size) noexcept {
+    std::uint64_t value = 0;
+    for (int i = 0; i < size; ++i) value |= static_cast<std::uint64_t>(bytes_[at_ + i]) << (8 * i);
+    at_ += static_cast<std::size_t>(size);
+    return value;
+  }
+  float get_float() noexcept { return std::bit_cast<float>(static_cast<std::uint32_t>(get(4))); }
+  std::int32_t get_i32() noexcept { return static_cast<std::int32_t>(static_cast<std::uint32_t>(get(4))); }
+  std::size_t at() const noexcept { return at_; }
+
+ private:
+  std::span<const std::byte> bytes_;
+  std::size_t at_ = 0;
+};
+
+[[noreturn]] void fail(std::string_view name, const std::string& problem) {
+  throw ReplayError(fmt::format("{}: {}", name, problem));
+}
+
+void check_preamble(std::span<const std::byte> bytes, std::string_view name) {
+  if (bytes.size() < kPreambleBytes) {
+    fail(name, fmt::format("truncated: {} bytes, shorter than a replay's {}-byte preamble",
+                           bytes.size(), kPreambleBytes));
+  }
+  if (std::memcmp(bytes.data(), kReplayMagic.data(), kReplayMagic.size()) != 0) {
+    fail(name, "not a quadpool replay (it does not start with the magic word QPREPLAY)");
+  }
+  ByteReader reader(bytes.subspan(8));
+  const std::uint64_t version = reader.get(4);
+  if (version != kReplayVersion) {
+    fail(name, fmt::format("replay format version {}; this build reads version {}", version,
+                           kReplayVersion));
+  }
+  const std::uint64_t start_bytes = reader.get(4);
+  if (start_bytes != kStartBytes) {
+    fail(name, fmt::format("damaged: the start block is {} bytes; version {} has {}", start_bytes,
+                           kReplayVersion, kStartBytes));
+  }
+}
+
+// Every field of the start block in its range; the ranges are the command line's.
+ReplayStart read_start(ByteReader& reader, std::string_view name) {
+  ReplayStart start;
+  start.seed = reader.get(8);
+  start.sprites = reader.get(8);
+  const std::uint64_t scene = reader.get(1);
+  const std::uint64_t storm = reader.get(1);
+  const std::uint64_t lives = reader.get(1);
+  const std::uint64_t reserved = reader.get(1);
+  start.tree_max_depth = reader.get_i32();
+  start.tree_leaf_capacity = reader.get_i32();
+  start.min_radius = reader.get_float();
+  start.max_radius = reader.get_float();
+  start.speed = reader.get_float();
+  if (start.sprites < game::kMinSprites || start.sprites > game::kMaxSprites) {
+    fail(name, fmt::format("sprite count {} is out of range; it must be from {} to {}",
+                           start.sprites, game::kMinSprites, game::kMaxSprites));
+  }
+  if (scene >= scene::kSceneKinds.size()) {
+    fail(name, fmt::format("scene {} is unknown; it must be below {}", scene,
+                           scene::kSceneKinds.size()));
+  }
+  start.scene = scene::kSceneKinds[scene];
+  if (storm > 1 || reserved != 0) fail(name, "damaged: a flag byte is neither 0 nor 1");
+  start.storm = storm == 1;
+  if (lives < static_cast<std::uint64_t>(kMinLives) || lives > static_cast<std::uint64_t>(kMaxLives)) {
+    fail(name, fmt::format("lives {} is out of range; it must be from {} to {}", lives, kMinLives,
+                           kMaxLives));
+  }
+  start.lives = static_cast<int>(lives);
+  if (start.tree_max_depth < game::kMinTreeDepth || start.tree_max_depth > game::kMaxTreeDepth ||
+      start.tree_leaf_capacity < game::kMinLeafCapacity ||
+      start.tree_leaf_capacity > game::kMaxLeafCapacity) {
+    fail(name, fmt::format("tree settings depth {} and leaf capacity {} are out of range; depth "
+                           "must be from {} to {}, leaf capacity from {} to {}",
+                           start.tree_max_depth, start.tree_leaf_capacity, game::kMinTreeDepth,
+                           game::kMaxTreeDepth, game::kMinLeafCapacity, game::kMaxLeafCapacity));
+  }
+  const bool radii_ok = std::isfinite(start.min_radius) && std::isfinite(start.max_radius) &&
+                        start.min_radius > 0.0f && start.min_radius <= start.max_radius &&
+                        start.max_radius <= 1000.0f;
+  if (!radii_ok || !std::isfinite(start.speed) || start.speed < 0.0f || start.speed > 1000.0f) {
+    fail(name, fmt::format("radii {}..{} or speed {} out of range (radii in (0, 1000], min <= max; "
+                           "speed in [0, 1000])",
+                           start.min_radius, start.max_radius, start.speed));
+  }
+  return start;
+}
+
+InputCommand read_command(ByteReader& reader, std::uint64_t tick, std::string_view name) {
+  InputCommand command;
+  const auto steer = static_cast<std::int8_t>(static_cast<std::uint8_t>(reader.get(1)));
+  command.buttons = static_cast<std::uint8_t>(reader.get(1));
+  command.aim.x = static_cast<std::int16_t>(static_cast<std::uint16_t>(reader.get(2)));
+  command.aim.y = static_cast<std::int16_t>(static_cast<std::uint16_t>(reader.get(2)));
+  if (steer < -1 || steer > 1) {
+    fail(name, fmt::format("damaged: tick {} steers {}; steering is -1, 0 or 1", tick, steer));
+  }
+  if ((command.buttons & ~InputCommand::kAllButtons) != 0) {
+    fail(name, fmt::format("damaged: tick {} presses unknown buttons (bits {:#x})", tick,
+                           command.buttons & ~InputCommand::kAllButtons));
+  }
+  command.steer = steer;
+  return command;
+}
+
+// --- the file ----------------------------------------------------------------------------------
+
+// Every file the program writes goes through the one atomic writer: a failed write leaves the
+// old replay as it was.
+void write_atomically(const std::string& path, std::span<const std::byte> bytes) {
+  const std::string problem = game::write_file_atomically(path, bytes);
+  if (!problem.empty()) throw ReplayWriteError(fmt::format("{}: cannot write ({})", path, problem));
+}
+
+}  // namespace
+
+ReplayStart replay_start_of(const PlayConfig& config) noexcept {
+  const scene::SceneConfig& scene = config.field.scene;
+  return ReplayStart{.seed = scene.seed,
+                     .sprites = scene.sprites,
+                     .scene = scene.kind,
+                     .storm = config.storm,
+                     .lives = config.lives,
+                     .tree_max_depth = config.field.tree_max_depth,
+                     .tree_leaf_capacity = config.field.tree_leaf_capacity,
+                     .min_radius = scene.min_radius,
+                     .max_radius = scene.max_radius,
+                     .speed = scene.speed};
+}
+
+PlayConfig play_config_of(const ReplayStart& start) noexcept {
+  PlayConfig config;
+  scene::SceneConfig& scene = config.field.scene;
+  scene.seed = start.seed;
+  scene.sprites = static_cast<std::size_t>(start.sprites);
+  scene.kind = start.scene;
+  scene.min_radius = start.min_radius;
+  scene.max_radius = start.max_radius;
+  scene.speed = start.speed;
+  config.field.tree_max_depth = start.tree_max_depth;
+  config.field.tree_leaf_capacity = start.tree_leaf_capacity;
+  config.storm = start.storm;
+  config.lives = start.lives;
+  return config;
+}
+
+std::vector<std::byte> encode_replay(const Replay& replay) {
+  ByteWriter out(kHeadBytes + replay.commands.size() * kCommandBytes + kTailBytes);
+  for (const char c : kReplayMagic) out.put(static_cast<unsigned char>(c), 1);
+  out.put(kReplayVersion, 4);
+  out.put(kStartBytes, 4);
+  const ReplayStart& start = replay.start;
+  out.put(start.seed, 8);
+  out.put(start.sprites, 8);
+  out.put(static_cast<std::uint64_t>(start.scene), 1);
+  out.put(start.storm ? 1 : 0, 1);
+  out.put(static_cast<std::uint64_t>(start.lives), 1);
+  out.put(0, 1);
+  out.put_signed(start.tree_max_depth, 4);
+  out.put_signed(start.tree_leaf_capacity, 4);
+  out.put_float(start.min_radius);
+  out.put_float(start.max_radius);
+  out.put_float(start.speed);
+  out.put(replay.commands.size(), 8);
+  for (const InputCommand& command : replay.commands) {
+    out.put_signed(command.steer, 1);
+    out.put(command.buttons, 1);
+    out.put_signed(command.aim.x, 2);
+    out.put_signed(command.aim.y, 2);
+  }
+  out.put(replay.final_hash, 8);
+  out.put(fnv1a(out.bytes()), 8);
+  return std::move(out.bytes());
+}
+
+Replay decode_replay(std::span<const std::byte> bytes, std::string_view name) {
+  check_preamble(bytes, name);
+  if (bytes.size() < kHeadBytes + kTailBytes) {
+    fail(name, fmt::format("truncated: {} bytes, shorter than an empty replay's {}", bytes.size(),
+                           kHeadBytes + kTailBytes));
+  }
+  ByteReader reader(bytes);
+  reader.get(static_cast<int>(kPreambleBytes / 2));  // already checked: skip in two steps,
+  reader.get(static_cast<int>(kPreambleBytes / 2));  // as get() reads at most 8 bytes
+  Replay replay;
+  replay.start = read_start(reader, name);
+  const std::uint64_t ticks = reader.get(8);
+  // Divide, never multiply: a junk count must not overflow into a plausible size.
+  const std::size_t room = (bytes.size() - kHeadBytes - kTailBytes) / kCommandBytes;
+  if (ticks > room) {
+    fail(name, fmt::format("truncated: it says {} ticks but holds {} bytes, room for {}", ticks,
+                           bytes.size(), room));
+  }
+  const std::size_t expected = kHeadBytes + static_cast<std::size_t>(ticks) * kCommandBytes + kTailBytes;
+  if (bytes.size() != expected) {
+    fail(name, fmt::format("damaged: {} bytes longer than its {} ticks need", bytes.size() - expected,
+                           ticks));
+  }
+  ByteReader tail(bytes.subspan(expected - kTailBytes));
+  replay.final_hash = tail.get(8);
+  if (tail.get(8) != fnv1a(bytes.first(expected - 8))) {
+    fail(name, "damaged: the checksum does not match the contents");
+  }
+  replay.commands.reserve(static_cast<std::size_t>(ticks));
+  for (std::uint64_t t = 0; t < ticks; ++t) replay.commands.push_back(read_command(reader, t, name));
+  return replay;
+}
+
+Replay read_replay(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) fail(path, fmt::format("cannot open ({})", std::strerror(errno)));
+  const std::streamoff size = in.tellg();
+  if (size < 0) fail(path, "cannot read its size (is it a directory?)");
+  if (static_cast<std::uint64_t>(size) > kMaxReplayBytes) {
+    fail(path, fmt::format("{} bytes is too large for a replay (at most {})", size, kMaxReplayBytes));
+  }
+  std::vector<std::byte> bytes(static_cast<std::size_t>(size));
+  in.seekg(0);
+  if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) fail(path, "cannot read it");
+  return decode_replay(bytes, path);
+}
+
+void write_replay(const std::string& path, const Replay& replay) {
+  write_atomically(path, encode_replay(replay));
+}
+
+}  // namespace quadpool::play

@@ -1,0 +1,198 @@
+// Tests of game/play/replay.*: a recorded bot game replays to the same state hash (on the other
+// allocator too), the file round-trips exactly, and every kind of bad file (missing, empty,
+// truncated at every length, junk, foreign, another version, flipped bytes, values out of
+// range) is refused with a message naming the file and the problem, never a crash.
+#include "game/play/replay.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "engine/core/random.hpp"
+#include "game/play/bot_pilot.hpp"
+#include "game/play/play_world.hpp"
+#include "tests/play/play_configs.hpp"
+
+namespace quadpool::play {
+namespace {
+
+using memory::AllocatorKind;
+
+Replay record_bot_game(std::size_t sprites, std::uint64_t seed, int ticks) {
+  PlayConfig config = test::play_config(sprites, seed);
+  config.field.scene.kind = scene::SceneKind::Mixed;
+  config.field.tree_leaf_capacity = 32;
+  config.lives = 4;
+  PlayWorld world(config);
+  BotPilot bot(seed);
+  Replay replay;
+  replay.start = replay_start_of(config);
+  for (int t = 0; t < ticks; ++t) {
+    const InputCommand command = bot.decide(world);
+    replay.commands.push_back(command);
+    world.step(command);
+  }
+  replay.final_hash = world.state_hash();
+  return replay;
+}
+
+std::uint64_t play_back(const Replay& replay, AllocatorKind kind) {
+  PlayConfig config = play_config_of(replay.start);
+  config.field.allocator = kind;
+  PlayWorld world(config);
+  for (const InputCommand& command : replay.commands) world.step(command);
+  return world.state_hash();
+}
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::path(::testing::TempDir()) / name).string();
+}
+
+std::string message_of(std::span<const std::byte> bytes) {
+  try {
+    decode_replay(bytes, "game.qpr");
+  } catch (const ReplayError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Replay, ARecordedBotGameReplaysFromItsFileToTheSameHashOnEitherAllocator) {
+  const Replay recorded = record_bot_game(1000, 11, 500);
+  const std::string path = temp_path("bot.qpr");
+  write_replay(path, recorded);
+  const Replay loaded = read_replay(path);
+  EXPECT_EQ(loaded.start, recorded.start);
+  EXPECT_EQ(loaded.commands, recorded.commands);
+  EXPECT_EQ(loaded.final_hash, recorded.final_hash);
+  EXPECT_EQ(play_back(loaded, AllocatorKind::Pool), recorded.final_hash);
+  EXPECT_EQ(play_back(loaded, AllocatorKind::NewDelete), recorded.final_hash);
+  // The commands matter: dropping the fire button changes the game.
+  Replay changed = loaded;
+  for (InputCommand& command : changed.commands) command.buttons &= ~InputCommand::kFire;
+  EXPECT_NE(play_back(changed, AllocatorKind::Pool), recorded.final_hash);
+  std::filesystem::remove(path);
+}
+
+TEST(Replay, EncodingRoundTripsEveryFieldAndCommand) {
+  Replay replay;
+  replay.start = ReplayStart{.seed = 0xfedcba9876543210ull, .sprites = 12345,
+                             .scene = scene::SceneKind::Streams, .storm = true, .lives = 9,
+                             .tree_max_depth = 16, .tree_leaf_capacity = 1, .min_radius = 0.5f,
+                             .max_radius = 7.25f, .speed = 0.0f};
+  Random rng(3);
+  for (int i = 0; i < 1000; ++i) {
+    InputCommand c;
+    c.steer = static_cast<std::int8_t>(rng.between(-1, 1));
+    c.buttons = static_cast<std::uint8_t>(rng.below(8));
+    c.aim.x = static_cast<std::int16_t>(rng.between(-32767, 32767));
+    c.aim.y = static_cast<std::int16_t>(rng.between(-32767, 32767));
+    replay.commands.push_back(c);
+  }
+  replay.final_hash = 42;
+  const std::vector<std::byte> bytes = encode_replay(replay);
+  EXPECT_EQ(bytes.size(), 64u + 6u * 1000u + 16u);
+  const Replay back = decode_replay(bytes, "x");
+  EXPECT_EQ(back.start, replay.start);
+  EXPECT_EQ(back.commands, replay.commands);
+  EXPECT_EQ(back.final_hash, 42u);
+}
+
+TEST(Replay, AMissingFileIsRefusedWithItsName) {
+  try {
+    read_replay(temp_path("no-such-replay.qpr"));
+    FAIL() << "a missing file was read";
+  } catch (const ReplayError& e) {
+    EXPECT_NE(std::string(e.what()).find("no-such-replay.qpr: cannot open"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Replay, EveryTruncationIsRefusedAndSaysSo) {
+  const std::vector<std::byte> bytes = encode_replay(record_bot_game(300, 2, 40));
+  for (std::size_t size = 0; size < bytes.size(); ++size) {
+    const std::string message = message_of(std::span(bytes).first(size));
+    ASSERT_FALSE(message.empty()) << "a file cut to " << size << " bytes was accepted";
+    ASSERT_EQ(message.rfind("game.qpr: ", 0), 0u) << message;
+    if (size >= 16) {
+      EXPECT_TRUE(message.find("truncated") != std::string::npos ||
+                  message.find("damaged") != std::string::npos)
+          << size << ": " << message;
+    }
+  }
+  EXPECT_NE(message_of({}).find("truncated: 0 bytes"), std::string::npos);
+}
+
+TEST(Replay, JunkForeignMagicAndOtherVersionsAreNamed) {
+  std::vector<std::byte> junk(500);
+  Random rng(8);
+  for (std::byte& b : junk) b = static_cast<std::byte>(rng.below(256));
+  EXPECT_NE(message_of(junk).find("not a quadpool replay"), std::string::npos);
+
+  std::vector<std::byte> bytes = encode_replay(record_bot_game(300, 2, 10));
+  std::vector<std::byte> png = bytes;
+  png[0] = std::byte{0x89};
+  EXPECT_NE(message_of(png).find("not a quadpool replay"), std::string::npos);
+  std::vector<std::byte> future = bytes;
+  future[8] = std::byte{2};
+  EXPECT_NE(message_of(future).find("format version 2; this build reads version 1"),
+            std::string::npos)
+      << message_of(future);
+  std::vector<std::byte> longer = bytes;
+  longer.push_back(std::byte{0});
+  EXPECT_NE(message_of(longer).find("damaged"), std::string::npos) << message_of(longer);
+}
+
+TEST(Replay, AnyFlippedByteIsRefusedNeverACrash) {
+  const std::vector<std::byte> bytes = encode_replay(record_bot_game(300, 2, 30));
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    std::vector<std::byte> damaged = bytes;
+    damaged[i] ^= std::byte{0x20};
+    EXPECT_FALSE(message_of(damaged).empty()) << "a flip at byte " << i << " was accepted";
+  }
+}
+
+TEST(Replay, ValuesOutOfRangeAreNamedEvenWithAGoodChecksum) {
+  Replay replay = record_bot_game(300, 2, 5);
+  replay.start.sprites = 0;
+  EXPECT_NE(message_of(encode_replay(replay)).find("sprite count 0 is out of range"),
+            std::string::npos);
+  replay = record_bot_game(300, 2, 5);
+  replay.commands[3].steer = 5;
+  EXPECT_NE(message_of(encode_replay(replay)).find("tick 3 steers 5"), std::string::npos)
+      << message_of(encode_replay(replay));
+  replay = record_bot_game(300, 2, 5);
+  replay.start.tree_max_depth = 40;
+  EXPECT_NE(message_of(encode_replay(replay)).find("tree settings"), std::string::npos);
+}
+
+TEST(Replay, AFailedWriteNamesThePathAndLeavesNothingBehind) {
+  const Replay replay = record_bot_game(300, 2, 5);
+  const std::string missing_dir = temp_path("no-such-dir/x.qpr");
+  try {
+    write_replay(missing_dir, replay);
+    FAIL() << "wrote into a missing folder";
+  } catch (const ReplayWriteError& e) {
+    EXPECT_NE(std::string(e.what()).find(missing_dir + ": cannot write"), std::string::npos)
+        << e.what();
+  }
+  // A non-empty folder where the file should go: the rename fails, the folder and what is in
+  // it stay, and the temporary file is gone.
+  const std::filesystem::path folder = temp_path("in-the-way.qpr");
+  std::filesystem::create_directories(folder);
+  write_replay((folder / "inside.qpr").string(), replay);
+  EXPECT_THROW(write_replay(folder.string(), replay), ReplayWriteError);
+  EXPECT_EQ(read_replay((folder / "inside.qpr").string()).commands, replay.commands);
+  for (const auto& entry : std::filesystem::directory_iterator(folder.parent_path())) {
+    EXPECT_EQ(entry.path().filename().string().find("in-the-way.qpr.tmp"), std::string::npos);
+  }
+  std::filesystem::remove_all(folder);
+}
+
+}  // namespace
+}  // namespace quadpool::play
