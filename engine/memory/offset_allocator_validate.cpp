@@ -50,7 +50,7 @@ void OffsetAllocator::validate_block_list(std::vector<std::uint8_t>& seen) const
       free_bytes += block.size;
     } else {
       ++live_blocks;
-      QUADPOOL_ASSERT(find_live(block.offset) == i,
+      QUADPOOL_ASSERT(!has_live_table_ || find_live(block.offset) == i,
                       fmt::format("OffsetAllocator::validate: the live range at {} is not in the "
                                   "live table",
                                   block.offset));
@@ -64,9 +64,11 @@ void OffsetAllocator::validate_block_list(std::vector<std::uint8_t>& seen) const
                   fmt::format("OffsetAllocator::validate: {} free blocks of {} bytes, the counts "
                               "say {} and {}",
                               free_blocks, free_bytes, free_block_count_, free_size_));
-  QUADPOOL_ASSERT(live_blocks == live_.size(),
+  QUADPOOL_ASSERT(live_blocks == live_count_,
+                  "OffsetAllocator::validate: the count of live ranges is wrong");
+  QUADPOOL_ASSERT(!has_live_table_ || live_blocks == live_.size(),
                   "OffsetAllocator::validate: the live table holds ranges that are not blocks");
-  QUADPOOL_ASSERT(live_.overflow_counts_agree(),
+  QUADPOOL_ASSERT(!has_live_table_ || live_.overflow_counts_agree(),
                   "OffsetAllocator::validate: the live table's overflow counts are wrong");
 
   // Every other node is unused.
