@@ -483,6 +483,24 @@ TEST(OffsetAllocator, AHandleFreesItsRangeInACopyOfTheAllocator) {
   expect_whole_capacity_comes_back(original);
 }
 
+// Release builds keep only the node in a handle, and check what costs no extra load: that the
+// node is a live block at the allocation's offset.
+TEST(OffsetAllocator, WithoutAssertsAFreeByABadHandleIsIgnored) {
+  QUADPOOL_SKIP_UNLESS(!kAssertsEnabled, "ignoring a bad free (asserts off)");
+  OffsetAllocator allocator(100);
+  const OffsetAllocation a = allocator.allocate(10);
+  const OffsetAllocation b = allocator.allocate(20);
+  allocator.free(a);
+  allocator.free(a);                             // double free
+  allocator.free(OffsetAllocation{10, 20});      // no handle
+  allocator.free(allocator.allocate(1000));      // a failed allocation
+  allocator.free(OffsetAllocation{0, 20, b.handle});  // b's handle, another offset
+  allocator.validate();
+  EXPECT_EQ(allocator.free_size(), 80u);
+  allocator.free(b);
+  expect_whole_capacity_comes_back(allocator);
+}
+
 // --- differential test -------------------------------------------------------------------------
 
 struct RandomChoices {
