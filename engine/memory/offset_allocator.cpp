@@ -156,7 +156,7 @@ void OffsetAllocator::free(const OffsetAllocation& allocation) {
   release_range(node);
 }
 
-std::uint32_t OffsetAllocator::check_handle(const OffsetAllocation& allocation) const noexcept {
+std::uint32_t OffsetAllocator::check_handle(const OffsetAllocation& allocation) const {
   const std::uint32_t node = allocation.handle.node;
   // Without asserts, what costs nothing beyond the node's own load: the node exists, is live and
   // starts at the allocation's offset.

@@ -207,8 +207,8 @@ class OffsetAllocator {
   Candidate first_beyond_inline(std::uint32_t bin, std::uint64_t size) noexcept;
   // The node of a live range that free(allocation) may release, or kNil (only with asserts
   // compiled out: with them, a bad handle fires QUADPOOL_ASSERT). Also used by
-  // DeferredOffsetAllocator::free to fail early.
-  std::uint32_t check_handle(const OffsetAllocation& allocation) const noexcept;
+  // DeferredOffsetAllocator::free to fail early. Not noexcept: a test's assert handler throws.
+  std::uint32_t check_handle(const OffsetAllocation& allocation) const;
   void report_bad_handle(const OffsetAllocation& allocation) const;
   std::uint32_t find_live(std::uint64_t offset) const noexcept {
     return live_.find(offset, [this](std::uint32_t node) { return nodes_[node].offset; });
