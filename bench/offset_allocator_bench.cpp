@@ -13,9 +13,10 @@
 //   frame from 3 frames ago (3 frames in flight).
 // - OffsetFit/<peer>/live:N/space_pct:P: the workload of offset_churn_workload.hpp (N live ranges
 //   of log-uniform sizes 16 to 4096 bytes in P % of their expected total, 10 N free + allocate
-//   steps drawn before timing). Peers: quadpool's OffsetAllocator, the previous implementation
-//   (two treaps, baseline_offset_allocator.cpp) and Diligent Engine's design (std::map by offset +
-//   std::multimap by size, ties in insertion order). Counters: ns_per_step (one free + one
+//   steps drawn before timing). Peers: quadpool's OffsetAllocator freeing by handle
+//   (OffsetFit/OffsetAllocatorByHandle) and by offset and size (OffsetFit/OffsetAllocator), the
+//   previous implementation (two treaps, baseline_offset_allocator.cpp) and Diligent Engine's
+//   design (std::map by offset + std::multimap by size, ties in insertion order). Counters: ns_per_step (one free + one
 //   allocate) and failed (allocations that found no space, fill and steps; the same every
 //   iteration, the trace is fixed).
 //
@@ -256,9 +257,8 @@ void offset_stream(benchmark::State& state) {
 }
 
 /// range(0) = live ranges, range(1) = capacity in percent of the expected live bytes.
-template <class Allocator>
+template <class Adapter>
 void offset_fit(benchmark::State& state) {
-  using Adapter = ChurnAdapter<Allocator>;
   const auto live_count = static_cast<std::size_t>(state.range(0));
   const double factor = static_cast<double>(state.range(1)) / 100.0;
   const ChurnTrace trace = make_churn_trace(live_count, 0xF17 + live_count);
@@ -304,13 +304,16 @@ BENCHMARK(offset_churn<MapOffsetAllocator>)
 BENCHMARK(offset_churn<memory::OffsetAllocator>)
     ->Name("OffsetChurnAligned/OffsetAllocator")
     ->Apply([](benchmark::internal::Benchmark* b) { live_counts(b, 8); });
-BENCHMARK(offset_fit<memory::OffsetAllocator>)
+BENCHMARK(offset_fit<HandleChurnAdapter>)
+    ->Name("OffsetFit/OffsetAllocatorByHandle")
+    ->Apply(fit_cases);
+BENCHMARK(offset_fit<ChurnAdapter<memory::OffsetAllocator>>)
     ->Name("OffsetFit/OffsetAllocator")
     ->Apply(fit_cases);
-BENCHMARK(offset_fit<baseline::OffsetAllocator>)
+BENCHMARK(offset_fit<ChurnAdapter<baseline::OffsetAllocator>>)
     ->Name("OffsetFit/PreviousTreaps")
     ->Apply(fit_cases);
-BENCHMARK(offset_fit<MultimapOffsetAllocator>)
+BENCHMARK(offset_fit<ChurnAdapter<MultimapOffsetAllocator>>)
     ->Name("OffsetFit/DiligentMultimap")
     ->Apply(fit_cases);
 BENCHMARK(offset_stream)

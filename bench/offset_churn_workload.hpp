@@ -80,6 +80,12 @@ struct ChurnAdapter {
   void free(const memory::OffsetAllocation& a) { allocator.free(a.offset, a.size); }
 };
 
+/// The same for quadpool's OffsetAllocator freeing by handle (free(allocation)).
+struct HandleChurnAdapter : ChurnAdapter<memory::OffsetAllocator> {
+  using ChurnAdapter::ChurnAdapter;
+  void free(const memory::OffsetAllocation& a) { allocator.free(a); }
+};
+
 /// The live ranges of one run, one slot per live range.
 template <class Adapter>
 using ChurnSlots = std::vector<decltype(std::declval<Adapter&>().allocate(0))>;

@@ -6,8 +6,10 @@
 #include "engine/memory/offset_allocator.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "engine/core/assert.hpp"
 #include "engine/core/str_cat.hpp"
@@ -65,6 +67,12 @@ struct OffsetAllocator::Candidate {
 };
 
 OffsetAllocator::OffsetAllocator(std::uint64_t capacity) {
+  if constexpr (kAssertsEnabled) {
+    // Ids start at 1 (0 marks the empty handle of a failed allocation); a copy keeps its
+    // original's id, since the same handles name the same ranges in both.
+    static std::atomic<std::uint32_t> next_id{1};
+    id_ = next_id.fetch_add(1, std::memory_order_relaxed);
+  }
   // The aligned search's stack holds at most one treap path, and a bin's treap is rarely deeper
   // than a few dozen nodes: sized once here, it does not grow in a steady loop.
   walk_stack_.reserve(64);
@@ -85,14 +93,15 @@ OffsetAllocation OffsetAllocator::allocate(std::uint64_t size, std::uint64_t ali
   const std::uint64_t padding = padding_for(fit.offset, alignment);
   const std::uint64_t rest = fit.size - padding - size;
   const std::uint64_t aligned = fit.offset + padding;
-  // The live slot is written last; the search found the block's key in its bin, so its load
-  // starts now, beside the node's rather than after it.
-  live_.prefetch(aligned);
-  // Room for a padding or rest node and the live entry first, so that a std::bad_alloc leaves
-  // the allocator as it was.
-  // The usual case, free nodes to reuse and room in the table, is decided inline.
-  if (nodes_.size() - live_.size() - free_block_count_ < 2 || !live_.has_room_for(live_.size() + 1))
-    reserve_for(2, live_.size() + 1);
+  // The live slot, when there is a table, is written last; the search found the block's key in
+  // its bin, so its load starts now, beside the node's rather than after it.
+  if (has_live_table_) live_.prefetch(aligned);
+  // Room for a padding or rest node (and the live entry) first, so that a std::bad_alloc leaves
+  // the allocator as it was. The usual case, free nodes to reuse and room in the table, is
+  // decided inline.
+  if (nodes_.size() - live_count_ - free_block_count_ < 2 ||
+      (has_live_table_ && !live_.has_room_for(live_count_ + 1)))
+    reserve_for(2, live_count_ + 1);
 
   Node& found = nodes_[block];
   if (found.next != kNil) __builtin_prefetch(&nodes_[found.next]);
@@ -114,22 +123,101 @@ OffsetAllocation OffsetAllocator::allocate(std::uint64_t size, std::uint64_t ali
     link_after(rest_node, allocation);
     bin_insert(rest_node);
   }
-  live_.insert(aligned, allocation);
+  if (has_live_table_) live_.insert(aligned, allocation);
+  ++live_count_;
   free_block_count_ += static_cast<std::size_t>(padding > 0) + static_cast<std::size_t>(rest > 0);
   --free_block_count_;
   free_size_ -= size;
-  return {aligned, size};
+  return {aligned, size, make_handle(allocation)};
+}
+
+OffsetAllocationHandle OffsetAllocator::make_handle(std::uint32_t node) noexcept {
+  OffsetAllocationHandle handle;
+  handle.node = node;
+#if QUADPOOL_CONFIG_ASSERTS
+  handle.generation = ++generations_[node];
+  handle.allocator_id = id_;
+#endif
+  return handle;
+}
+
+void OffsetAllocator::free(const OffsetAllocation& allocation) {
+  // The table's bucket (when there is one) and the node load side by side: the allocation
+  // carries both the offset and the node.
+  if (has_live_table_) live_.prefetch(allocation.offset);
+  const std::uint32_t node = check_handle(allocation);
+  if (node == kNil) [[unlikely]]
+    return;  // only with asserts compiled out: a bad handle is ignored
+  if (has_live_table_) {
+    live_.erase_at(live_.find_slot(allocation.offset,
+                                   [this](std::uint32_t n) { return nodes_[n].offset; }));
+  }
+  release_range(node);
+}
+
+std::uint32_t OffsetAllocator::check_handle(const OffsetAllocation& allocation) const {
+  const std::uint32_t node = allocation.handle.node;
+  // Without asserts, what costs nothing beyond the node's own load: the node exists, is live and
+  // starts at the allocation's offset.
+  bool valid = node < states_.size() && states_[node] == State::kLive &&
+               nodes_[node].offset == allocation.offset;
+#if QUADPOOL_CONFIG_ASSERTS
+  valid = valid && allocation.handle.allocator_id == id_ &&
+          allocation.handle.generation == generations_[node] &&
+          nodes_[node].size == allocation.size;
+  if (!valid) [[unlikely]]
+    report_bad_handle(allocation);
+#endif
+  return valid ? node : kNil;
+}
+
+void OffsetAllocator::report_bad_handle(const OffsetAllocation& allocation) const {
+  const OffsetAllocationHandle& handle = allocation.handle;
+  const std::string which =
+      str_cat("OffsetAllocator::free(offset ", allocation.offset, ", size ", allocation.size, "): ");
+  QUADPOOL_ASSERT(allocation.offset != kNoSpace,
+                  "OffsetAllocator::free: the allocation failed (offset kNoSpace)");
+  QUADPOOL_ASSERT(handle.node != kNil,
+                  str_cat(which, "the allocation has no handle (not one that allocate returned); "
+                                 "free(offset, size) frees by offset"));
+#if QUADPOOL_CONFIG_ASSERTS
+  QUADPOOL_ASSERT(handle.allocator_id == id_,
+                  str_cat(which, "the handle comes from another allocator"));
+  QUADPOOL_ASSERT(handle.node < states_.size() && handle.generation == generations_[handle.node],
+                  str_cat(which, "stale handle, the range was freed and its block has been "
+                                 "handed out again"));
+#endif
+  QUADPOOL_ASSERT(states_[handle.node] == State::kLive,
+                  str_cat(which, "double free, the range was freed already"));
+  QUADPOOL_ASSERT(false, str_cat(which, "the handle names the range [", nodes_[handle.node].offset,
+                                 ", +", nodes_[handle.node].size,
+                                 "); free takes the allocation that allocate returned, unchanged"));
+}
+
+void OffsetAllocator::build_live_table() {
+  live_.reserve(std::max(live_count_, nodes_.capacity() / 2));
+  for (std::uint32_t i = first_; i != kNil; i = nodes_[i].next) {
+    if (states_[i] == State::kLive) live_.insert(nodes_[i].offset, i);
+  }
+  has_live_table_ = true;
 }
 
 void OffsetAllocator::free(std::uint64_t offset, std::uint64_t size) {
-  // check_free's lookup, keeping the slot so that the erase needs no second probe.
+  if (!has_live_table_) [[unlikely]]
+    build_live_table();
+  // The check's lookup, keeping the slot so that the erase needs no second probe.
   const std::size_t slot = live_.find_slot(offset, [this](std::uint32_t n) { return nodes_[n].offset; });
-  std::uint32_t node = slot == detail::OffsetLiveTable::kNoSlot ? kNil : live_.node_at(slot);
+  const std::uint32_t node = slot == detail::OffsetLiveTable::kNoSlot ? kNil : live_.node_at(slot);
   if (node == kNil || nodes_[node].size != size) [[unlikely]] {
     if constexpr (kAssertsEnabled) report_bad_free(offset, size, node);
     return;  // only with asserts compiled out: a bad free is ignored
   }
   live_.erase_at(slot);
+  release_range(node);
+}
+
+void OffsetAllocator::release_range(std::uint32_t node) noexcept {
+  --live_count_;
   free_size_ += nodes_[node].size;
   ++free_block_count_;
   // A free neighbour's node is read below: start the second load before the first one's work.
@@ -153,15 +241,6 @@ void OffsetAllocator::free(std::uint64_t offset, std::uint64_t size) {
     --free_block_count_;
   }
   bin_insert(node);
-}
-
-std::uint32_t OffsetAllocator::check_free(std::uint64_t offset, std::uint64_t size) const {
-  const std::uint32_t live = find_live(offset);
-  const bool exact = live != detail::OffsetLiveTable::kNone && nodes_[live].size == size;
-  if (exact) [[likely]]
-    return live;
-  if constexpr (kAssertsEnabled) report_bad_free(offset, size, live);
-  return kNil;
 }
 
 void OffsetAllocator::report_bad_free(std::uint64_t offset, std::uint64_t size,
@@ -204,7 +283,7 @@ void OffsetAllocator::extend(std::uint64_t additional_bytes) {
   }
   // Every allocation step first, so that a std::bad_alloc changes nothing.
   bins_.resize(std::max<std::size_t>(bins_.size(), bin_of(capacity_ + additional_bytes) + 1));
-  reserve_for(1, live_.size());
+  reserve_for(1, live_count_);
   if (last_ != kNil && is_free(last_)) {
     bin_erase(last_);
     nodes_[last_].size += additional_bytes;
@@ -224,7 +303,8 @@ void OffsetAllocator::reserve(std::size_t live_ranges) {
   if (live_ranges >= kMaxNodes / 2) throw std::length_error("OffsetAllocator: over 2^32 - 1 blocks");
   nodes_.reserve(2 * live_ranges + 1);
   states_.reserve(2 * live_ranges + 1);
-  live_.reserve(live_ranges);
+  if constexpr (kAssertsEnabled) generations_.reserve(2 * live_ranges + 1);
+  if (has_live_table_) live_.reserve(live_ranges);
 }
 
 std::uint64_t OffsetAllocator::largest_free_block() const noexcept {
@@ -346,9 +426,11 @@ OffsetAllocator::Candidate OffsetAllocator::find_aligned_fit(std::uint64_t size,
 // --- nodes and the block list ------------------------------------------------------------------
 
 void OffsetAllocator::reserve_for(std::size_t nodes, std::size_t live_ranges) {
-  live_.reserve(live_ranges);
-  const std::size_t unused = nodes_.size() - live_.size() - free_block_count_;
-  const std::size_t room = std::min(nodes_.capacity(), states_.capacity()) - nodes_.size();
+  if (has_live_table_) live_.reserve(live_ranges);
+  const std::size_t unused = nodes_.size() - live_count_ - free_block_count_;
+  std::size_t capacity = std::min(nodes_.capacity(), states_.capacity());
+  if constexpr (kAssertsEnabled) capacity = std::min(capacity, generations_.capacity());
+  const std::size_t room = capacity - nodes_.size();
   if (room + unused >= nodes) return;
   // More than 2^32 - 1 blocks would need over 128 GB of nodes; say so rather than wrap.
   if (nodes_.size() + nodes >= kMaxNodes)
@@ -357,6 +439,7 @@ void OffsetAllocator::reserve_for(std::size_t nodes, std::size_t live_ranges) {
       std::max(nodes_.size() + nodes, std::max<std::size_t>(16, 2 * nodes_.size()));
   nodes_.reserve(grown);
   states_.reserve(grown);
+  if constexpr (kAssertsEnabled) generations_.reserve(grown);
 }
 
 std::uint32_t OffsetAllocator::acquire_node(std::uint64_t offset, std::uint64_t size) noexcept {
@@ -368,6 +451,7 @@ std::uint32_t OffsetAllocator::acquire_node(std::uint64_t offset, std::uint64_t 
     index = static_cast<std::uint32_t>(nodes_.size());
     nodes_.emplace_back();  // reserve_for made room in both: no allocation
     states_.push_back(State::kUnused);
+    if constexpr (kAssertsEnabled) generations_.push_back(0);
   }
   nodes_[index] = {offset, size, kNil, kNil, {kNil, kNil}};
   return index;
@@ -552,7 +636,7 @@ OffsetAllocation DeferredOffsetAllocator::allocate(std::uint64_t size, std::uint
 
 void DeferredOffsetAllocator::free(OffsetAllocation allocation, std::uint64_t frame) {
   if constexpr (kAssertsEnabled) {
-    allocator_.check_free(allocation.offset, allocation.size);
+    allocator_.check_handle(allocation);
   }
   const StaleRange entry{frame, allocation};
   if (stale_head_ == stale_.size() || stale_.back().frame <= frame) {
@@ -569,13 +653,13 @@ void DeferredOffsetAllocator::free(OffsetAllocation allocation, std::uint64_t fr
 }
 
 void DeferredOffsetAllocator::free_now(OffsetAllocation allocation) {
-  allocator_.free(allocation.offset, allocation.size);
+  allocator_.free(allocation);
 }
 
 void DeferredOffsetAllocator::release_completed_frames(std::uint64_t completed_frames) {
   while (stale_head_ < stale_.size() && stale_[stale_head_].frame < completed_frames) {
     const OffsetAllocation allocation = stale_[stale_head_].allocation;
-    allocator_.free(allocation.offset, allocation.size);
+    allocator_.free(allocation);
     stale_size_ -= allocation.size;
     ++stale_head_;
   }

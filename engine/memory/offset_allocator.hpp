@@ -24,7 +24,7 @@
 ///   treap, in (size, offset) order with the heap property and wholly after the inline entry; a
 ///   bin of blocks under 2^32 bytes has a treap only while it has an inline entry; a bin's bit is
 ///   set exactly when it is not empty;
-/// - the live table holds exactly the live blocks;
+/// - once built, the live table holds exactly the live blocks;
 /// - `free_size() == capacity() - sum of live sizes`, alignment padding included in the free side.
 ///
 /// Not thread-safe: one allocator belongs to one thread (the render loop).
@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/core/config.hpp"
 #include "engine/memory/detail/offset_bins.hpp"
 #include "engine/memory/detail/offset_live_table.hpp"
 
@@ -41,10 +42,27 @@ namespace quadpool::memory {
 /// The offset of a failed allocation.
 inline constexpr std::uint64_t kNoSpace = ~std::uint64_t{0};
 
-/// A range handed out by OffsetAllocator. A failed allocation is {kNoSpace, 0}.
+/// Names a live range to the allocator that handed it out, so that a free reaches the range's
+/// block without looking its offset up. Opaque: copy it, compare it, keep it with the range.
+/// Release builds keep only the block's node index; builds with asserts add a generation (of the
+/// node, counted up each time it becomes a live range) and the id of the allocator, so that a
+/// double free, a stale handle and a handle from another allocator are caught.
+struct OffsetAllocationHandle {
+  std::uint32_t node = ~std::uint32_t{0};
+#if QUADPOOL_CONFIG_ASSERTS
+  std::uint32_t generation = 0;
+  std::uint32_t allocator_id = 0;  // 0: no allocator (a failed allocation)
+#endif
+
+  friend bool operator==(const OffsetAllocationHandle&, const OffsetAllocationHandle&) = default;
+};
+
+/// A range handed out by OffsetAllocator, with the handle that frees it. A failed allocation is
+/// {kNoSpace, 0} with an empty handle. 24 bytes in release builds (32 with asserts).
 struct OffsetAllocation {
   std::uint64_t offset;
   std::uint64_t size;
+  OffsetAllocationHandle handle{};
 
   friend bool operator==(const OffsetAllocation&, const OffsetAllocation&) = default;
 };
@@ -58,8 +76,8 @@ class OffsetAllocator {
 
   /// Best fit: the smallest free block that can hold `size` bytes starting at a multiple of
   /// `alignment`; among blocks of that size, the lowest offset. The padding in front of the
-  /// aligned offset stays free as its own block. Returns {offset, size}, or {kNoSpace, 0} when no
-  /// block fits or `size` is 0.
+  /// aligned offset stays free as its own block. Returns {offset, size, handle}, or
+  /// {kNoSpace, 0} when no block fits or `size` is 0.
   ///
   /// Complexity: O(1) to find the first bin that can hold the request, plus O(log m) inside a
   /// bin of m free blocks, when `alignment` is 1 and whenever the smallest block of at least
@@ -72,12 +90,25 @@ class OffsetAllocator {
   /// unchanged).
   OffsetAllocation allocate(std::uint64_t size, std::uint64_t alignment = 1);
 
-  /// Returns a range: exactly the offset and size that allocate() returned. Merges it with its
-  /// free neighbours (four cases: none, the one before, the one after, both). O(1) expected,
-  /// plus O(log m) for a merged neighbour that sits in its bin's treap or is its inline entry.
-  /// QUADPOOL_ASSERT fires, before anything changes, when `size` is 0, when the range lies outside
-  /// [0, capacity()), when it overlaps a free block (a double free), or when it is not exactly a
-  /// live range. With asserts compiled out such a call is ignored.
+  /// Returns the range of `allocation`, exactly as allocate() returned it, through its handle:
+  /// O(1) to reach the block, plus the merge with its free neighbours (four cases: none, the
+  /// one before, the one after, both), O(log m) for a merged neighbour in its bin's treap or
+  /// its bin's inline entry. Reads no live table (once free(offset, size) has built one, it
+  /// also erases the range's entry there, a load that starts beside the node's).
+  /// QUADPOOL_ASSERT fires, before anything changes, on a handle from another allocator, on a
+  /// double free, on a stale handle (its range was freed and its block now holds another) and
+  /// on an offset or size that is not the handle's range. With asserts compiled out a handle
+  /// that names no live block at `allocation.offset` is ignored; a stale handle whose node
+  /// holds a new range at the same offset is not caught there.
+  void free(const OffsetAllocation& allocation);
+
+  /// Returns a range by its offset and size alone: exactly the offset and size that allocate()
+  /// returned, for callers that do not keep the handle. Finds the block in the live table, O(1)
+  /// expected, then merges as free(allocation) does. The first call builds the table, O(live
+  /// ranges) once (and may throw std::bad_alloc); every later allocate keeps it up to date.
+  /// QUADPOOL_ASSERT fires, before anything changes, when `size` is 0, when the range lies
+  /// outside [0, capacity()), when it overlaps a free block (a double free), or when it is not
+  /// exactly a live range. With asserts compiled out such a call is ignored.
   void free(std::uint64_t offset, std::uint64_t size);
 
   /// Grows the space at its end by `additional_bytes` (0 is a no-op); the new bytes merge with a
@@ -174,13 +205,22 @@ class OffsetAllocator {
   Candidate first_in_bin(std::uint32_t bin, std::uint64_t size) noexcept;
   // first_in_bin's rest, for a bin whose inline entry alone does not settle the search.
   Candidate first_beyond_inline(std::uint32_t bin, std::uint64_t size) noexcept;
-  // The three checks of free(); also used by DeferredOffsetAllocator::free to fail early.
-  // Returns the live range's node (kNil when there is none and asserts are off).
-  std::uint32_t check_free(std::uint64_t offset, std::uint64_t size) const;
+  // The node of a live range that free(allocation) may release, or kNil (only with asserts
+  // compiled out: with them, a bad handle fires QUADPOOL_ASSERT). Also used by
+  // DeferredOffsetAllocator::free to fail early. Not noexcept: a test's assert handler throws.
+  std::uint32_t check_handle(const OffsetAllocation& allocation) const;
+  void report_bad_handle(const OffsetAllocation& allocation) const;
   std::uint32_t find_live(std::uint64_t offset) const noexcept {
     return live_.find(offset, [this](std::uint32_t node) { return nodes_[node].offset; });
   }
   void report_bad_free(std::uint64_t offset, std::uint64_t size, std::uint32_t live) const;
+  // The handle of `node`, which has just become a live range (counts its generation up).
+  OffsetAllocationHandle make_handle(std::uint32_t node) noexcept;
+  // The first free(offset, size): enters every live range into the live table.
+  void build_live_table();
+  // The common end of both frees: `node`, a live range already out of the live table, merges
+  // with its free neighbours and joins its bin.
+  void release_range(std::uint32_t node) noexcept;
 
   // Guarantees that `nodes` more nodes and one more live range can be added without allocating.
   void reserve_for(std::size_t nodes, std::size_t live_ranges);
@@ -230,7 +270,14 @@ class OffsetAllocator {
   std::vector<State> states_;  // same indices as nodes_
   std::vector<Bin> bins_;            // up to the bin of capacity()
   detail::OffsetBinBitmap bin_bits_;  // the bins that hold a free block
-  detail::OffsetLiveTable live_;      // live range offset -> node
+  // Live range offset -> node, for free(offset, size) only: built by its first call.
+  detail::OffsetLiveTable live_;
+  bool has_live_table_ = false;
+  std::size_t live_count_ = 0;
+  // With asserts: each node's generation (same indices as nodes_) and this allocator's id, which
+  // handles carry. Empty and unused without asserts.
+  std::vector<std::uint32_t> generations_;
+  std::uint32_t id_ = 0;
   // Scratch for find_aligned_fit's walk, kept so that a steady state allocates nothing.
   std::vector<std::uint32_t> walk_stack_;
   std::uint32_t first_ = kNil, last_ = kNil;  // the blocks at the start and the end of the space
@@ -258,13 +305,17 @@ class DeferredOffsetAllocator {
   /// As OffsetAllocator::allocate: pending frees are not available until released.
   OffsetAllocation allocate(std::uint64_t size, std::uint64_t alignment = 1);
 
-  /// Queues `allocation` to be returned once `frame` has completed. The range is checked now, as
-  /// OffsetAllocator::free checks it (QUADPOOL_ASSERT on size 0, outside the capacity, overlap
-  /// with a free block); a range freed twice before release is caught when it is released.
+  /// Queues `allocation` to be returned, by its handle, once `frame` has completed. The handle is
+  /// checked now, as OffsetAllocator::free(allocation) checks it (QUADPOOL_ASSERT on a handle
+  /// from another allocator, a stale handle, a range freed already); a range queued twice
+  /// before release is caught when it is released.
   void free(OffsetAllocation allocation, std::uint64_t frame);
 
-  /// Returns `allocation` at once, for a range no frame in flight uses.
+  /// Returns `allocation` at once, for a range no frame in flight uses (by its handle, as
+  /// OffsetAllocator::free(allocation)).
   void free_now(OffsetAllocation allocation);
+  /// As free_now(allocation), by offset and size alone (OffsetAllocator::free(offset, size)).
+  void free_now(std::uint64_t offset, std::uint64_t size) { allocator_.free(offset, size); }
 
   /// Releases every allocation freed in a frame < completed_frames, i.e. all frames numbered
   /// below `completed_frames` have completed. As OffsetAllocator::free per released range.

@@ -49,7 +49,7 @@ void OffsetAllocator::validate_block_list(std::vector<std::uint8_t>& seen) const
       free_bytes += block.size;
     } else {
       ++live_blocks;
-      QUADPOOL_ASSERT(find_live(block.offset) == i,
+      QUADPOOL_ASSERT(!has_live_table_ || find_live(block.offset) == i,
                       str_cat("OffsetAllocator::validate: the live range at ", block.offset,
                               " is not in the live table"));
     }
@@ -62,9 +62,11 @@ void OffsetAllocator::validate_block_list(std::vector<std::uint8_t>& seen) const
       free_blocks == free_block_count_ && free_bytes == free_size_,
       str_cat("OffsetAllocator::validate: ", free_blocks, " free blocks of ", free_bytes,
               " bytes, the counts say ", free_block_count_, " and ", free_size_));
-  QUADPOOL_ASSERT(live_blocks == live_.size(),
+  QUADPOOL_ASSERT(live_blocks == live_count_,
+                  "OffsetAllocator::validate: the count of live ranges is wrong");
+  QUADPOOL_ASSERT(!has_live_table_ || live_blocks == live_.size(),
                   "OffsetAllocator::validate: the live table holds ranges that are not blocks");
-  QUADPOOL_ASSERT(live_.overflow_counts_agree(),
+  QUADPOOL_ASSERT(!has_live_table_ || live_.overflow_counts_agree(),
                   "OffsetAllocator::validate: the live table's overflow counts are wrong");
 
   // Every other node is unused.

@@ -4,7 +4,8 @@
 ///
 /// Every batch (a run of sprites, the tree's lines, the highlights) allocates its own range,
 /// writes its vertices there and is drawn from it. At the end of the frame every range of that
-/// frame is freed *with the frame number*; it returns to the allocator only once
+/// frame is freed *with the frame number*, by the handle its allocation carries (no lookup by
+/// offset); it returns to the allocator only once
 /// kFramesInFlight frames have passed, which is when a GPU would have finished reading it. SDL's
 /// renderer copies vertices when they are queued, so nothing here would break if ranges were
 /// reused at once: the deferral is what the real render path of an engine needs, exercised
@@ -101,6 +102,7 @@ class VertexStream {
   // Live and stale ranges in allocation order; the current frame's are at the back. Used for
   // the deferred frees and for drawing.
   std::vector<StreamRange> ranges_;
+  // The current frame's allocations, kept whole: their handles are what end_frame frees.
   std::vector<memory::OffsetAllocation> frame_allocations_;
 };
 

@@ -115,21 +115,30 @@ concept ChoiceSource = requires(T source, std::uint64_t bound) {
   { source.below(bound) } -> std::convertible_to<std::uint64_t>;
 };
 
+/// How the differential returns ranges at once: always by handle, or by handle or by offset and
+/// size, one or the other at random (the first free by offset builds the allocator's live
+/// table, so both kinds of run are needed to cover the handle path with and without it).
+enum class FreeBy { kHandle, kHandleOrOffset };
+
 /// Runs random operations on a DeferredOffsetAllocator and the model side by side. Every method
 /// returns "" when both agree, or a description of the first disagreement.
 class OffsetAllocatorDifferential {
  public:
   struct Counts {
     std::uint64_t allocations = 0, failed_allocations = 0, aligned_allocations = 0, frees = 0,
-                  deferred_frees = 0, releases = 0, extends = 0;
+                  offset_frees = 0, deferred_frees = 0, releases = 0, extends = 0;
   };
 
   /// Every size, alignment and extension that the driver picks is a multiple of `unit` (a power
   /// of two): with a unit of 2^30 the same mix runs on ranges of gigabytes to terabytes, whose
   /// bins never hold an inline entry.
   OffsetAllocatorDifferential(std::uint64_t capacity, std::uint64_t max_capacity,
-                              std::uint64_t unit = 1)
-      : allocator_(capacity), model_(capacity), max_capacity_(max_capacity), unit_(unit) {}
+                              std::uint64_t unit = 1, FreeBy free_by = FreeBy::kHandleOrOffset)
+      : allocator_(capacity),
+        model_(capacity),
+        max_capacity_(max_capacity),
+        unit_(unit),
+        free_by_(free_by) {}
 
   const memory::DeferredOffsetAllocator& allocator() const { return allocator_; }
   const Counts& counts() const { return counts_; }
@@ -210,9 +219,9 @@ class OffsetAllocatorDifferential {
   /// The closing check: free everything, release every frame, then the whole capacity must come
   /// back as one allocation at offset 0.
   std::string finish() {
-    for (const ModelRange& r : live_) {
-      allocator_.free_now({r.offset, r.size});
-      if (!model_.vacate(r)) return "model lost a live range";
+    for (const memory::OffsetAllocation& a : live_) {
+      allocator_.free_now(a);
+      if (!model_.vacate({a.offset, a.size})) return "model lost a live range";
     }
     live_.clear();
     allocator_.release_completed_frames(std::numeric_limits<std::uint64_t>::max());
@@ -224,7 +233,7 @@ class OffsetAllocatorDifferential {
     const std::uint64_t capacity = model_.capacity();
     if (capacity == 0) return {};
     const memory::OffsetAllocation whole = allocator_.allocate(capacity);
-    if (whole != memory::OffsetAllocation{0, capacity}) {
+    if (whole.offset != 0 || whole.size != capacity) {
       return fmt::format("after freeing everything, allocate(capacity {}) returned {{{}, {}}}",
                          capacity, whole.offset, whole.size);
     }
@@ -276,16 +285,16 @@ class OffsetAllocatorDifferential {
       return fmt::format("allocation [{}, +{}) overlaps a live range or passes the capacity",
                          got.offset, got.size);
     }
-    live_.push_back({got.offset, got.size});
+    live_.push_back(got);
     ++counts_.allocations;
     if (alignment > 1) ++counts_.aligned_allocations;
     return {};
   }
 
   template <ChoiceSource Source>
-  ModelRange take_live(Source& choices) {
+  memory::OffsetAllocation take_live(Source& choices) {
     const std::size_t index = static_cast<std::size_t>(choices.below(live_.size()));
-    const ModelRange r = live_[index];
+    const memory::OffsetAllocation r = live_[index];
     live_[index] = live_.back();
     live_.pop_back();
     return r;
@@ -294,20 +303,25 @@ class OffsetAllocatorDifferential {
   template <ChoiceSource Source>
   std::string free_now(Source& choices) {
     if (live_.empty()) return {};
-    const ModelRange r = take_live(choices);
-    allocator_.free_now({r.offset, r.size});
+    const memory::OffsetAllocation r = take_live(choices);
+    if (free_by_ == FreeBy::kHandleOrOffset && choices.below(2) == 1) {
+      allocator_.free_now(r.offset, r.size);
+      ++counts_.offset_frees;
+    } else {
+      allocator_.free_now(r);
+    }
     ++counts_.frees;
-    return model_.vacate(r) ? "" : "model lost a live range";
+    return model_.vacate({r.offset, r.size}) ? "" : "model lost a live range";
   }
 
   template <ChoiceSource Source>
   std::string free_deferred(Source& choices) {
     if (live_.empty()) return {};
-    const ModelRange r = take_live(choices);
+    const memory::OffsetAllocation r = take_live(choices);
     // Mostly the current frame, sometimes an earlier one (out of order).
     const std::uint64_t frame = frame_ - std::min<std::uint64_t>(frame_, choices.below(3));
-    allocator_.free({r.offset, r.size}, frame);
-    pending_.push_back({frame, r});
+    allocator_.free(r, frame);
+    pending_.push_back({frame, {r.offset, r.size}});
     ++counts_.deferred_frees;
     return {};
   }
@@ -345,8 +359,9 @@ class OffsetAllocatorDifferential {
   OffsetAllocatorModel model_;
   std::uint64_t max_capacity_;
   std::uint64_t unit_;
+  FreeBy free_by_;
   std::uint64_t frame_ = 0;
-  std::vector<ModelRange> live_;
+  std::vector<memory::OffsetAllocation> live_;
   std::vector<Pending> pending_;
   std::vector<ModelRange> expected_;  // scratch for check()
   Counts counts_;
@@ -375,12 +390,15 @@ class ByteChoices {
   std::size_t position_ = 0;
 };
 
-/// One fuzz input: the first choice sets the capacity, then one operation per choice until the
-/// bytes run out, then the closing check. Returns "" or the first disagreement, with its step.
+/// One fuzz input: the first choice sets the capacity, the second whether ranges are freed by
+/// handle only or also by offset, then one operation per choice until the bytes run out, then
+/// the closing check. Returns "" or the first disagreement, with its step.
 inline std::string run_offset_allocator_input(const std::uint8_t* data, std::size_t size) {
   ByteChoices choices(data, size);
   // Small capacities keep the linear model fast and make failures and fragmentation common.
-  OffsetAllocatorDifferential run(1 + choices.below(4096), 8192);
+  const std::uint64_t capacity = 1 + choices.below(4096);
+  const FreeBy free_by = choices.below(2) == 0 ? FreeBy::kHandle : FreeBy::kHandleOrOffset;
+  OffsetAllocatorDifferential run(capacity, 8192, 1, free_by);
   std::size_t step = 0;
   for (; !choices.exhausted(); ++step) {
     if (std::string error = run.step(choices); !error.empty()) {

@@ -37,6 +37,9 @@ namespace {
 
 using Block = std::pair<std::uint64_t, std::uint64_t>;  // offset, size
 
+// An allocation's range, to compare without its handle.
+Block block_of(const OffsetAllocation& allocation) { return {allocation.offset, allocation.size}; }
+
 std::vector<Block> free_blocks(const OffsetAllocator& allocator) {
   std::vector<Block> blocks;
   allocator.for_each_free_block(
@@ -44,12 +47,21 @@ std::vector<Block> free_blocks(const OffsetAllocator& allocator) {
   return blocks;
 }
 
+// Frees `range` by its handle or by its offset and size.
+void free_by(OffsetAllocator& allocator, const OffsetAllocation& range, bool by_handle) {
+  if (by_handle) {
+    allocator.free(range);
+  } else {
+    allocator.free(range.offset, range.size);
+  }
+}
+
 // The closing check. The caller has freed everything it allocated.
 void expect_whole_capacity_comes_back(OffsetAllocator& allocator) {
   allocator.validate();
   ASSERT_EQ(allocator.free_size(), allocator.capacity()) << "something is still allocated";
   const OffsetAllocation whole = allocator.allocate(allocator.capacity());
-  EXPECT_EQ(whole, (OffsetAllocation{0, allocator.capacity()}));
+  EXPECT_EQ(block_of(whole), (Block{0, allocator.capacity()}));
   EXPECT_EQ(allocator.free_size(), 0u);
   allocator.free(whole.offset, whole.size);
   allocator.validate();
@@ -59,7 +71,7 @@ void expect_whole_capacity_comes_back(DeferredOffsetAllocator& deferred) {
   EXPECT_EQ(deferred.stale_size(), 0u);
   const std::uint64_t capacity = deferred.allocator().capacity();
   const OffsetAllocation whole = deferred.allocate(capacity);
-  EXPECT_EQ(whole, (OffsetAllocation{0, capacity}));
+  EXPECT_EQ(block_of(whole), (Block{0, capacity}));
   deferred.free_now(whole);
   deferred.allocator().validate();
 }
@@ -103,7 +115,7 @@ TEST(OffsetAllocator, AZeroCapacityAllocatorHasNoFreeBlocksAndFailsEveryAllocati
   OffsetAllocator allocator(0);
   EXPECT_EQ(allocator.free_block_count(), 0u);
   EXPECT_EQ(allocator.largest_free_block(), 0u);
-  EXPECT_EQ(allocator.allocate(1), (OffsetAllocation{kNoSpace, 0}));
+  EXPECT_EQ(block_of(allocator.allocate(1)), (Block{kNoSpace, 0}));
   allocator.validate();
   allocator.extend(64);
   expect_whole_capacity_comes_back(allocator);
@@ -114,19 +126,19 @@ TEST(OffsetAllocator, ConsecutiveAllocationsArePackedFromOffsetZero) {
   std::vector<OffsetAllocation> live;
   for (std::uint64_t i = 0; i < 10; ++i) {
     live.push_back(allocator.allocate(10));
-    EXPECT_EQ(live.back(), (OffsetAllocation{i * 10, 10}));
+    EXPECT_EQ(block_of(live.back()), (Block{i * 10, 10}));
   }
   EXPECT_EQ(allocator.free_size(), 0u);
   EXPECT_EQ(allocator.free_block_count(), 0u);
-  EXPECT_EQ(allocator.allocate(1), (OffsetAllocation{kNoSpace, 0}));
+  EXPECT_EQ(block_of(allocator.allocate(1)), (Block{kNoSpace, 0}));
   free_all(allocator, live);
   expect_whole_capacity_comes_back(allocator);
 }
 
 TEST(OffsetAllocator, SizeZeroReturnsNoSpaceAndChangesNothing) {
   OffsetAllocator allocator(100);
-  EXPECT_EQ(allocator.allocate(0), (OffsetAllocation{kNoSpace, 0}));
-  EXPECT_EQ(allocator.allocate(0, 64), (OffsetAllocation{kNoSpace, 0}));
+  EXPECT_EQ(block_of(allocator.allocate(0)), (Block{kNoSpace, 0}));
+  EXPECT_EQ(block_of(allocator.allocate(0, 64)), (Block{kNoSpace, 0}));
   EXPECT_EQ(allocator.free_size(), 100u);
   expect_whole_capacity_comes_back(allocator);
 }
@@ -134,9 +146,9 @@ TEST(OffsetAllocator, SizeZeroReturnsNoSpaceAndChangesNothing) {
 TEST(OffsetAllocator, ARequestLargerThanEveryBlockReturnsNoSpaceAndChangesNothing) {
   OffsetAllocator allocator(100);
   const auto live = carve(allocator, {{10, 20}, {50, 30}});
-  EXPECT_EQ(allocator.allocate(31), (OffsetAllocation{kNoSpace, 0}));
-  EXPECT_EQ(allocator.allocate(std::numeric_limits<std::uint64_t>::max()),
-            (OffsetAllocation{kNoSpace, 0}));
+  EXPECT_EQ(block_of(allocator.allocate(31)), (Block{kNoSpace, 0}));
+  EXPECT_EQ(block_of(allocator.allocate(std::numeric_limits<std::uint64_t>::max())),
+            (Block{kNoSpace, 0}));
   EXPECT_EQ(free_blocks(allocator), (std::vector<Block>{{10, 20}, {50, 30}}));
   free_all(allocator, live);
   expect_whole_capacity_comes_back(allocator);
@@ -264,10 +276,10 @@ TEST(OffsetAllocator, BestFitSkipsASmallerBlockThatPaddingMakesTooSmall) {
   // 10 bytes at offset 1: big enough for 8 bytes, but not at a multiple of 8 (padding 7).
   auto live = carve(allocator, {{1, 10}, {30, 12}, {50, 40}});
   const OffsetAllocation a = allocator.allocate(8, 8);
-  EXPECT_EQ(a, (OffsetAllocation{32, 8})) << "the 12-byte block at 30 holds 8 bytes at 32";
+  EXPECT_EQ(block_of(a), (Block{32, 8})) << "the 12-byte block at 30 holds 8 bytes at 32";
   // The 10-byte block still serves an unaligned request.
   const OffsetAllocation b = allocator.allocate(8);
-  EXPECT_EQ(b, (OffsetAllocation{1, 8}));
+  EXPECT_EQ(block_of(b), (Block{1, 8}));
   live.push_back(a);
   live.push_back(b);
   free_all(allocator, live);
@@ -278,7 +290,7 @@ TEST(OffsetAllocator, AlignmentPaddingStaysFreeAsItsOwnBlock) {
   OffsetAllocator allocator(256);
   const OffsetAllocation first = allocator.allocate(3);
   const OffsetAllocation aligned = allocator.allocate(16, 64);
-  EXPECT_EQ(aligned, (OffsetAllocation{64, 16}));
+  EXPECT_EQ(block_of(aligned), (Block{64, 16}));
   EXPECT_EQ(free_blocks(allocator), (std::vector<Block>{{3, 61}, {80, 176}}));
   EXPECT_EQ(allocator.free_size(), 256u - 3 - 16) << "free_size counts the padding as free";
   // The padding is usable: a request that fits it goes there (it is the smaller block).
@@ -295,7 +307,7 @@ TEST(OffsetAllocator, AnAllocationThatFillsItsBlockAfterPaddingLeavesOnlyThePadd
   OffsetAllocator allocator(100);
   auto live = carve(allocator, {{5, 27}});
   const OffsetAllocation a = allocator.allocate(24, 8);
-  EXPECT_EQ(a, (OffsetAllocation{8, 24}));
+  EXPECT_EQ(block_of(a), (Block{8, 24}));
   EXPECT_EQ(free_blocks(allocator), (std::vector<Block>{{5, 3}}));
   live.push_back(a);
   free_all(allocator, live);
@@ -305,12 +317,12 @@ TEST(OffsetAllocator, AnAllocationThatFillsItsBlockAfterPaddingLeavesOnlyThePadd
 TEST(OffsetAllocator, HugeAlignmentsAndSizesNearTwoToThe64DoNotOverflow) {
   OffsetAllocator allocator(std::numeric_limits<std::uint64_t>::max());
   const OffsetAllocation one = allocator.allocate(1);
-  EXPECT_EQ(one, (OffsetAllocation{0, 1}));
+  EXPECT_EQ(block_of(one), (Block{0, 1}));
   const std::uint64_t top = std::uint64_t{1} << 63;
   const OffsetAllocation high = allocator.allocate(top - 1, top);
-  EXPECT_EQ(high, (OffsetAllocation{top, top - 1})) << "ends exactly at 2^64 - 1";
-  EXPECT_EQ(allocator.allocate(2, top), (OffsetAllocation{kNoSpace, 0}));
-  EXPECT_EQ(allocator.allocate(top, 1), (OffsetAllocation{kNoSpace, 0}));
+  EXPECT_EQ(block_of(high), (Block{top, top - 1})) << "ends exactly at 2^64 - 1";
+  EXPECT_EQ(block_of(allocator.allocate(2, top)), (Block{kNoSpace, 0}));
+  EXPECT_EQ(block_of(allocator.allocate(top, 1)), (Block{kNoSpace, 0}));
   EXPECT_THROW(allocator.extend(1), std::invalid_argument);
   allocator.free(one.offset, one.size);
   allocator.free(high.offset, high.size);
@@ -391,7 +403,7 @@ TEST(OffsetAllocator, ExtendAddsABlockWhenTheEndIsLive) {
   const OffsetAllocation a = allocator.allocate(100);
   allocator.extend(28);
   EXPECT_EQ(free_blocks(allocator), (std::vector<Block>{{100, 28}}));
-  EXPECT_EQ(allocator.allocate(28), (OffsetAllocation{100, 28}));
+  EXPECT_EQ(block_of(allocator.allocate(28)), (Block{100, 28}));
   allocator.free(100, 28);
   allocator.free(a.offset, a.size);
   EXPECT_EQ(allocator.free_block_count(), 1u) << "the old and the new space merge";
@@ -427,6 +439,66 @@ TEST(OffsetAllocator, ACopyIsIndependentOfItsOriginal) {
   original.free(a.offset, a.size);
   expect_whole_capacity_comes_back(moved);
   expect_whole_capacity_comes_back(original);
+}
+
+// --- handles -----------------------------------------------------------------------------------
+
+TEST(OffsetAllocator, AFreeByHandleMergesLikeAFreeByOffset) {
+  OffsetAllocator allocator(100);
+  const OffsetAllocation a = allocator.allocate(10);
+  const OffsetAllocation b = allocator.allocate(20);
+  const OffsetAllocation c = allocator.allocate(30);
+  allocator.free(b);  // between two live ranges: a block of its own
+  EXPECT_EQ(free_blocks(allocator), (std::vector<Block>{{10, 20}, {60, 40}}));
+  allocator.free(c);  // merges with both free neighbours
+  EXPECT_EQ(free_blocks(allocator), (std::vector<Block>{{10, 90}}));
+  allocator.validate();
+  allocator.free(a);
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, HandlesStillFreeAfterAFreeByOffsetBuildsTheLiveTable) {
+  OffsetAllocator allocator(1000);
+  std::vector<OffsetAllocation> live;
+  for (int i = 0; i < 20; ++i) live.push_back(allocator.allocate(10 + i));
+  allocator.free(live[3].offset, live[3].size);  // builds the table from the 20 live ranges
+  const OffsetAllocation later = allocator.allocate(5);
+  allocator.validate();
+  for (std::size_t i = 0; i < live.size(); ++i) {
+    if (i == 3) continue;
+    free_by(allocator, live[i], i % 2 == 0);
+    allocator.validate();
+  }
+  allocator.free(later.offset, later.size);  // entered into the table by allocate
+  expect_whole_capacity_comes_back(allocator);
+}
+
+TEST(OffsetAllocator, AHandleFreesItsRangeInACopyOfTheAllocator) {
+  OffsetAllocator original(100);
+  const OffsetAllocation a = original.allocate(40);
+  OffsetAllocator copy = original;
+  copy.free(a);
+  original.free(a);
+  expect_whole_capacity_comes_back(copy);
+  expect_whole_capacity_comes_back(original);
+}
+
+// Release builds keep only the node in a handle, and check what costs no extra load: that the
+// node is a live block at the allocation's offset.
+TEST(OffsetAllocator, WithoutAssertsAFreeByABadHandleIsIgnored) {
+  QUADPOOL_SKIP_UNLESS(!kAssertsEnabled, "ignoring a bad free (asserts off)");
+  OffsetAllocator allocator(100);
+  const OffsetAllocation a = allocator.allocate(10);
+  const OffsetAllocation b = allocator.allocate(20);
+  allocator.free(a);
+  allocator.free(a);                             // double free
+  allocator.free(OffsetAllocation{10, 20});      // no handle
+  allocator.free(allocator.allocate(1000));      // a failed allocation
+  allocator.free(OffsetAllocation{0, 20, b.handle});  // b's handle, another offset
+  allocator.validate();
+  EXPECT_EQ(allocator.free_size(), 80u);
+  allocator.free(b);
+  expect_whole_capacity_comes_back(allocator);
 }
 
 // --- differential test -------------------------------------------------------------------------
@@ -466,7 +538,10 @@ TEST(OffsetAllocator, MatchesAReferenceModelOverAMillionRandomOperations) {
   constexpr int kStepsPerEpisode = 100'000;
   test::OffsetAllocatorDifferential::Counts total;
   for (int episode = 0; episode < kEpisodes; ++episode) {
-    test::OffsetAllocatorDifferential run(1 + random.below(4096), 8192);
+    // Even episodes free by handle only, odd ones by handle or by offset.
+    const test::FreeBy free_by =
+        episode % 2 == 0 ? test::FreeBy::kHandle : test::FreeBy::kHandleOrOffset;
+    test::OffsetAllocatorDifferential run(1 + random.below(4096), 8192, 1, free_by);
     ASSERT_EQ(run_episode(run, choices, kStepsPerEpisode), "")
         << "episode " << episode << ", seed " << seed;
     const auto& c = run.counts();
@@ -474,17 +549,19 @@ TEST(OffsetAllocator, MatchesAReferenceModelOverAMillionRandomOperations) {
     total.failed_allocations += c.failed_allocations;
     total.aligned_allocations += c.aligned_allocations;
     total.frees += c.frees;
+    total.offset_frees += c.offset_frees;
     total.deferred_frees += c.deferred_frees;
     total.releases += c.releases;
     total.extends += c.extends;
   }
   std::printf(
-      "[ counts   ] %llu allocations (%llu aligned), %llu failed, %llu frees, %llu deferred "
-      "frees, %llu releases, %llu extends\n",
+      "[ counts   ] %llu allocations (%llu aligned), %llu failed, %llu frees (%llu by offset), "
+      "%llu deferred frees, %llu releases, %llu extends\n",
       static_cast<unsigned long long>(total.allocations),
       static_cast<unsigned long long>(total.aligned_allocations),
       static_cast<unsigned long long>(total.failed_allocations),
       static_cast<unsigned long long>(total.frees),
+      static_cast<unsigned long long>(total.offset_frees),
       static_cast<unsigned long long>(total.deferred_frees),
       static_cast<unsigned long long>(total.releases),
       static_cast<unsigned long long>(total.extends));
@@ -492,6 +569,8 @@ TEST(OffsetAllocator, MatchesAReferenceModelOverAMillionRandomOperations) {
   EXPECT_GT(total.failed_allocations, 10'000u);
   EXPECT_GT(total.aligned_allocations, 10'000u);
   EXPECT_GT(total.deferred_frees, 10'000u);
+  EXPECT_GT(total.offset_frees, 10'000u);
+  EXPECT_GT(total.frees - total.offset_frees, 10'000u);
   EXPECT_GT(total.extends, 100u);
 }
 
@@ -533,8 +612,11 @@ TEST(OffsetAllocator, MatchesAReferenceModelOnRangesOfGigabytes) {
   EXPECT_GT(total.aligned_allocations, 5'000u);
 }
 
+// Run once freeing by handle, once by offset and size: the two frees must leave the same blocks.
 TEST(OffsetAllocator, ReturnsTheModelsOffsetsOnTheBenchmarkWorkload) {
   const unsigned long long seed = test::announce_seed("OffsetAllocator churn", 20261122);
+  for (const bool by_handle : {true, false}) {
+  SCOPED_TRACE(by_handle ? "freeing by handle" : "freeing by offset");
   Random random(seed);
   constexpr std::size_t kLive = 2000;
   constexpr std::size_t kSteps = 20 * kLive;
@@ -550,7 +632,7 @@ TEST(OffsetAllocator, ReturnsTheModelsOffsetsOnTheBenchmarkWorkload) {
     // The first kLive steps fill the slots in order, then random slots are freed and refilled.
     OffsetAllocation& slot = live[step < kLive ? step : random.below(kLive)];
     if (slot.offset != kNoSpace) {
-      allocator.free(slot.offset, slot.size);
+      free_by(allocator, slot, by_handle);
       ASSERT_TRUE(model.vacate({slot.offset, slot.size}));
     }
     const std::uint64_t size = mixed_size(random);
@@ -575,12 +657,15 @@ TEST(OffsetAllocator, ReturnsTheModelsOffsetsOnTheBenchmarkWorkload) {
   EXPECT_GT(failed, 100u) << "the space was meant to be tight";
   EXPECT_GT(aligned, 1000u);
   for (const OffsetAllocation& range : live) {
-    if (range.offset != kNoSpace) allocator.free(range.offset, range.size);
+    if (range.offset != kNoSpace) free_by(allocator, range, by_handle);
   }
   expect_whole_capacity_comes_back(allocator);
+  }
 }
 
 TEST(OffsetAllocator, ASteadyChurnMakesNoHeapAllocations) {
+  for (const bool by_handle : {true, false}) {
+  SCOPED_TRACE(by_handle ? "freeing by handle" : "freeing by offset");
   constexpr std::size_t kLive = 5000;
   OffsetAllocator allocator(static_cast<std::uint64_t>(1.10 * kLive * 4080.0 / std::log(256.0)));
   Random random(11);
@@ -588,7 +673,7 @@ TEST(OffsetAllocator, ASteadyChurnMakesNoHeapAllocations) {
   auto churn = [&](std::size_t steps) {
     for (std::size_t i = 0; i < steps; ++i) {
       OffsetAllocation& slot = live[random.below(kLive)];
-      if (slot.offset != kNoSpace) allocator.free(slot.offset, slot.size);
+      if (slot.offset != kNoSpace) free_by(allocator, slot, by_handle);
       slot = allocator.allocate(log_uniform_size(random), random.below(4) == 0 ? 16 : 1);
     }
   };
@@ -598,9 +683,10 @@ TEST(OffsetAllocator, ASteadyChurnMakesNoHeapAllocations) {
   EXPECT_EQ(heap_allocations() - heap_before, 0u)
       << "allocate and free in steady state must not touch the heap";
   for (const OffsetAllocation& range : live) {
-    if (range.offset != kNoSpace) allocator.free(range.offset, range.size);
+    if (range.offset != kNoSpace) free_by(allocator, range, by_handle);
   }
   expect_whole_capacity_comes_back(allocator);
+  }
 }
 
 // The fuzz target's committed seeds, replayed through the same driver in every test build (the
@@ -636,9 +722,9 @@ TEST(DeferredOffsetAllocator, AFreedRangeIsNotReusedUntilItsFrameCompletes) {
   const OffsetAllocation a = stream.allocate(100);
   stream.free(a, 5);
   EXPECT_EQ(stream.stale_size(), 100u);
-  EXPECT_EQ(stream.allocate(1), (OffsetAllocation{kNoSpace, 0}));
+  EXPECT_EQ(block_of(stream.allocate(1)), (Block{kNoSpace, 0}));
   stream.release_completed_frames(5);  // frames 0..4 done: frame 5 may still be reading
-  EXPECT_EQ(stream.allocate(1), (OffsetAllocation{kNoSpace, 0}));
+  EXPECT_EQ(block_of(stream.allocate(1)), (Block{kNoSpace, 0}));
   stream.release_completed_frames(6);
   EXPECT_EQ(stream.stale_size(), 0u);
   expect_whole_capacity_comes_back(stream);
@@ -806,14 +892,80 @@ TEST_F(OffsetAllocatorDeathTest, FreeingAFailedAllocationAborts) {
       "kNoSpace");
 }
 
-TEST_F(OffsetAllocatorDeathTest, ADeferredFreeOfAFreeRangeAbortsAtOnce) {
+TEST_F(OffsetAllocatorDeathTest, ADoubleFreeByHandleAborts) {
+  EXPECT_DEATH(
+      {
+        OffsetAllocator allocator(100);
+        const OffsetAllocation a = allocator.allocate(10);
+        allocator.allocate(10);
+        allocator.free(a);
+        allocator.free(a);
+      },
+      "double free, the range was freed already");
+}
+
+TEST_F(OffsetAllocatorDeathTest, AStaleHandleAborts) {
+  EXPECT_DEATH(
+      {
+        OffsetAllocator allocator(100);
+        const OffsetAllocation a = allocator.allocate(10);
+        allocator.free(a);
+        const OffsetAllocation b = allocator.allocate(10);  // the same block, the same offset
+        if (b.offset != a.offset || b.handle.node != a.handle.node) std::abort();
+        allocator.free(a);
+      },
+      "stale handle");
+}
+
+TEST_F(OffsetAllocatorDeathTest, AHandleFromAnotherAllocatorAborts) {
+  EXPECT_DEATH(
+      {
+        OffsetAllocator mine(100);
+        OffsetAllocator other(100);
+        const OffsetAllocation a = other.allocate(10);
+        mine.allocate(10);
+        mine.free(a);
+      },
+      "another allocator");
+}
+
+TEST_F(OffsetAllocatorDeathTest, AHandleWithAChangedRangeAborts) {
+  EXPECT_DEATH(
+      {
+        OffsetAllocator allocator(100);
+        OffsetAllocation a = allocator.allocate(10);
+        a.size = 5;
+        allocator.free(a);
+      },
+      "the handle names the range \\[0, \\+10\\)");
+}
+
+TEST_F(OffsetAllocatorDeathTest, AnAllocationWithoutAHandleAborts) {
+  EXPECT_DEATH(
+      {
+        OffsetAllocator allocator(100);
+        allocator.allocate(10);
+        allocator.free(OffsetAllocation{0, 10});
+      },
+      "no handle");
+  EXPECT_DEATH(
+      {
+        OffsetAllocator allocator(100);
+        allocator.free(allocator.allocate(1000));
+      },
+      "kNoSpace");
+}
+
+TEST_F(OffsetAllocatorDeathTest, ADeferredFreeOfAStaleHandleAbortsAtOnce) {
   EXPECT_DEATH(
       {
         DeferredOffsetAllocator stream(100);
+        const OffsetAllocation a = stream.allocate(10);
+        stream.free_now(a);
         stream.allocate(10);
-        stream.free({20, 10}, 0);
+        stream.free(a, 0);
       },
-      "double free");
+      "stale handle");
 }
 
 TEST_F(OffsetAllocatorDeathTest, ARangeDeferredTwiceAbortsWhenReleased) {
