@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <utility>
 
-#include <fmt/format.h>
+#include "engine/core/str_cat.hpp"
 
 namespace quadpool::spatial {
 
 namespace {
 
 std::string box_text(std::span<const Aabb> boxes, std::uint32_t i) {
-  if (i >= boxes.size()) return fmt::format("#{} (out of range)", i);
+  if (i >= boxes.size()) return str_cat("#", i, " (out of range)");
   const Aabb& b = boxes[i];
-  return fmt::format("#{} [{}, {}]x[{}, {}]", i, b.min_x, b.max_x, b.min_y, b.max_y);
+  return str_cat("#", i, " [", b.min_x, ", ", b.max_x, "]x[", b.min_y, ", ", b.max_y, "]");
 }
 
 const char* what_is_wrong(PairMismatch::Kind kind) noexcept {
@@ -34,8 +34,8 @@ const char* what_is_wrong(PairMismatch::Kind kind) noexcept {
 
 std::string describe(const PairMismatch& mismatch, std::span<const Aabb> boxes) {
   const char* what = what_is_wrong(mismatch.kind);
-  return fmt::format("pair ({}, {}) {}: {} and {}", mismatch.pair.a, mismatch.pair.b, what,
-                     box_text(boxes, mismatch.pair.a), box_text(boxes, mismatch.pair.b));
+  return str_cat("pair (", mismatch.pair.a, ", ", mismatch.pair.b, ") ", what, ": ",
+                 box_text(boxes, mismatch.pair.a), " and ", box_text(boxes, mismatch.pair.b));
 }
 
 std::span<const Pair> PairChecker::reference_pairs(std::span<const Aabb> boxes) {
