@@ -52,6 +52,24 @@ TEST(CommandLine, HeadlessFlagsAreAllParsed) {
   EXPECT_TRUE(h.json);
 }
 
+TEST(CommandLine, PlayAndReplayFlagsAreParsed) {
+  const ParseResult play = parse({"--headless", "--play", "--bot", "--storm", "--record",
+                                  "game.qpr", "--ticks", "50", "--seed", "3"});
+  ASSERT_TRUE(play.command.has_value()) << play.message;
+  EXPECT_TRUE(play.command->headless.play);
+  EXPECT_TRUE(play.command->headless.storm);
+  EXPECT_EQ(play.command->headless.record, "game.qpr");
+  EXPECT_TRUE(play.command->headless.replay.empty());
+
+  // The file is read when the run starts, not while the command line is parsed.
+  const ParseResult replay = parse({"--headless", "--replay", "game.qpr", "--allocator",
+                                    "new-delete", "--switch-allocator-every", "7", "--json"});
+  ASSERT_TRUE(replay.command.has_value()) << replay.message;
+  EXPECT_FALSE(replay.command->headless.play);
+  EXPECT_EQ(replay.command->headless.replay, "game.qpr");
+  EXPECT_EQ(replay.command->headless.allocator, memory::AllocatorKind::NewDelete);
+}
+
 TEST(CommandLine, DemoFlagsFillDemoOptions) {
   const ParseResult r =
       parse({"--sprites", "5000", "--seed", "9", "--allocator", "new-delete", "--window",
