@@ -11,8 +11,10 @@
 
 #include <gtest/gtest.h>
 
+#include "game/headless_options.hpp"
 #include "game/play/entity_stores.hpp"
 #include "game/play/replay.hpp"
+#include "game/play_run.hpp"
 #include "tests/common/flat_json.hpp"
 #include "tests/game/run_quadpool.hpp"
 
@@ -99,7 +101,7 @@ TEST(PlayRun, ARecordedGameReplaysToTheSameHashOnAnyAllocator) {
   const TempFile file("record.qpr");
   // The storm, small: its volleys and big bursts make the most entities a replay must match.
   const Json played =
-      run_json("--play --bot --sprites 800 --ticks 150 --seed 5 --storm --record " + file.quoted());
+      run_json("--play --bot --sprites 500 --ticks 80 --seed 5 --storm --record " + file.quoted());
   EXPECT_EQ(played.at("game.recorded_to"), file.path.string());
   EXPECT_EQ(played.at("game.storm"), "true");
   for (const char* allocator : {"pool", "new-delete"}) {
@@ -153,6 +155,22 @@ TEST(PlayRun, AMissingTruncatedOrJunkReplayExitsTwoWithOneLineNamingTheFile) {
       EXPECT_NE(r.output.find(file->path.string()), std::string::npos) << r.output;
     }
   }
+}
+
+TEST(PlayRun, ARecordThatCannotBeWrittenExitsOneNamingTheFileAndStillReports) {
+  // The command line refuses such a path up front; a folder that disappears during the run
+  // reaches the writer, as this one does when the run is called directly.
+  HeadlessOptions options;
+  options.play = true;
+  options.sprites = 300;
+  options.ticks = 20;
+  options.record = "/no-such-quadpool-folder/game.qpr";
+  const HeadlessOutcome outcome = run_play(options, nullptr, nullptr);
+  EXPECT_EQ(outcome.exit_code, 1);
+  EXPECT_NE(outcome.failure.find(options.record), std::string::npos) << outcome.failure;
+  ASSERT_TRUE(outcome.report.has_value());
+  ASSERT_TRUE(outcome.report->game.has_value());
+  EXPECT_TRUE(outcome.report->game->recorded_to.empty());
 }
 
 }  // namespace
