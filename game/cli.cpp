@@ -143,8 +143,34 @@ CLI::Validator window_size(Failure& failure) {
   });
 }
 
-// A .png or .bmp file name (any case) that can be written, checked now so that a bad path fails
-// before any window opens rather than after the last frame.
+// Why the file `text` cannot be written, or empty: checked when the command line is read, so
+// that a bad path fails before any window opens or any tick runs rather than at the end.
+std::string unwritable_file(const std::string& text) {
+  std::filesystem::path folder = std::filesystem::path(text).parent_path();
+  if (folder.empty()) folder = ".";
+  std::error_code error;
+  if (!std::filesystem::is_directory(folder, error)) {
+    return fmt::format("'{}': '{}' is not a folder that exists", shown_value(text, 200),
+                       shown_value(folder.string(), 200));
+  }
+  // An existing name is replaced at the end, so it must be a file the user may write.
+  const std::filesystem::file_status status = std::filesystem::status(text, error);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    return fmt::format("'{}' exists and is not a file", shown_value(text, 200));
+  }
+  if (std::filesystem::exists(status) && ::access(text.c_str(), W_OK) != 0) {
+    return fmt::format("'{}' exists and cannot be written", shown_value(text, 200));
+  }
+  // The rest (a read-only folder or mount, /proc, /sys, a link to nothing, a name too long)
+  // only creating the file that the result will be written through can tell.
+  if (const std::string reason = check_file_can_be_written(text); !reason.empty()) {
+    return fmt::format("'{}' cannot be written: {}", shown_value(text, 200),
+                       shown_value(reason, 200));
+  }
+  return {};
+}
+
+// A .png or .bmp file name (any case) that can be written.
 CLI::Validator screenshot_file(Failure& failure) {
   return failing_with(failure, "--screenshot", [](std::string& text) -> std::string {
     std::string lower = text;
@@ -157,29 +183,13 @@ CLI::Validator screenshot_file(Failure& failure) {
     if (!ends_with(".png") && !ends_with(".bmp")) {
       return fmt::format("must name a .png or .bmp file, got '{}'", shown_value(text));
     }
-    std::filesystem::path folder = std::filesystem::path(text).parent_path();
-    if (folder.empty()) folder = ".";
-    std::error_code error;
-    if (!std::filesystem::is_directory(folder, error)) {
-      return fmt::format("'{}': '{}' is not a folder that exists", shown_value(text, 200),
-                         shown_value(folder.string(), 200));
-    }
-    // An existing name is replaced at the end, so it must be a file the user may write.
-    const std::filesystem::file_status status = std::filesystem::status(text, error);
-    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-      return fmt::format("'{}' exists and is not a file", shown_value(text, 200));
-    }
-    if (std::filesystem::exists(status) && ::access(text.c_str(), W_OK) != 0) {
-      return fmt::format("'{}' exists and cannot be written", shown_value(text, 200));
-    }
-    // The rest (a read-only folder or mount, /proc, /sys, a link to nothing, a name too long)
-    // only creating the file that the screenshot will be written through can tell.
-    if (const std::string reason = check_file_can_be_written(text); !reason.empty()) {
-      return fmt::format("'{}' cannot be written: {}", shown_value(text, 200),
-                         shown_value(reason, 200));
-    }
-    return {};
+    return unwritable_file(text);
   });
+}
+
+// A file name that can be written (--record).
+CLI::Validator writable_file(Failure& failure, const char* flag) {
+  return failing_with(failure, flag, [](std::string& text) { return unwritable_file(text); });
 }
 
 // --- the option table --------------------------------------------------------------------------
@@ -190,14 +200,20 @@ std::string help_footer() {
       "  without --headless  the SDL2 demo (needs a display; try xvfb-run or --headless)\n"
       "  with --headless     runs the simulation without a window and prints a summary\n"
       "                      (--json: exactly one JSON object on stdout)\n"
+      "  with --headless --play --bot\n"
+      "                      the bot plays the game; --record FILE saves it, and\n"
+      "                      --replay FILE plays a saved game again to its recorded hash\n"
       "Caps: --sprites <= {}, --ticks <= {}, --frames <= {}.\n"
-      "Exit codes: 0 success, 1 --verify found a broad-phase mismatch or the report or the "
-      "screenshot could not be written, 2 bad input or no display.\n"
+      "Exit codes: 0 success, 1 --verify found a broad-phase mismatch, a replay did not end on "
+      "its recorded hash, or the report, the screenshot or the record could not be written, "
+      "2 bad input (a bad replay file too) or no display.\n"
       "Examples:\n"
       "  quadpool --sprites 20000\n"
       "  quadpool --headless --sprites 100000 --ticks 600 --json\n"
       "  quadpool --headless --scene mixed --sprites 20000 --ticks 300 --json\n"
-      "  quadpool --headless --switch-allocator-every 7 --verify\n",
+      "  quadpool --headless --switch-allocator-every 7 --verify\n"
+      "  quadpool --headless --play --bot --ticks 3000 --record game.qpr --json\n"
+      "  quadpool --headless --replay game.qpr --json\n",
       kMaxSprites, kMaxTicks, kMaxFrames);
 }
 
@@ -210,6 +226,7 @@ struct Parser {
   WindowSize window{demo.window_width, demo.window_height};
   std::uint64_t frames = 0;
   bool headless_mode = false;
+  bool bot = false;  // --bot: headless play has no other pilot, so it is required with --play
   std::vector<CLI::Option*> switches;         // take no value
   std::map<std::string, std::string> valued;  // flag -> what a missing value should have been
   std::vector<CLI::Option*> headless_only, demo_only;
@@ -227,6 +244,7 @@ struct Parser {
   }
   void add_shared_options();
   void add_headless_options();
+  void add_play_options();
   void add_demo_options();
 };
 
@@ -300,6 +318,26 @@ void Parser::add_headless_options() {
                                "reference every tick; exit 1 on a mismatch"));
   headless_only.push_back(
       flag("--json", headless.json, "Headless: print exactly one JSON object on stdout"));
+  add_play_options();
+}
+
+// The game (game/play/) instead of the field alone; check_play() says which go together.
+void Parser::add_play_options() {
+  headless_only.push_back(flag("--play", headless.play,
+                               "Headless: play the game on the field (with --bot: the bot "
+                               "flies; there is no player without a window)"));
+  headless_only.push_back(flag("--bot", bot, "Headless: the bot pilot plays (with --play)"));
+  headless_only.push_back(flag(
+      "--storm", headless.storm,
+      "Headless: the game's stress setting: volleys, big bursts, an immortal ship (with --play)"));
+  headless_only.push_back(value("--record", headless.record, "FILE",
+                                "Headless: write the game's replay to FILE (with --play)",
+                                "a file name")
+                              ->check(writable_file(failure, "--record")));
+  headless_only.push_back(value("--replay", headless.replay, "FILE",
+                                "Headless: play the replay FILE to its end and check its final "
+                                "state hash; the file decides seed, scene, sprites, storm, ticks",
+                                "a replay file name"));
 }
 
 void Parser::add_demo_options() {
@@ -373,6 +411,30 @@ void check_modes(const Parser& parser) {
   }
 }
 
+// The play flags: a headless game needs the bot; a replay file decides the game by itself.
+void check_play(const Parser& parser) {
+  const auto given = [&](const char* name) { return parser.app.count(name) > 0; };
+  if (given("--replay")) {
+    for (const char* name :
+         {"--play", "--bot", "--seed", "--scene", "--sprites", "--storm", "--ticks"}) {
+      if (given(name)) {
+        bad(fmt::format("--replay cannot be used with {}: the replay file decides the game "
+                        "(seed, scene, sprites, storm, ticks)",
+                        name));
+      }
+    }
+    if (given("--record")) bad("--record cannot be used with --replay: the replay is the record");
+    return;
+  }
+  for (const char* name : {"--bot", "--storm", "--record"}) {
+    if (given(name) && !given("--play")) bad(fmt::format("{} needs --play", name));
+  }
+  if (given("--play") && !given("--bot")) {
+    bad("--play needs --bot with --headless: without a window there is no player, so the bot "
+        "flies");
+  }
+}
+
 // The line for a CLI11 parse error, chosen by the exception's type and the options' state.
 [[noreturn]] void report(const CLI::ParseError& error, const Parser& parser) {
   if (dynamic_cast<const CLI::ValidationError*>(&error) != nullptr && !parser.failure.empty()) {
@@ -409,6 +471,7 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
                     shown_value(joined)));
   }
   check_modes(parser);
+  check_play(parser);
 
   CommandLine command;
   command.mode = parser.headless_mode ? CommandLine::Mode::Headless : CommandLine::Mode::Demo;

@@ -15,8 +15,10 @@
 #include "engine/memory/allocator_kind.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "game/json_writer.hpp"
+#include "game/play_run.hpp"
 #include "engine/spatial/pair_check.hpp"
 #include "game/report_json.hpp"
+#include "game/run_loop.hpp"
 #include "game/tick_recorder.hpp"
 #include "scene/scene.hpp"
 
@@ -38,13 +40,7 @@ std::optional<std::string> verify_tick(spatial::PairChecker& checker, std::uint6
 
 HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_counter,
                           std::FILE* progress) {
-  SimulationConfig config;
-  config.scene.seed = options.seed;
-  config.scene.sprites = options.sprites;
-  config.scene.kind = options.scene;
-  config.allocator = options.allocator;
-  config.heap_counter = heap_counter;
-  Simulation sim(config);
+  Simulation sim(field_config(options, heap_counter));
 
   HeadlessReport report;
   report.options = options;
@@ -55,49 +51,24 @@ HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_count
   spatial::PairChecker checker;
 
   const Clock::time_point start = Clock::now();
-  Clock::time_point last_progress = start;
-  memory::AllocatorKind kind = options.allocator;
+  AllocatorAlternation alternation(options.allocator, options.switch_allocator_every);
+  ProgressLine progress_line(progress, options.ticks);
   for (std::uint64_t t = 0; t < options.ticks; ++t) {
-    if (options.switch_allocator_every != 0 && t != 0 && t % options.switch_allocator_every == 0) {
-      kind = kind == memory::AllocatorKind::Pool ? memory::AllocatorKind::NewDelete : memory::AllocatorKind::Pool;
-      sim.set_allocator(kind);
-    }
+    if (const auto kind = alternation.before_tick(t)) sim.set_allocator(*kind);
     const bool warm = warmup.next_tick(sim);
     const TickStats& tick = sim.step();
     recorder.record(TickSample::of(tick, warm));
 
     if (options.verify) {
       if (auto failure = verify_tick(checker, t, sim.last_boxes(), sim.last_pairs())) {
-        return HeadlessOutcome{std::nullopt, std::move(*failure)};
+        return HeadlessOutcome{std::nullopt, std::move(*failure), 1};
       }
     }
-    if (progress != nullptr) {
-      const Clock::time_point now = Clock::now();
-      if (now - last_progress >= std::chrono::seconds(1)) {
-        last_progress = now;
-        fmt::print(
-            progress, "quadpool: tick {}/{} ({:.0f}%), last tick {:.3f} ms\n", t + 1, options.ticks,
-            100.0 * static_cast<double>(t + 1) / static_cast<double>(options.ticks), tick.ms.total);
-        std::fflush(progress);
-      }
-    }
+    progress_line.after_tick(t, tick.ms.total);
   }
   report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-
-  const TickStats& last = sim.last_tick();
-  report.state_hash = sim.state_hash();
-  report.pairs_last_tick = last.pairs_tested;
-  report.contacts_total = sim.contacts_total();
-  report.pool = last.pool;
-  report.tree = last.tree;
-  report.tree_config = sim.tree().config();
-  report.kinetic_energy_last = kinetic_energy(sim.sprites());
-  report.pool_ticks = recorder.summary(memory::AllocatorKind::Pool);
-  report.new_delete_ticks = recorder.summary(memory::AllocatorKind::NewDelete);
-  report.tick_ms = recorder.tick_ms();
-  report.phase_ms = recorder.phase_medians();
-  report.heap_allocs_per_tick = recorder.warm_heap_allocations();
-  return HeadlessOutcome{report, {}};
+  report_field(report, sim, recorder);
+  return HeadlessOutcome{report, {}, 0};
 }
 
 std::string format_json(const HeadlessReport& r) {
@@ -143,6 +114,7 @@ std::string format_json(const HeadlessReport& r) {
   json.number("first", r.kinetic_energy_first);
   json.number("last", r.kinetic_energy_last);
   json.end();
+  if (r.game) write_game_json(json, *r.game);
   json.number("seconds", r.seconds);
   json.end();
   return json.text();
@@ -150,9 +122,9 @@ std::string format_json(const HeadlessReport& r) {
 
 std::string format_summary(const HeadlessReport& r) {
   std::string s =
-      fmt::format("quadpool --headless: {} scene, {} sprites, {} ticks, seed {}, allocator {}",
-                  scene::scene_name(r.options.scene), r.options.sprites, r.options.ticks, r.options.seed,
-                  memory::allocator_name(r.options.allocator));
+      fmt::format("quadpool --headless{}: {} scene, {} sprites, {} ticks, seed {}, allocator {}",
+                  r.game ? " (play)" : "", scene::scene_name(r.options.scene), r.options.sprites,
+                  r.options.ticks, r.options.seed, memory::allocator_name(r.options.allocator));
   if (r.options.switch_allocator_every != 0) {
     s += fmt::format(", switching every {} ticks", r.options.switch_allocator_every);
   }
@@ -183,22 +155,25 @@ std::string format_summary(const HeadlessReport& r) {
                    r.pool.capacity, r.pool.high_water, r.pool.chunks);
   s += fmt::format("  kinetic energy    {:.6g} -> {:.6g}\n", r.kinetic_energy_first,
                    r.kinetic_energy_last);
+  if (r.game) s += format_game_summary(*r.game);
   s += fmt::format("  wall time         {:.2f} s\n", r.seconds);
   return s;
 }
 
 int run_headless(const HeadlessOptions& options, HeapCounter heap_counter) {
-  const HeadlessOutcome outcome = run_ticks(options, heap_counter, options.json ? nullptr : stderr);
-  if (!outcome.report) {
-    std::fprintf(stderr, "%s\n", outcome.verify_failure.c_str());
-    return 1;
+  std::FILE* progress = options.json ? nullptr : stderr;
+  const HeadlessOutcome outcome = options.play || !options.replay.empty()
+                                      ? run_play(options, heap_counter, progress)
+                                      : run_ticks(options, heap_counter, progress);
+  if (outcome.report) {
+    if (options.json) {
+      std::printf("%s\n", format_json(*outcome.report).c_str());
+    } else {
+      std::fputs(format_summary(*outcome.report).c_str(), stdout);
+    }
   }
-  if (options.json) {
-    std::printf("%s\n", format_json(*outcome.report).c_str());
-  } else {
-    std::fputs(format_summary(*outcome.report).c_str(), stdout);
-  }
-  return 0;
+  if (!outcome.failure.empty()) std::fprintf(stderr, "%s\n", outcome.failure.c_str());
+  return outcome.exit_code;
 }
 
 }  // namespace quadpool::game

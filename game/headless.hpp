@@ -12,6 +12,7 @@
 #include "game/headless_options.hpp"
 #include "engine/spatial/pair_check.hpp"
 #include "game/percentiles.hpp"
+#include "game/play_report.hpp"
 #include "game/simulation.hpp"
 #include "game/tick_recorder.hpp"
 
@@ -34,12 +35,16 @@ struct HeadlessReport {
   double kinetic_energy_first = 0;        // before the first tick
   double kinetic_energy_last = 0;         // after the last tick
   double seconds = 0;                     // wall-clock time of the whole run
+  std::optional<GameReport> game;         // a play run's (--play, --replay); state_hash is the game's
 };
 
-/// Either the report, or the --verify failure (one line naming the tick and the pair).
+/// What a run ends with: the report to print (when there is one), the failure line (a --verify
+/// mismatch, a bad replay file, a replay that missed its hash, a record that could not be
+/// written; empty when none) and the exit code.
 struct HeadlessOutcome {
   std::optional<HeadlessReport> report;
-  std::string verify_failure;
+  std::string failure;
+  int exit_code = 0;
 };
 
 /// The --verify check of one tick: empty when `pairs` are exactly the overlapping pairs of
@@ -59,7 +64,8 @@ std::string format_json(const HeadlessReport& report);
 std::string format_summary(const HeadlessReport& report);
 
 /// The whole of `quadpool --headless`: runs, prints to stdout (and progress and errors to
-/// stderr), returns the exit code: 0, or 1 when --verify found a mismatch.
+/// stderr), returns the exit code: 0, or 1 when --verify found a mismatch. With --play or
+/// --replay it plays the game (play_run.hpp) and returns that run's exit code.
 int run_headless(const HeadlessOptions& options, HeapCounter heap_counter);
 
 }  // namespace quadpool::game

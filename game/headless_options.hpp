@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "engine/memory/allocator_kind.hpp"
 #include "scene/scene.hpp"
@@ -23,6 +24,11 @@ struct HeadlessOptions {
   std::uint64_t switch_allocator_every = 0;  // 0: never switch
   bool verify = false;
   bool json = false;
+  // Play (game/play/): the bot plays the game on the field instead of the field running alone.
+  bool play = false;    // --play --bot
+  bool storm = false;   // the rules' stress setting
+  std::string record;   // write the game's replay here (empty: none)
+  std::string replay;   // play this replay file instead (empty: none); it decides the game
 };
 
 }  // namespace quadpool::game

@@ -52,6 +52,24 @@ TEST(CommandLine, HeadlessFlagsAreAllParsed) {
   EXPECT_TRUE(h.json);
 }
 
+TEST(CommandLine, PlayAndReplayFlagsAreParsed) {
+  const ParseResult play = parse({"--headless", "--play", "--bot", "--storm", "--record",
+                                  "game.qpr", "--ticks", "50", "--seed", "3"});
+  ASSERT_TRUE(play.command.has_value()) << play.message;
+  EXPECT_TRUE(play.command->headless.play);
+  EXPECT_TRUE(play.command->headless.storm);
+  EXPECT_EQ(play.command->headless.record, "game.qpr");
+  EXPECT_TRUE(play.command->headless.replay.empty());
+
+  // The file is read when the run starts, not while the command line is parsed.
+  const ParseResult replay = parse({"--headless", "--replay", "game.qpr", "--allocator",
+                                    "new-delete", "--switch-allocator-every", "7", "--json"});
+  ASSERT_TRUE(replay.command.has_value()) << replay.message;
+  EXPECT_FALSE(replay.command->headless.play);
+  EXPECT_EQ(replay.command->headless.replay, "game.qpr");
+  EXPECT_EQ(replay.command->headless.allocator, memory::AllocatorKind::NewDelete);
+}
+
 TEST(CommandLine, DemoFlagsFillDemoOptions) {
   const ParseResult r =
       parse({"--sprites", "5000", "--seed", "9", "--allocator", "new-delete", "--window",
@@ -184,6 +202,25 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--screenshot", "/proc/quadpool-shot.png"}, "--screenshot", "cannot be written"},
       {{"--screenshot", "/sys/quadpool-shot.png"}, "--screenshot", "cannot be written"},
       {{"--screenshot", too_long_screenshot_name().c_str()}, "--screenshot", "300 bytes long"},
+      // Play: headless has no player but the bot, and a replay decides its own game.
+      {{"--headless", "--play"}, "--play", "needs --bot"},
+      {{"--headless", "--bot"}, "--bot", "needs --play"},
+      {{"--headless", "--storm"}, "--storm", "needs --play"},
+      {{"--headless", "--record", "r.qpr"}, "--record", "needs --play"},
+      {{"--play", "--bot"}, "--play", "needs --headless"},
+      {{"--headless", "--play=1", "--bot"}, "--play", "takes no value"},
+      {{"--headless", "--replay", "r.qpr", "--play", "--bot"}, "--play", "the replay file decides"},
+      {{"--headless", "--replay", "r.qpr", "--seed", "3"}, "--seed", "the replay file decides"},
+      {{"--headless", "--replay", "r.qpr", "--scene", "mixed"}, "--scene", "the replay file decides"},
+      {{"--headless", "--replay", "r.qpr", "--sprites", "9"}, "--sprites", "the replay file decides"},
+      {{"--headless", "--replay", "r.qpr", "--storm"}, "--storm", "the replay file decides"},
+      {{"--headless", "--replay", "r.qpr", "--ticks", "9"}, "--ticks", "the replay file decides"},
+      {{"--headless", "--replay", "r.qpr", "--record", "s.qpr"}, "--record", "is the record"},
+      {{"--headless", "--replay"}, "--replay", "a replay file name"},
+      {{"--headless", "--play", "--bot", "--record", "/no-such-quadpool-folder/r.qpr"},
+       "--record",
+       "'/no-such-quadpool-folder' is not a folder that exists"},
+      {{"--headless", "--play", "--bot", "--record", "/proc/quadpool.qpr"}, "--record", "cannot be written"},
   };
   return cases;
 }

@@ -79,7 +79,7 @@ TEST(HeadlessRunner, ReportMatchesTheSimulationItRan) {
   options.seed = 21;
   options.verify = true;
   const HeadlessOutcome outcome = run_ticks(options, &quadpool::heap_allocations, nullptr);
-  ASSERT_TRUE(outcome.report.has_value()) << outcome.verify_failure;
+  ASSERT_TRUE(outcome.report.has_value()) << outcome.failure;
   const HeadlessReport& r = *outcome.report;
 
   SimulationConfig config;
