@@ -122,6 +122,19 @@ TEST(PlayRun, ARecordedGameReplaysToTheSameHashOnAnyAllocator) {
   EXPECT_NE(summary.output.find("  game  "), std::string::npos) << summary.output;
 }
 
+// tests/game/data/bot_game_gcc_baseline.qpr was recorded by the GCC 12 release build for the
+// x86-64 baseline (`quadpool --headless --play --bot --sprites 2000 --ticks 600 --seed 5
+// --scene mixed --record ...`). Every build plays it to the hash it ends on: clang (asan), GCC
+// with -march=x86-64-v3 (the headless-x86-64-v3 stage), GCC with asserts on or off.
+TEST(PlayRun, AGameRecordedByTheBaselineBuildReplaysToItsHashOnThisBuild) {
+  const std::string file =
+      std::string(QUADPOOL_SOURCE_DIR) + "/tests/game/data/bot_game_gcc_baseline.qpr";
+  const Json json = run_json("--replay '" + file + "'");
+  EXPECT_EQ(json.at("game.replay.matches"), "true");
+  EXPECT_EQ(json.at("state_hash"), "1834ad5e6a8c1c88");
+  EXPECT_EQ(json.at("game.score"), "4820");
+}
+
 TEST(PlayRun, AReplayThatMissesItsHashSaysSoAndExitsOne) {
   const TempFile file("wrong_hash.qpr");
   run_json("--play --bot --sprites 600 --ticks 60 --seed 2 --record " + file.quoted());
