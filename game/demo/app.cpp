@@ -17,8 +17,8 @@
 #include <fmt/format.h>
 
 #include "engine/memory/allocator_kind.hpp"
+#include "game/lab/summary.hpp"
 #include "game/log.hpp"
-#include "game/demo/summary.hpp"
 #include "game/simulation.hpp"
 #include "scene/scene.hpp"
 
@@ -53,11 +53,13 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const D
     : target_{window, renderer, renderer_name(renderer), {}},
       options_(options),
       input_(std::move(script)),
-      runner_(scene::SceneConfig{.seed = options.seed, .sprites = options.sprites, .kind = options.scene},
-              options.allocator, options.heap_counter),
+      runner_(
+          scene::SceneConfig{
+              .seed = options.seed, .sprites = options.sprites, .kind = options.scene},
+          options.allocator, options.heap_counter),
       // A start: the stream grows to what is drawn, which the density map bounds by the
       // screen's area however many sprites there are.
-      stream_(kInitialStreamQuads * 4 * VertexStream::kFramesInFlight),
+      stream_(kInitialStreamQuads * 4 * lab::VertexStream::kFramesInFlight),
       sprite_renderer_(renderer, atlas),
       overlay_(options.seed) {
   update_layout();
@@ -107,8 +109,8 @@ void App::fit_camera() {
 void App::update_layout() {
   int width = 0, height = 0;
   SDL_GetRendererOutputSize(target_.renderer, &width, &height);
-  const Layout next = layout_for(width, height, controls_.show_ui);
-  const Layout& now = layout_.layout;
+  const lab::Layout next = lab::layout_for(width, height, controls_.show_ui);
+  const lab::Layout& now = layout_.layout;
   if (next.window.w == now.window.w && next.window.h == now.window.h &&
       next.panel.w == now.panel.w) {
     return;
@@ -137,10 +139,10 @@ int App::run() {
     if (options_.ab && frame_ == 0) start_ab();
     update_layout();
 
-    FrameSample sample;
+    lab::FrameSample sample;
     sample.tick.allocator = runner_.sim().allocator();
     if (input_.spawning() && !ab_.running()) {
-      const ScreenPoint at = camera_.to_world(input_.mouse().x, input_.mouse().y);
+      const lab::ScreenPoint at = camera_.to_world(input_.mouse().x, input_.mouse().y);
       runner_.spawn(at.x, at.y, kSpawnPerFrame, 20.0f / camera_.scale());
     }
     runner_.tick_frame(controls_, sample);
@@ -202,7 +204,7 @@ OverlayRequests App::render() {
   world.selection = selection_.region();
   world.picked_leaf = selection_.picked_leaf();
   world.typical_radius = 0.5f * (runner_.scene().min_radius + runner_.scene().max_radius);
-  const ScreenRect& area = layout_.layout.world;
+  const lab::ScreenRect& area = layout_.layout.world;
   // The world stays in its own rectangle: zoomed in, it must not spill under the panel.
   const SDL_Rect clip{static_cast<int>(area.x), static_cast<int>(area.y), static_cast<int>(area.w),
                       static_cast<int>(area.h)};
@@ -399,14 +401,14 @@ void App::cancel_ab() {
   runner_.set_allocator(ab_.saved_allocator());
 }
 
-void App::advance_ab(const FrameSample& sample) {
+void App::advance_ab(const lab::FrameSample& sample) {
   switch (ab_.record(sample)) {
-    case AbExperiment::Next::Continue:
+    case lab::AbExperiment::Next::Continue:
       break;
-    case AbExperiment::Next::NewLeg:
+    case lab::AbExperiment::Next::NewLeg:
       start_ab_leg();
       break;
-    case AbExperiment::Next::Done:
+    case lab::AbExperiment::Next::Done:
       controls_ = ab_.saved_controls();
       runner_.set_allocator(ab_.saved_allocator());
       break;
@@ -416,7 +418,7 @@ void App::advance_ab(const FrameSample& sample) {
 // --- the summary -------------------------------------------------------------------------------
 
 void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const {
-  const SummaryInputs in{
+  const lab::SummaryInputs in{
       .stats = stats_,
       .sim = runner_.sim(),
       .seed = runner_.scene().seed,
@@ -440,7 +442,7 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
       .notice = notice_.text,
       .world_drawn = camera_.world_on_screen(runner_.sim().world_side()),
   };
-  std::puts(summary_json(in).c_str());
+  std::puts(lab::summary_json(in).c_str());
   std::fflush(stdout);
 }
 

@@ -10,20 +10,20 @@
 #include <string>
 #include <vector>
 
-#include "game/demo/ab_experiment.hpp"
-#include "game/demo/camera.hpp"
-#include "game/demo/controls.hpp"
-#include "game/demo/frame_stats.hpp"
 #include "game/demo/input.hpp"
 #include "game/demo/key_map.hpp"
-#include "game/demo/layout.hpp"
 #include "game/demo/overlay.hpp"
-#include "game/demo/selection.hpp"
-#include "game/demo/sim_runner.hpp"
 #include "game/demo/sprite_renderer.hpp"
 #include "game/demo/textures.hpp"
-#include "game/demo/vertex_stream.hpp"
 #include "game/demo_options.hpp"
+#include "game/lab/ab_experiment.hpp"
+#include "game/lab/camera.hpp"
+#include "game/lab/controls.hpp"
+#include "game/lab/frame_stats.hpp"
+#include "game/lab/layout.hpp"
+#include "game/lab/selection.hpp"
+#include "game/lab/sim_runner.hpp"
+#include "game/lab/vertex_stream.hpp"
 #include "scene/scene.hpp"
 
 struct SDL_Window;
@@ -53,7 +53,7 @@ class App {
   };
   // The layout, and what the summary reports about it.
   struct LayoutWatch {
-    Layout layout;
+    lab::Layout layout;
     std::uint64_t refits = 0;              // camera fits after a resize or the panel toggling
     std::uint64_t frames_overlapping = 0;  // frames the drawn panel shared pixels with the world
   };
@@ -76,7 +76,7 @@ class App {
   void start_ab();
   void start_ab_leg();
   void cancel_ab();
-  void advance_ab(const FrameSample& sample);
+  void advance_ab(const lab::FrameSample& sample);
   OverlayRequests render();
   bool save_frame(bool last_frame);
   void print_summary(bool screenshot_written, double cpu_ms_per_frame) const;
@@ -85,15 +85,15 @@ class App {
   LayoutWatch layout_;
   DemoOptions options_;
   Input input_;
-  SimRunner runner_;
-  Camera camera_;
-  Selection selection_;
-  VertexStream stream_;
+  lab::SimRunner runner_;
+  lab::Camera camera_;
+  lab::Selection selection_;
+  lab::VertexStream stream_;
   SpriteRenderer sprite_renderer_;
-  FrameStats stats_;
-  Controls controls_;
+  lab::FrameStats stats_;
+  lab::Controls controls_;
   Overlay overlay_;
-  AbExperiment ab_;
+  lab::AbExperiment ab_;
   std::vector<scene::Sprite> ab_start_;  // the sprites as B found them: where every A/B leg starts
   Notice notice_;
   std::uint64_t frame_ = 0;

@@ -147,7 +147,7 @@ std::optional<scene::SceneKind> Input::inject_script(std::uint64_t frame, SDL_Wi
       case ScriptedKey::Kind::Spawn:
         push_mouse(SDL_MOUSEBUTTONDOWN, scripted.x0, scripted.y0, window_id);
         script_holds_button_ =
-            ScreenPoint{static_cast<float>(scripted.x0), static_cast<float>(scripted.y0)};
+            lab::ScreenPoint{static_cast<float>(scripted.x0), static_cast<float>(scripted.y0)};
         break;
       case ScriptedKey::Kind::Key: {
         SDL_Event press{};
@@ -169,7 +169,7 @@ std::optional<scene::SceneKind> Input::inject_script(std::uint64_t frame, SDL_Wi
 }
 
 Action Input::handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_keyboard,
-                     Camera& camera, Selection& selection) {
+                     lab::Camera& camera, lab::Selection& selection) {
   switch (event.type) {
     case SDL_QUIT:
       return Action::CloseWindow;

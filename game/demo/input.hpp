@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "game/demo/camera.hpp"
 #include "game/demo/key_map.hpp"
-#include "game/demo/selection.hpp"
+#include "game/lab/camera.hpp"
+#include "game/lab/selection.hpp"
 #include "scene/scene.hpp"
 
 union SDL_Event;
@@ -55,22 +55,22 @@ class Input {
   /// Handles one SDL event, after ImGui has seen it (`ui_wants_mouse` / `ui_wants_keyboard`:
   /// ImGui's WantCapture flags). Mouse gestures move `camera` and drag `selection`. Returns
   /// the action of a key press, Action::CloseWindow when the window is closed, else Action::None.
-  Action handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_keyboard, Camera& camera,
-                Selection& selection);
+  Action handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_keyboard,
+                lab::Camera& camera, lab::Selection& selection);
 
   /// The left button is held outside the UI, without shift: spawn sprites under the cursor.
   bool spawning() const noexcept { return spawning_; }
   /// The cursor, in window pixels.
-  ScreenPoint mouse() const noexcept { return mouse_; }
+  lab::ScreenPoint mouse() const noexcept { return mouse_; }
 
  private:
   std::vector<ScriptedKey> script_;
   std::size_t next_script_key_ = 0;
   bool script_holds_shift_ = false;  // a scripted drag or click holds shift until the next frame
-  std::optional<ScreenPoint> script_holds_button_;  // a scripted spawn: released next frame
+  std::optional<lab::ScreenPoint> script_holds_button_;  // a scripted spawn: released next frame
   bool spawning_ = false;
   bool panning_ = false;
-  ScreenPoint mouse_{0, 0};
+  lab::ScreenPoint mouse_{0, 0};
 };
 
 }  // namespace quadpool::game::demo

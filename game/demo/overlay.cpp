@@ -83,10 +83,10 @@ bool tree_field(const char* label, int& value, int low, int high, int fast_step)
 // A graph of the last FrameStats::kHistory frames, one column per frame, stacked by the first
 // `phases` phases (5: the whole frame, 4: the tick alone), oldest on the left. The whole-frame
 // graph has a 60 FPS line; the tick graph has a strip under it coloured by allocator.
-void draw_phase_graph(const FrameStats& stats, int phases, float width, float height,
+void draw_phase_graph(const lab::FrameStats& stats, int phases, float width, float height,
                       bool whole_frame) {
   const std::size_t n = stats.history_size();
-  auto value = [](const FrameSample& s, int p) {
+  auto value = [](const lab::FrameSample& s, int p) {
     const PhaseTimes& ms = s.tick.ms;
     const double parts[5] = {ms.integrate, ms.rebuild, ms.pairs, ms.resolve, s.render};
     return static_cast<float>(parts[p]);
@@ -105,14 +105,14 @@ void draw_phase_graph(const FrameStats& stats, int phases, float width, float he
   const ImVec2 at = reserve_bar(width, height + strip);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddRectFilled(at, ImVec2(at.x + width, at.y + height), IM_COL32(25, 25, 32, 230));
-  const float column = width / static_cast<float>(FrameStats::kHistory);
+  const float column = width / static_cast<float>(lab::FrameStats::kHistory);
   // The top of the graph is the label's band; the bars stay below it, so the label is readable.
   const float label_band = ImGui::GetTextLineHeight() + 2.0f;
   const float bars = height - label_band;
   for (std::size_t i = 0; i < n; ++i) {
-    const FrameSample& s = stats.history(i);
+    const lab::FrameSample& s = stats.history(i);
     float y = at.y + height;
-    const float x0 = at.x + static_cast<float>(i + FrameStats::kHistory - n) * column;
+    const float x0 = at.x + static_cast<float>(i + lab::FrameStats::kHistory - n) * column;
     for (int p = 0; p < phases; ++p) {
       const float h = value(s, p) / full_scale * bars;
       if (h < 0.25f) continue;
@@ -163,7 +163,7 @@ void Overlay::apply_scale(float scale) {
 
 OverlayRequests Overlay::draw(const OverlayView& view) {
   OverlayRequests requests;
-  const ScreenRect& panel = view.layout.panel;
+  const lab::ScreenRect& panel = view.layout.panel;
   apply_scale(view.layout.ui_scale);
   // Docked: the layout decides where the panel is and how big, every frame; the world is drawn
   // beside it, never under it. Sections that do not fit scroll.
@@ -205,11 +205,12 @@ void Overlay::measure_fit() {
 }
 
 void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& requests) {
-  const FrameStats& stats = view.stats;
+  const lab::FrameStats& stats = view.stats;
   const std::size_t n = stats.history_size();
-  const FrameSample last = n > 0 ? stats.history(n - 1) : FrameSample{};
+  const lab::FrameSample last = n > 0 ? stats.history(n - 1) : lab::FrameSample{};
   // A frame without a tick (paused, or just after a single step) shows the last tick's figures.
-  const FrameSample ticked = last.ticked ? last : stats.last_ticked().value_or(FrameSample{});
+  const lab::FrameSample ticked =
+      last.ticked ? last : stats.last_ticked().value_or(lab::FrameSample{});
   const char* which_tick = last.ticked ? "this tick" : "last tick";
   const double fps = stats.recent_fps();
   text(fmt::format("{:.0f} FPS  {:.2f} ms/frame  {} sprites", fps, fps > 0 ? 1000.0 / fps : 0.0,
@@ -336,13 +337,13 @@ void Overlay::draw_stream_panel(const OverlayView& view) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   // Closed at first, so that the panel fits in 720 pixels with an A/B result.
   if (ImGui::CollapsingHeader("Vertex stream")) {
-    const VertexStreamStats s = view.stream.stats();
+    const lab::VertexStreamStats s = view.stream.stats();
     const float bar_h = 14.0f * scale_;
     const ImVec2 at = reserve_bar(content_w_, bar_h);
     const float per_byte =
         content_w_ / static_cast<float>(std::max<std::uint64_t>(s.capacity_bytes, 1));
     draw->AddRectFilled(at, ImVec2(at.x + content_w_, at.y + bar_h), IM_COL32(40, 40, 48, 255));
-    view.stream.for_each_range([&](const StreamRange& r) {
+    view.stream.for_each_range([&](const lab::StreamRange& r) {
       const float x0 = at.x + static_cast<float>(r.offset) * per_byte;
       const float x1 = std::max(x0 + 1.0f, at.x + static_cast<float>(r.offset + r.size) * per_byte);
       draw->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1, at.y + bar_h),
@@ -359,7 +360,7 @@ void Overlay::draw_stream_panel(const OverlayView& view) {
         fmt::format("fragmentation {:.1f}%  (1 - largest free / free)", 100.0 * s.fragmentation()));
     ImGui::TextDisabled("drawn by SDL's %s renderer", view.renderer_name.c_str());
     text(fmt::format("capacity {}, {} frames in flight{}", bytes_text(s.capacity_bytes),
-                     VertexStream::kFramesInFlight,
+                     lab::VertexStream::kFramesInFlight,
                      s.grows > 0 ? fmt::format(", grew {}x", s.grows) : std::string()));
   }
 }
@@ -368,7 +369,7 @@ void Overlay::draw_stream_panel(const OverlayView& view) {
 
 void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requests) {
   if (!ImGui::CollapsingHeader("Controls", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  Controls& controls = view.controls;
+  lab::Controls& controls = view.controls;
   // An A/B run owns the scene, the speed and the drawing until it is done or cancelled.
   ImGui::BeginDisabled(view.ab.running());
   ImGui::PushItemWidth(0.55f * content_w_);
@@ -435,7 +436,7 @@ void Overlay::draw_scene_controls(const OverlayView& view, OverlayRequests& requ
 
 void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) {
   if (!ImGui::CollapsingHeader("A/B: pool vs new/delete", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  const AbExperiment& ab = view.ab;
+  const lab::AbExperiment& ab = view.ab;
   if (ab.running()) {
     if (ImGui::Button("Cancel (Esc)")) requests.cancel_ab = true;
     ImGui::SameLine();
@@ -444,11 +445,11 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
   } else {
     if (ImGui::Button("Run A/B (B)")) requests.start_ab = true;
     ImGui::SameLine();
-    ImGui::TextDisabled("%d legs x %d frames%s", AbExperiment::kLegs,
-                        static_cast<int>(AbExperiment::kLegFrames),
+    ImGui::TextDisabled("%d legs x %d frames%s", lab::AbExperiment::kLegs,
+                        static_cast<int>(lab::AbExperiment::kLegFrames),
                         ab.cancelled() ? ", last run cancelled" : "");
   }
-  const std::optional<AbResult>& result = ab.result();
+  const std::optional<lab::AbResult>& result = ab.result();
   if (result) {
     ImGui::TextDisabled("%s, seed %" PRIu64 ", depth %d, leaf capacity %d",
                         scene::scene_name(result->scene), result->seed, result->tree_max_depth,
@@ -492,10 +493,10 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
 // --- keys --------------------------------------------------------------------------------------
 
 void Overlay::draw_query_panel(const OverlayView& view) {
-  const Selection& selection = view.selection;
+  const lab::Selection& selection = view.selection;
   if (!selection.stats() && !selection.picking()) return;
   if (!ImGui::CollapsingHeader("Query (X clears)", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  if (const std::optional<QueryStats>& q = selection.stats()) {
+  if (const std::optional<lab::QueryStats>& q = selection.stats()) {
     text(fmt::format("box: {} hits", q->hits));
     text(fmt::format("QuadTree::query {:.1f} us, brute force {:.1f} us ({:.0f}x)", q->tree_us,
                      q->brute_us, q->tree_us > 0 ? q->brute_us / q->tree_us : 0.0));
@@ -536,7 +537,7 @@ void Overlay::draw_keys_panel(bool& open) {
 
 // Over the world rather than in the panel, whose sections would move down by a line for the
 // few seconds it shows, and which may be hidden.
-void draw_notice(const std::string& notice, const ScreenRect& world) {
+void draw_notice(const std::string& notice, const lab::ScreenRect& world) {
   if (notice.empty()) return;
   const ImVec2 pad = ImGui::GetStyle().WindowPadding;
   const ImVec2 size =

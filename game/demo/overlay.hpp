@@ -1,5 +1,5 @@
 #pragma once
-/// The ImGui overlay, a panel docked beside the world (layout.hpp): frame times by phase, the
+/// The ImGui overlay, a panel docked beside the world (game/lab/layout.hpp): frame times by phase, the
 /// allocator switch, tree statistics, the key map, the A/B run, controls, pool and vertex-stream
 /// occupancy. The panels draw
 /// what an OverlayView hands them and return what the user asked for as OverlayRequests; they
@@ -14,13 +14,13 @@
 
 #include "engine/memory/allocator_kind.hpp"
 #include "engine/memory/pool_allocator.hpp"
-#include "game/demo/ab_experiment.hpp"
-#include "game/demo/controls.hpp"
-#include "game/demo/frame_stats.hpp"
-#include "game/demo/layout.hpp"
-#include "game/demo/selection.hpp"
 #include "game/demo/sprite_renderer.hpp"
-#include "game/demo/vertex_stream.hpp"
+#include "game/lab/ab_experiment.hpp"
+#include "game/lab/controls.hpp"
+#include "game/lab/frame_stats.hpp"
+#include "game/lab/layout.hpp"
+#include "game/lab/selection.hpp"
+#include "game/lab/vertex_stream.hpp"
 #include "game/simulation.hpp"
 #include "scene/scene.hpp"
 
@@ -30,24 +30,17 @@ namespace quadpool::game::demo {
 
 /// What the overlay shows this frame. `controls` is the one thing its widgets change in place.
 struct OverlayView {
-  const FrameStats& stats;
+  const lab::FrameStats& stats;
   const Simulation& sim;
-  const VertexStream& stream;
-  const AbExperiment& ab;
-  const Selection& selection;
-  Controls& controls;
+  const lab::VertexStream& stream;
+  const lab::AbExperiment& ab;
+  const lab::Selection& selection;
+  lab::Controls& controls;
   DrawCounts last_draw{};
   std::uint64_t frame = 0;
   bool heap_counted = false;
   const std::string& renderer_name;
-  const Layout& layout;
-};
-
-/// How far the panel's content has reached past its edges, the most over every frame drawn,
-/// pixels (0: nothing was ever cut or needed the scrollbar).
-struct PanelFit {
-  float overflow_x = 0.0f;  // past the right edge of the content area: cut off
-  float overflow_y = 0.0f;  // past the bottom: only the scrollbar shows it
+  const lab::Layout& layout;
 };
 
 /// What the user asked for through the overlay's widgets this frame; the App applies it.
@@ -75,9 +68,9 @@ class Overlay {
   OverlayRequests draw(const OverlayView& view);
   /// Where ImGui really put the panel in the last draw(), window pixels (read back, so a test
   /// can check it against the world's rectangle).
-  const ScreenRect& drawn_panel() const noexcept { return drawn_; }
+  const lab::ScreenRect& drawn_panel() const noexcept { return drawn_; }
   /// Whether everything the panel drew fitted in it (read back from ImGui every frame).
-  const PanelFit& fit() const noexcept { return fit_; }
+  const lab::PanelFit& fit() const noexcept { return fit_; }
   /// The sprite slider's value: the live count, or what the user is dragging it to.
   int sprites_slider() const noexcept { return sprites_slider_; }
   /// The seed field's value: what R resets with.
@@ -102,13 +95,13 @@ class Overlay {
   float scale_ = 0.0f;  // the layout's UI scale, as last applied to ImGui's style
   std::unique_ptr<ImGuiStyle> base_style_;  // the style at scale 1, taken at the first draw
   float content_w_ = 0.0f;                  // the panel's inner width this frame
-  ScreenRect drawn_{};
-  PanelFit fit_{};
+  lab::ScreenRect drawn_{};
+  lab::PanelFit fit_{};
 };
 
 /// Draws `notice` (why the last request changed nothing) over the top-left corner of `world`,
 /// on a dark box, wrapped to its width; nothing when it is empty. Call between ImGui's
 /// NewFrame and Render, with or without the panel.
-void draw_notice(const std::string& notice, const ScreenRect& world);
+void draw_notice(const std::string& notice, const lab::ScreenRect& world);
 
 }  // namespace quadpool::game::demo

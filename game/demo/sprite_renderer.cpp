@@ -10,10 +10,10 @@
 
 namespace quadpool::game::demo {
 
-static_assert(sizeof(Vertex) == sizeof(SDL_Vertex) &&
-                  offsetof(Vertex, x) == offsetof(SDL_Vertex, position) &&
-                  offsetof(Vertex, r) == offsetof(SDL_Vertex, color) &&
-                  offsetof(Vertex, u) == offsetof(SDL_Vertex, tex_coord),
+static_assert(sizeof(lab::Vertex) == sizeof(SDL_Vertex) &&
+                  offsetof(lab::Vertex, x) == offsetof(SDL_Vertex, position) &&
+                  offsetof(lab::Vertex, r) == offsetof(SDL_Vertex, color) &&
+                  offsetof(lab::Vertex, u) == offsetof(SDL_Vertex, tex_coord),
               "Vertex must have SDL_Vertex's layout");
 
 namespace {
@@ -55,7 +55,7 @@ Rgba density_colour(float t) noexcept {
 /// Fills one stream range with quads and draws it with one call when full or done.
 class SpriteRenderer::Batch {
  public:
-  Batch(SpriteRenderer& owner, VertexStream& stream, DrawCounts& counts)
+  Batch(SpriteRenderer& owner, lab::VertexStream& stream, DrawCounts& counts)
       : owner_(owner), stream_(stream), counts_(counts) {}
   ~Batch() { flush(); }
   Batch(const Batch&) = delete;
@@ -71,7 +71,7 @@ class SpriteRenderer::Batch {
       const std::size_t quads = std::clamp<std::size_t>(expected_, 1, kBatchQuads);
       vertices_ = stream_.allocate(quads * 4);
     }
-    Vertex* v = &vertices_[used_ * 4];
+    lab::Vertex* v = &vertices_[used_ * 4];
     v[0] = {x0, y0, c.r, c.g, c.b, c.a, t.u0, t.v0};
     v[1] = {x1, y0, c.r, c.g, c.b, c.a, t.u1, t.v0};
     v[2] = {x1, y1, c.r, c.g, c.b, c.a, t.u1, t.v1};
@@ -94,9 +94,9 @@ class SpriteRenderer::Batch {
 
  private:
   SpriteRenderer& owner_;
-  VertexStream& stream_;
+  lab::VertexStream& stream_;
   DrawCounts& counts_;
-  std::span<Vertex> vertices_;
+  std::span<lab::Vertex> vertices_;
   std::size_t used_ = 0;
   std::size_t expected_ = 0;
 };
@@ -110,14 +110,14 @@ SpriteRenderer::SpriteRenderer(SDL_Renderer* renderer, const Atlas& atlas)
   }
 }
 
-void SpriteRenderer::line(Batch& batch, const Camera& camera, float x0, float y0, float x1,
+void SpriteRenderer::line(Batch& batch, const lab::Camera& camera, float x0, float y0, float x1,
                           float y1, Rgba c) const {
   // World-space segment, axis-aligned, drawn one pixel wide.
-  const ScreenPoint a = camera.to_screen(x0, y0), b = camera.to_screen(x1, y1);
+  const lab::ScreenPoint a = camera.to_screen(x0, y0), b = camera.to_screen(x1, y1);
   batch.quad(a.x, a.y, std::max(b.x, a.x + 1.0f), std::max(b.y, a.y + 1.0f), atlas_.white, c);
 }
 
-void SpriteRenderer::outline(Batch& batch, const Camera& camera, const spatial::Aabb& box,
+void SpriteRenderer::outline(Batch& batch, const lab::Camera& camera, const spatial::Aabb& box,
                              Rgba c) const {
   line(batch, camera, box.min_x, box.min_y, box.max_x, box.min_y, c);
   line(batch, camera, box.min_x, box.max_y, box.max_x, box.max_y, c);
@@ -125,16 +125,16 @@ void SpriteRenderer::outline(Batch& batch, const Camera& camera, const spatial::
   line(batch, camera, box.max_x, box.min_y, box.max_x, box.max_y, c);
 }
 
-void SpriteRenderer::ring(Batch& batch, const Camera& camera, const scene::Sprite& s,
+void SpriteRenderer::ring(Batch& batch, const lab::Camera& camera, const scene::Sprite& s,
                           const AtlasRegion& region, Rgba c) const {
   // Just outside the sprite as drawn, so the ring fits it.
-  const ScreenPoint p = camera.to_screen(s.x, s.y);
+  const lab::ScreenPoint p = camera.to_screen(s.x, s.y);
   const float r = std::max(s.radius * camera.scale(), kMinPixelRadius) + 1.0f;
   batch.quad(p.x - r, p.y - r, p.x + r, p.y + r, region, c);
 }
 
-DrawCounts SpriteRenderer::draw(VertexStream& stream, const Camera& camera, const ScreenRect& area,
-                                const WorldView& view) {
+DrawCounts SpriteRenderer::draw(lab::VertexStream& stream, const lab::Camera& camera,
+                                const lab::ScreenRect& area, const WorldView& view) {
   DrawCounts counts;
   const spatial::Aabb visible = camera.visible_world(area);
   Batch batch(*this, stream, counts);
@@ -161,8 +161,9 @@ DrawCounts SpriteRenderer::draw(VertexStream& stream, const Camera& camera, cons
   return counts;
 }
 
-void SpriteRenderer::draw_tree(Batch& batch, const Camera& camera, const spatial::Aabb& visible,
-                               const WorldView& view, Rgba colour) const {
+void SpriteRenderer::draw_tree(Batch& batch, const lab::Camera& camera,
+                               const spatial::Aabb& visible, const WorldView& view,
+                               Rgba colour) const {
   if (view.tree == nullptr) return;
   batch.expect(2 * view.tree->stats().nodes);
   // Each node draws its top and left edges: together the nodes draw every split line once.
@@ -178,13 +179,14 @@ void SpriteRenderer::draw_tree(Batch& batch, const Camera& camera, const spatial
   });
 }
 
-void SpriteRenderer::draw_sprites(Batch& batch, const Camera& camera, const spatial::Aabb& visible,
-                                  const WorldView& view, DrawCounts& counts) const {
+void SpriteRenderer::draw_sprites(Batch& batch, const lab::Camera& camera,
+                                  const spatial::Aabb& visible, const WorldView& view,
+                                  DrawCounts& counts) const {
   const float scale = camera.scale();
   batch.expect(view.sprites.size());
   for (const scene::Sprite& s : view.sprites) {
     if (!spatial::overlaps(scene::bounds_of(s), visible)) continue;
-    const ScreenPoint p = camera.to_screen(s.x, s.y);
+    const lab::ScreenPoint p = camera.to_screen(s.x, s.y);
     const float r = std::max(s.radius * scale, kMinPixelRadius);
     batch.quad(p.x - r, p.y - r, p.x + r, p.y + r, atlas_.kinds[s.kind % scene::kSpriteKinds], kWhite);
     ++counts.sprites;
@@ -205,15 +207,16 @@ void SpriteRenderer::draw_sprites(Batch& batch, const Camera& camera, const spat
   }
 }
 
-void SpriteRenderer::draw_density(Batch& batch, const Camera& camera, const ScreenRect& area,
-                                  const WorldView& view, DrawCounts& counts) {
+void SpriteRenderer::draw_density(Batch& batch, const lab::Camera& camera,
+                                  const lab::ScreenRect& area, const WorldView& view,
+                                  DrawCounts& counts) {
   counts.density_map = true;
   const int cell = kDensityCellPixels;
   const int columns = std::max(1, static_cast<int>(area.w) / cell + 1);
   const int rows = std::max(1, static_cast<int>(area.h) / cell + 1);
   density_.assign(static_cast<std::size_t>(columns) * static_cast<std::size_t>(rows), 0);
   for (const scene::Sprite& s : view.sprites) {
-    const ScreenPoint p = camera.to_screen(s.x, s.y);
+    const lab::ScreenPoint p = camera.to_screen(s.x, s.y);
     const float cx = (p.x - area.x) / static_cast<float>(cell);
     const float cy = (p.y - area.y) / static_cast<float>(cell);
     if (cx < 0 || cy < 0 || cx >= static_cast<float>(columns) || cy >= static_cast<float>(rows)) {
@@ -235,7 +238,7 @@ void SpriteRenderer::draw_density(Batch& batch, const Camera& camera, const Scre
   batch.expect(filled);
   // The cells follow the screen's grid, not the world's edges: a cell across an edge is cut at
   // it, so the map stays inside the world's border.
-  const ScreenRect world = camera.world_on_screen(view.world_side);
+  const lab::ScreenRect world = camera.world_on_screen(view.world_side);
   for (int y = 0; y < rows; ++y) {
     for (int x = 0; x < columns; ++x) {
       const std::uint32_t n =

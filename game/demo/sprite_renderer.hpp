@@ -17,9 +17,9 @@
 
 #include "engine/spatial/aabb.hpp"
 #include "engine/spatial/quad_tree.hpp"
-#include "game/demo/camera.hpp"
 #include "game/demo/textures.hpp"
-#include "game/demo/vertex_stream.hpp"
+#include "game/lab/camera.hpp"
+#include "game/lab/vertex_stream.hpp"
 #include "scene/scene.hpp"
 
 struct SDL_Renderer;
@@ -61,7 +61,7 @@ class SpriteRenderer {
   SpriteRenderer(SDL_Renderer* renderer, const Atlas& atlas);
 
   /// Draws `view` through `camera`, culled to `area` (window pixels; the caller clips to it).
-  DrawCounts draw(VertexStream& stream, const Camera& camera, const ScreenRect& area,
+  DrawCounts draw(lab::VertexStream& stream, const lab::Camera& camera, const lab::ScreenRect& area,
                   const WorldView& view);
 
   /// What the last draw() drew.
@@ -69,16 +69,16 @@ class SpriteRenderer {
 
  private:
   class Batch;
-  void line(Batch& batch, const Camera& camera, float x0, float y0, float x1, float y1,
+  void line(Batch& batch, const lab::Camera& camera, float x0, float y0, float x1, float y1,
             Rgba c) const;
-  void outline(Batch& batch, const Camera& camera, const spatial::Aabb& box, Rgba c) const;
-  void ring(Batch& batch, const Camera& camera, const scene::Sprite& s, const AtlasRegion& region,
-            Rgba c) const;
-  void draw_tree(Batch& batch, const Camera& camera, const spatial::Aabb& visible,
+  void outline(Batch& batch, const lab::Camera& camera, const spatial::Aabb& box, Rgba c) const;
+  void ring(Batch& batch, const lab::Camera& camera, const scene::Sprite& s,
+            const AtlasRegion& region, Rgba c) const;
+  void draw_tree(Batch& batch, const lab::Camera& camera, const spatial::Aabb& visible,
                  const WorldView& view, Rgba colour) const;
-  void draw_sprites(Batch& batch, const Camera& camera, const spatial::Aabb& visible,
+  void draw_sprites(Batch& batch, const lab::Camera& camera, const spatial::Aabb& visible,
                     const WorldView& view, DrawCounts& counts) const;
-  void draw_density(Batch& batch, const Camera& camera, const ScreenRect& area,
+  void draw_density(Batch& batch, const lab::Camera& camera, const lab::ScreenRect& area,
                     const WorldView& view, DrawCounts& counts);
 
   SDL_Renderer* renderer_;

@@ -1,4 +1,4 @@
-#include "game/demo/summary.hpp"
+#include "game/lab/summary.hpp"
 
 #include <algorithm>
 
@@ -7,7 +7,7 @@
 #include "game/report_json.hpp"
 #include "scene/scene.hpp"
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
 namespace {
 
@@ -204,4 +204,4 @@ std::string summary_json(const SummaryInputs& in) {
   return json.text();
 }
 
-}  // namespace quadpool::game::demo
+}  // namespace quadpool::game::lab

@@ -1,4 +1,4 @@
-#include "game/demo/selection.hpp"
+#include "game/lab/selection.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,7 +7,7 @@
 
 #include "scene/scene.hpp"
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
 namespace {
 
@@ -145,4 +145,4 @@ std::optional<spatial::Aabb> Selection::leaf_of(const Simulation& sim, std::uint
   return leaf;
 }
 
-}  // namespace quadpool::game::demo
+}  // namespace quadpool::game::lab

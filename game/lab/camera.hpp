@@ -3,7 +3,7 @@
 
 #include "engine/spatial/aabb.hpp"
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
 struct ScreenPoint {
   float x, y;
@@ -60,4 +60,4 @@ class Camera {
   float offset_y_ = 0.0f;
 };
 
-}  // namespace quadpool::game::demo
+}  // namespace quadpool::game::lab

@@ -1,4 +1,4 @@
-#include "game/demo/vertex_stream.hpp"
+#include "game/lab/vertex_stream.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include "engine/core/assert.hpp"
 #include "game/log.hpp"
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
 double VertexStreamStats::fragmentation() const noexcept {
   if (free_bytes == 0) return 0.0;
@@ -91,4 +91,4 @@ VertexStreamStats VertexStream::stats() const noexcept {
   return s;
 }
 
-}  // namespace quadpool::game::demo
+}  // namespace quadpool::game::lab

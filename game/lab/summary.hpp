@@ -7,15 +7,14 @@
 #include <cstdint>
 #include <string>
 
-#include "game/demo/ab_experiment.hpp"
-#include "game/demo/frame_stats.hpp"
-#include "game/demo/layout.hpp"
-#include "game/demo/overlay.hpp"
-#include "game/demo/selection.hpp"
-#include "game/demo/vertex_stream.hpp"
+#include "game/lab/ab_experiment.hpp"
+#include "game/lab/frame_stats.hpp"
+#include "game/lab/layout.hpp"
+#include "game/lab/selection.hpp"
+#include "game/lab/vertex_stream.hpp"
 #include "game/simulation.hpp"
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
 /// Everything the summary reports, read from the App's parts at exit.
 struct SummaryInputs {
@@ -46,4 +45,4 @@ struct SummaryInputs {
 /// The summary as one line of JSON.
 std::string summary_json(const SummaryInputs& in);
 
-}  // namespace quadpool::game::demo
+}  // namespace quadpool::game::lab

@@ -23,7 +23,7 @@
 
 #include "engine/memory/offset_allocator.hpp"
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
 /// Layout-compatible with SDL_Vertex: position in pixels, RGBA colour, texture coordinate.
 struct Vertex {
@@ -106,4 +106,4 @@ class VertexStream {
   std::vector<memory::OffsetAllocation> frame_allocations_;
 };
 
-}  // namespace quadpool::game::demo
+}  // namespace quadpool::game::lab

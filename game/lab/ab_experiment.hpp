@@ -11,14 +11,14 @@
 #include <vector>
 
 #include "engine/memory/allocator_kind.hpp"
-#include "game/demo/controls.hpp"
-#include "game/demo/frame_stats.hpp"
+#include "game/lab/controls.hpp"
+#include "game/lab/frame_stats.hpp"
 #include "game/percentiles.hpp"
 #include "game/simulation.hpp"
 #include "game/tick_recorder.hpp"
 #include "scene/scene.hpp"
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
 /// Index [0] is pool, [1] new-delete.
 struct AbResult {
@@ -47,7 +47,8 @@ class AbExperiment {
 
   /// Starts a run on `subject`'s scene and tree settings, saving `controls` and `allocator` to
   /// restore at the end. The caller then resets the scene on leg_allocator().
-  void start(const SimulationConfig& subject, const Controls& controls, memory::AllocatorKind allocator);
+  void start(const SimulationConfig& subject, const Controls& controls,
+             memory::AllocatorKind allocator);
   /// Stops a running experiment without a result; the caller restores the saved state.
   void cancel() noexcept;
   /// Records one frame. NewLeg: reset the scene on leg_allocator(). Done: result() holds the
@@ -75,12 +76,12 @@ class AbExperiment {
   std::uint64_t frames_in_leg_ = 0;
   SimulationConfig subject_;  // the scene and tree settings measured
   bool cancelled_ = false;
-  double elapsed_ms_ = 0;                         // the recorded frames' total
-  std::vector<double> frame_ms_[2];              // [0] pool, [1] new-delete
-  TickRecorder ticks_;                           // the ticked frames' ticks
+  double elapsed_ms_ = 0;            // the recorded frames' total
+  std::vector<double> frame_ms_[2];  // [0] pool, [1] new-delete
+  TickRecorder ticks_;               // the ticked frames' ticks
   std::optional<AbResult> result_;
   Controls saved_controls_{};
   memory::AllocatorKind saved_allocator_ = memory::AllocatorKind::Pool;
 };
 
-}  // namespace quadpool::game::demo
+}  // namespace quadpool::game::lab

@@ -1,6 +1,6 @@
-#include "game/demo/frame_stats.hpp"
+#include "game/lab/frame_stats.hpp"
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
 namespace {
 void keep(std::vector<double>& samples, double value) {
@@ -53,4 +53,4 @@ double FrameStats::render_median() const {
   return percentiles(render_ms_).median;
 }
 
-}  // namespace quadpool::game::demo
+}  // namespace quadpool::game::lab

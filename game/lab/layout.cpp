@@ -1,8 +1,8 @@
-#include "game/demo/layout.hpp"
+#include "game/lab/layout.hpp"
 
 #include <algorithm>
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
 Layout layout_for(int width, int height, bool panel_shown) noexcept {
   Layout layout;
@@ -18,4 +18,4 @@ Layout layout_for(int width, int height, bool panel_shown) noexcept {
   return layout;
 }
 
-}  // namespace quadpool::game::demo
+}  // namespace quadpool::game::lab

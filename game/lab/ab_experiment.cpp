@@ -1,4 +1,4 @@
-#include "game/demo/ab_experiment.hpp"
+#include "game/lab/ab_experiment.hpp"
 
 #include <string>
 
@@ -6,7 +6,7 @@
 #include "game/log.hpp"
 #include "scene/scene.hpp"
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
 void AbExperiment::start(const SimulationConfig& subject, const Controls& controls,
                          memory::AllocatorKind allocator) {
@@ -96,4 +96,4 @@ float AbExperiment::progress() const noexcept {
          static_cast<float>(kLegs * kLegFrames);
 }
 
-}  // namespace quadpool::game::demo
+}  // namespace quadpool::game::lab

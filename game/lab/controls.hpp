@@ -1,7 +1,7 @@
 #pragma once
 /// The demo's switches that keys and the overlay's widgets both change.
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
 struct Controls {
   bool paused = false;
@@ -14,4 +14,4 @@ struct Controls {
   float speed = 1.0f;       // ticks per frame
 };
 
-}  // namespace quadpool::game::demo
+}  // namespace quadpool::game::lab

@@ -4,9 +4,9 @@
 /// scale (ImGui's font scale) follows the window size, so the panel reads the same from
 /// 1280x720 to 4K.
 
-#include "game/demo/camera.hpp"
+#include "game/lab/camera.hpp"
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
 struct Layout {
   ScreenRect window;
@@ -22,4 +22,11 @@ inline constexpr float kPanelWidth = 390.0f;
 /// panel takes kPanelWidth * ui_scale, but never more than 60% of a narrow window.
 Layout layout_for(int width, int height, bool panel_shown) noexcept;
 
-}  // namespace quadpool::game::demo
+/// How far the panel's content has reached past its edges, the most over every frame drawn,
+/// pixels (0: nothing was ever cut or needed the scrollbar).
+struct PanelFit {
+  float overflow_x = 0.0f;  // past the right edge of the content area: cut off
+  float overflow_y = 0.0f;  // past the bottom: only the scrollbar shows it
+};
+
+}  // namespace quadpool::game::lab

@@ -10,20 +10,21 @@
 #include <vector>
 
 #include "engine/memory/allocator_kind.hpp"
-#include "game/demo/controls.hpp"
-#include "game/demo/frame_stats.hpp"
+#include "game/lab/controls.hpp"
+#include "game/lab/frame_stats.hpp"
 #include "game/simulation.hpp"
 #include "game/tick_recorder.hpp"
 #include "scene/scene.hpp"
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
 class SimRunner {
  public:
   /// The first scene: `scene` (its sprite count clamped to [kMinSprites, kMaxSprites]), its
   /// tree on `allocator` with the game's default settings; `heap_counter` may be nullptr (then
   /// no allocation counts).
-  SimRunner(const scene::SceneConfig& scene, memory::AllocatorKind allocator, HeapCounter heap_counter);
+  SimRunner(const scene::SceneConfig& scene, memory::AllocatorKind allocator,
+            HeapCounter heap_counter);
 
   /// Replaces the scene with a new one of `sprites` (clamped) from `seed`, of the same kind, on
   /// the same allocator and tree settings.
@@ -65,4 +66,4 @@ class SimRunner {
   std::vector<std::uint8_t> in_contact_;
 };
 
-}  // namespace quadpool::game::demo
+}  // namespace quadpool::game::lab

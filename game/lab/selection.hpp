@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "engine/spatial/aabb.hpp"
-#include "game/demo/camera.hpp"
+#include "game/lab/camera.hpp"
 #include "game/simulation.hpp"
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
 /// The last box query, as the overlay shows it.
 struct QueryStats {
@@ -75,4 +75,4 @@ class Selection {
   std::optional<spatial::Aabb> leaf_;
 };
 
-}  // namespace quadpool::game::demo
+}  // namespace quadpool::game::lab

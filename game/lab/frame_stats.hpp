@@ -14,11 +14,11 @@
 #include "game/simulation.hpp"
 #include "game/tick_recorder.hpp"
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
 /// One frame, in milliseconds.
 struct FrameSample {
-  TickSample tick;    // the frame's ticks, summed; all zero when ticked is false (paused)
+  TickSample tick;  // the frame's ticks, summed; all zero when ticked is false (paused)
   bool ticked = false;
   float render = 0;  // drawing, the overlay and presenting
   float total = 0;   // the whole frame, events included
@@ -69,4 +69,4 @@ class FrameStats {
   std::vector<double> all_frame_ms_, render_ms_;
 };
 
-}  // namespace quadpool::game::demo
+}  // namespace quadpool::game::lab

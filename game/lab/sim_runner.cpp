@@ -1,4 +1,4 @@
-#include "game/demo/sim_runner.hpp"
+#include "game/lab/sim_runner.hpp"
 
 #include <algorithm>
 
@@ -6,9 +6,10 @@
 #include "game/log.hpp"
 #include "scene/scene.hpp"
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
-SimRunner::SimRunner(const scene::SceneConfig& scene, memory::AllocatorKind allocator, HeapCounter heap_counter) {
+SimRunner::SimRunner(const scene::SceneConfig& scene, memory::AllocatorKind allocator,
+                     HeapCounter heap_counter) {
   config_.scene = scene;
   config_.allocator = allocator;
   config_.heap_counter = heap_counter;
@@ -93,7 +94,8 @@ void SimRunner::tick_frame(Controls& controls, FrameSample& sample) {
 void SimRunner::update_contacts() {
   // The contacts the tick resolved, as it recorded them.
   in_contact_.assign(sim_->sprites().size(), 0);
-  for (const spatial::Pair& contact : sim_->last_contacts()) in_contact_[contact.a] = in_contact_[contact.b] = 1;
+  for (const spatial::Pair& contact : sim_->last_contacts())
+    in_contact_[contact.a] = in_contact_[contact.b] = 1;
 }
 
-}  // namespace quadpool::game::demo
+}  // namespace quadpool::game::lab

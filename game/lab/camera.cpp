@@ -1,8 +1,8 @@
-#include "game/demo/camera.hpp"
+#include "game/lab/camera.hpp"
 
 #include <algorithm>
 
-namespace quadpool::game::demo {
+namespace quadpool::game::lab {
 
 void Camera::fit(float world_side, const ScreenRect& area) noexcept {
   const float margin = 8.0f;
@@ -30,4 +30,4 @@ spatial::Aabb Camera::visible_world(const ScreenRect& area) const noexcept {
   return {lo.x, lo.y, hi.x, hi.y};
 }
 
-}  // namespace quadpool::game::demo
+}  // namespace quadpool::game::lab
