@@ -50,6 +50,14 @@ class JsonWriter {
     comma(key);
     quoted(value);
   }
+  /// A file name or other text that may be absent: null when `value` is empty.
+  void string_or_null(const char* key, const std::string& value) {
+    if (value.empty()) {
+      null(key);
+    } else {
+      string(key, value);
+    }
+  }
   const std::string& text() const noexcept { return out_; }
 
  private:

@@ -47,11 +47,7 @@ void write_game_json(JsonWriter& json, const GameReport& game) {
   } else {
     json.null("replay");
   }
-  if (game.recorded_to.empty()) {
-    json.null("recorded_to");
-  } else {
-    json.string("recorded_to", game.recorded_to);
-  }
+  json.string_or_null("recorded_to", game.recorded_to);
   json.end();
 }
 

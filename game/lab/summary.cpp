@@ -1,6 +1,7 @@
 #include "game/lab/summary.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "engine/memory/allocator_kind.hpp"
 #include "game/json_writer.hpp"
@@ -65,11 +66,7 @@ void write_panel(JsonWriter& json, const SummaryInputs& in) {
   json.real("overflow_x", in.panel_fit.overflow_x);
   json.real("overflow_y", in.panel_fit.overflow_y);
   json.integer("sprites_slider", static_cast<std::uint64_t>(std::max(in.sprites_slider, 0)));
-  if (in.notice.empty()) {
-    json.null("notice");
-  } else {
-    json.string("notice", in.notice);
-  }
+  json.string_or_null("notice", in.notice);
   json.end();
 }
 
@@ -190,16 +187,8 @@ std::string summary_json(const SummaryInputs& in) {
   json.boolean("density_map", in.density_map);
   write_ab(json, in.ab);
   write_query(json, in.selection);
-  if (in.screenshot != nullptr) {
-    json.string("screenshot", *in.screenshot);
-  } else {
-    json.null("screenshot");
-  }
-  if (in.f12_screenshot.empty()) {
-    json.null("f12_screenshot");
-  } else {
-    json.string("f12_screenshot", in.f12_screenshot);
-  }
+  json.string_or_null("screenshot", in.screenshot != nullptr ? *in.screenshot : std::string());
+  json.string_or_null("f12_screenshot", in.f12_screenshot);
   json.end();
   return json.text();
 }
