@@ -15,16 +15,17 @@ bool outside(Vec2 stick, int radius) noexcept {
 
 }  // namespace
 
-void PilotControls::set_key(PilotAction action, bool down) noexcept {
-  const bool steer_press = down && (action == PilotAction::Left || action == PilotAction::Right);
-  if (steer_press) mouse_aims_ = false;
-  keys_ = down ? static_cast<std::uint8_t>(keys_ | bit(action))
-               : static_cast<std::uint8_t>(keys_ & ~bit(action));
+void PilotControls::hold(std::uint8_t& held, PilotAction action, bool down) noexcept {
+  // A steer press means the pilot flies by keys (or d-pad) now: the guns follow the heading.
+  if (down && (action == PilotAction::Left || action == PilotAction::Right)) mouse_aims_ = false;
+  held = down ? static_cast<std::uint8_t>(held | bit(action))
+              : static_cast<std::uint8_t>(held & ~bit(action));
 }
 
+void PilotControls::set_key(PilotAction action, bool down) noexcept { hold(keys_, action, down); }
+
 void PilotControls::set_pad_button(PilotAction action, bool down) noexcept {
-  pad_buttons_ = down ? static_cast<std::uint8_t>(pad_buttons_ | bit(action))
-                      : static_cast<std::uint8_t>(pad_buttons_ & ~bit(action));
+  hold(pad_buttons_, action, down);
 }
 
 void PilotControls::set_pad_axis(PadAxis which, int value) noexcept {

@@ -47,7 +47,8 @@ class PilotControls {
   /// holds the ship still instead of turning it back and forth across the stick's direction.
   static constexpr float kStickAlignSine = 0.035f;
 
-  /// A key of `action` went down (true) or up (false). A steer key going down turns mouse aim off.
+  /// A key of `action` went down (true) or up (false). A steer key (or steer button, below)
+  /// going down turns mouse aim off.
   void set_key(PilotAction action, bool down) noexcept;
   /// A controller button of `action` (its d-pad, A, Start) went down or up.
   void set_pad_button(PilotAction action, bool down) noexcept;
@@ -79,6 +80,7 @@ class PilotControls {
     return ((keys_ | pad_buttons_) & bit(action)) != 0;
   }
   int axis(PadAxis a) const noexcept { return axes_[static_cast<std::size_t>(a)]; }
+  void hold(std::uint8_t& held, PilotAction action, bool down) noexcept;
   std::int8_t stick_steer(Vec2 heading) const noexcept;
 
   std::uint8_t keys_ = 0;         // bit(action) set while its key is held
