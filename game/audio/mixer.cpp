@@ -28,6 +28,10 @@ void Mixer::start(SoundEffect effect) noexcept {
   voice = Voice{sound, 0, ++starts_};
 }
 
+void Mixer::stop_all() noexcept {
+  voices_.fill(Voice{});
+}
+
 void Mixer::mix(std::span<std::int16_t> out) noexcept {
   // The voices are summed in 32 bits (16 voices of at most 32768 cannot overflow it) and the sum
   // is clamped once: clamping after each voice would let a later voice pull a clipped sum back.

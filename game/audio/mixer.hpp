@@ -34,6 +34,9 @@ class Mixer {
   /// voice that started longest ago. O(kVoices); never allocates.
   void start(SoundEffect effect) noexcept;
 
+  /// Stops every voice at once (a mute). O(kVoices); never allocates.
+  void stop_all() noexcept;
+
   /// Writes the next out.size() samples of the sum of the playing voices over `out` (it is not
   /// added to), saturated to the int16 range instead of wrapping; zeros when nothing plays.
   /// A voice that reaches its end frees itself. O(out.size() x playing voices); never allocates.

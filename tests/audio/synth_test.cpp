@@ -211,6 +211,19 @@ TEST(Mixer, AStartWithEveryVoiceBusyStealsTheOldest) {
   EXPECT_EQ(out, std::vector<std::int16_t>(out.size(), 0));
 }
 
+TEST(Mixer, StopAllSilencesEveryVoiceAtOnce) {
+  Mixer mixer(kRate);
+  for (const SoundEffect effect : kAllSoundEffects) mixer.start(effect);
+  std::vector<std::int16_t> out(100);
+  mixer.mix(out);
+  mixer.stop_all();
+  EXPECT_EQ(mixer.playing(), 0u);
+  mixer.mix(out);
+  EXPECT_EQ(out, std::vector<std::int16_t>(out.size(), 0));
+  mixer.start(SoundEffect::Shot);
+  EXPECT_EQ(mixer.playing(), 1u);
+}
+
 TEST(Mixer, NeitherStartNorMixAllocates) {
   Mixer mixer(kRate);
   std::vector<std::int16_t> out(512);
@@ -218,6 +231,7 @@ TEST(Mixer, NeitherStartNorMixAllocates) {
   for (int round = 0; round < 200; ++round) {
     for (const SoundEffect effect : kAllSoundEffects) mixer.start(effect);
     mixer.mix(out);
+    if (round % 50 == 25) mixer.stop_all();
   }
   EXPECT_EQ(heap_allocations() - before, 0u);
   EXPECT_GT(mixer.playing(), 0u);
