@@ -18,9 +18,13 @@ class Sound {
   /// Initialises SDL's audio subsystem (SDL_InitSubSystem: it may run before or after
   /// SDL_Init, and SDL counts the two), opens the default output device for 16-bit mono at
   /// 48000 Hz or the rate the device prefers, synthesises every effect at that rate and starts
-  /// the device. SDL_AUDIODRIVER picks the driver as usual ("dummy" plays into nothing).
+  /// the device. SDL_AUDIODRIVER picks the driver as usual ("dummy" plays into nothing). A
+  /// driver that lists no output device is not asked to open one (ALSA without a sound card
+  /// would print its own errors on stderr). The synthesis takes about 10 ms at 48 kHz (Release).
   Sound();
   /// Closes the device (its callback has returned when this does) and quits the subsystem.
+  /// Best destroyed before the window's SDL_Quit; after it, it does no harm (SDL_Quit has
+  /// closed the device already).
   ~Sound();
   Sound(const Sound&) = delete;
   Sound& operator=(const Sound&) = delete;
