@@ -142,6 +142,42 @@ TEST(PlayRenderer, AnEmptyWorldDrawsOnlyTheShipInItsColourAtItsPlace) {
   EXPECT_GT(drawn, 10u);
 }
 
+std::size_t pixels_near(const std::vector<std::uint32_t>& pixels, Rgba c) {
+  std::size_t n = 0;
+  for (const std::uint32_t p : pixels) n += near(p, c) ? 1 : 0;
+  return n;
+}
+
+TEST(PlayRenderer, TheShipBlinksWhileInvulnerableAndShowsAFlameWhenThrusting) {
+  Canvas canvas;
+  ASSERT_NE(canvas.renderer(), nullptr);
+  play::PlayWorld world(play::test::play_config(300, 11));
+  const lab::Camera camera = fitted(world, kWhole);
+  PlayRenderer renderer;
+  // Invulnerable from the start: shown for kBlinkTicks ticks, hidden for as many, and so on.
+  const int phase = (world.ship().invulnerable_ticks / PlayRenderer::kBlinkTicks) % 2;
+  for (int t = 0; t < PlayRenderer::kBlinkTicks; ++t) world.step({});
+  ASSERT_GT(world.ship().invulnerable_ticks, 0);
+  std::vector<std::uint32_t> pixels = canvas.render(renderer, camera, world);
+  EXPECT_EQ(renderer.last_counts().ship, phase != 0);
+  EXPECT_EQ(pixels_near(pixels, PlayRenderer::kShipColour) > 0, phase != 0);
+  for (int t = 0; t < PlayRenderer::kBlinkTicks; ++t) world.step({});
+  pixels = canvas.render(renderer, camera, world);
+  EXPECT_EQ(renderer.last_counts().ship, phase == 0);
+  EXPECT_EQ(pixels_near(pixels, PlayRenderer::kShipColour) > 0, phase == 0);
+
+  // On to a tick that shows the ship: the flame only while thrusting.
+  while (!world.status().game_over && world.ship().invulnerable_ticks > 0 &&
+         (world.ship().invulnerable_ticks / PlayRenderer::kBlinkTicks) % 2 != 0) {
+    world.step({});
+  }
+  pixels = canvas.render(renderer, camera, world);
+  EXPECT_EQ(pixels_near(pixels, PlayRenderer::kFlameColour), 0u);
+  canvas.clear();
+  renderer.draw(canvas.renderer(), camera, kWhole, world, true);
+  EXPECT_GT(pixels_near(canvas.pixels(), PlayRenderer::kFlameColour), 0u);
+}
+
 TEST(PlayRenderer, TheShipAndTheShotsShowInTheirColoursAfterTheBotPlayed) {
   Canvas canvas;
   ASSERT_NE(canvas.renderer(), nullptr);
@@ -165,9 +201,7 @@ TEST(PlayRenderer, TheShipAndTheShotsShowInTheirColoursAfterTheBotPlayed) {
 
   const lab::ScreenPoint ship = camera.to_screen(world.ship().position.x, world.ship().position.y);
   EXPECT_TRUE(near(at(pixels, ship), PlayRenderer::kShipColour));
-  std::size_t shot_pixels = 0;
-  for (const std::uint32_t p : pixels) shot_pixels += near(p, PlayRenderer::kShotColour) ? 1 : 0;
-  EXPECT_GT(shot_pixels, 0u) << "no pixel in the shots' colour";
+  EXPECT_GT(pixels_near(pixels, PlayRenderer::kShotColour), 0u) << "no pixel in the shots' colour";
 }
 
 TEST(PlayRenderer, NothingIsDrawnOutsideTheWorldRectangleAndTheCallersClipComesBack) {
