@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 
 #include "engine/spatial/aabb.hpp"
 #include "game/play/entities.hpp"
