@@ -47,7 +47,8 @@ void draw_entity_pools(std::span<const play::EntityReport> entities,
 std::string heap_allocations_line(std::optional<std::uint64_t> heap_allocations_last_tick);
 
 /// `n` in at most five characters: in full up to 99,999, then "100k" .. "9999k", "10M" ..
-/// "9999M", then whole G. Rounded down, so a count is never shown higher than it is.
+/// "9999M", then whole G (five characters up to 99,999G, the G count in full past it). Rounded
+/// down, so a count is never shown higher than it is.
 std::string short_count(std::uint64_t n);
 
 }  // namespace quadpool::game::demo
