@@ -64,6 +64,7 @@ bool PlaySession::step(const play::InputCommand& player) {
   if (replay_finished()) return false;
   const play::InputCommand command = next_command(player);
   if (start_.record) recorded_.push_back(command);
+  last_command_ = command;
   const PlayMoment before = PlayMoment::of(*world_);
   const bool warm = warmup_.next_tick(world_->field());
   const play::PlayTick& tick = world_->step(command);
@@ -84,6 +85,7 @@ void PlaySession::restart() {
   recorded_.clear();
   warmup_.restart();
   events_ = {};
+  last_command_ = {};
 }
 
 void PlaySession::start_ab_leg(memory::AllocatorKind kind) {

@@ -76,6 +76,8 @@ class PlaySession {
   /// The last step's events and figures (a tick sample as the headless runner records it).
   const PlayEvents& events() const noexcept { return events_; }
   const TickSample& last_sample() const noexcept { return sample_; }
+  /// The command the last step ran (for drawing the ship's flame).
+  const play::InputCommand& last_command() const noexcept { return last_command_; }
   /// Where the chase camera looks: the ship.
   play::Vec2 camera_target() const noexcept { return world_->ship().position; }
 
@@ -94,6 +96,7 @@ class PlaySession {
   play::BotPilot bot_;
   std::size_t replay_next_ = 0;
   std::vector<play::InputCommand> recorded_;
+  play::InputCommand last_command_;
   HeapWarmup warmup_;
   TickSample sample_;
   PlayEvents events_;

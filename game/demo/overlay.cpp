@@ -186,7 +186,8 @@ OverlayRequests Overlay::draw(const OverlayView& view) {
     draw_query_panel(view);
     draw_ab_panel(view, requests);
     draw_controls_panel(view, requests);
-    draw_pool_panel(view);
+    // In play the game pools' table has the tree's pool as its last row.
+    if (view.mode == Mode::Lab) draw_pool_panel(view);
     draw_stream_panel(view);
     ImGui::PopTextWrapPos();
     measure_fit();

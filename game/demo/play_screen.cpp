@@ -11,6 +11,7 @@
 #include "game/audio/synth.hpp"
 #include "game/demo/play_hud.hpp"
 #include "game/log.hpp"
+#include "game/play/ship.hpp"
 #include "game/play/vec2.hpp"
 
 namespace quadpool::game::demo {
@@ -19,7 +20,7 @@ namespace {
 
 // How much of the world the camera shows across the window's shorter side when the game
 // starts: enough to see a rock coming, close enough to see the ship.
-constexpr float kPlayViewWorldUnits = 600.0f;
+constexpr float kPlayViewWorldUnits = 320.0f;
 
 arcade::SessionStart session_start(const DemoOptions& options, std::optional<play::Replay> replay) {
   arcade::SessionStart start;
@@ -52,9 +53,9 @@ bool PlayScreen::handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wan
 }
 
 bool PlayScreen::tick(const lab::Camera& camera) {
-  const play::Vec2 ship = session_.world().ship().position;
-  const lab::ScreenPoint at = camera.to_screen(ship.x, ship.y);
-  if (!session_.step(pilot_.command(at.x, at.y))) return false;
+  const play::Ship& ship = session_.world().ship();
+  const lab::ScreenPoint at = camera.to_screen(ship.position.x, ship.position.y);
+  if (!session_.step(pilot_.command(at.x, at.y, ship.heading))) return false;
   on_events();
   return true;
 }
@@ -68,12 +69,9 @@ void PlayScreen::on_events() {
   // The player's games only: the bot's and a replay's scores are not the user's to keep.
   if (events.game_over && session_.pilot() == arcade::Pilot::Player) {
     const std::uint64_t score = session_.world().status().score;
-    std::string problem = high_score_.submit(score);
+    // A save that fails is logged by the file, and stays on screen until the next one.
+    notice_ = high_score_.submit(score);
     logger().info("game over: score {}, high score {}", score, high_score_.best());
-    if (!problem.empty()) {
-      logger().warn("{}", problem);
-      notice_ = std::move(problem);
-    }
   }
 }
 
@@ -109,7 +107,8 @@ DrawCounts PlayScreen::draw_world(SDL_Renderer* renderer, SpriteRenderer& sprite
   const scene::SceneConfig& scene = world.config().field.scene;
   view.typical_radius = 0.5f * (scene.min_radius + scene.max_radius);
   const DrawCounts counts = sprites.draw(stream, camera, area, view);
-  renderer_.draw(renderer, camera, area, world);
+  const bool thrusting = session_.last_command().thrust() && !world.status().game_over;
+  renderer_.draw(renderer, camera, area, world, thrusting);
   return counts;
 }
 
