@@ -10,19 +10,19 @@
 #include <imgui_impl_sdlrenderer.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <span>
-#include <array>
 
 #include <fmt/format.h>
 
 #include "engine/memory/allocator_kind.hpp"
 #include "game/lab/summary.hpp"
+#include "game/log.hpp"
 #include "game/play/entity_stores.hpp"
 #include "game/play_report.hpp"
-#include "game/log.hpp"
 #include "game/simulation.hpp"
 #include "scene/scene.hpp"
 
@@ -172,7 +172,8 @@ int App::run() {
   const std::clock_t cpu_start = std::clock();
   while (!loop_.quit) {
     const Clock::time_point frame_start = Clock::now();
-    const std::optional<scene::SceneKind> scripted_scene = input_.inject_script(loop_.frame, target_.window);
+    const std::optional<scene::SceneKind> scripted_scene =
+        input_.inject_script(loop_.frame, target_.window);
     handle_events();
     if (scripted_scene) {
       OverlayRequests pick;
@@ -252,8 +253,8 @@ void App::handle_events() {
     if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_FOCUS_LOST) {
       play_.release_pilot();
     }
-    apply(input_.handle(event, io.WantCaptureMouse, io.WantCaptureKeyboard, camera_,
-                        lab_.selection, loop_.mode));
+    apply(input_.handle(event, io.WantCaptureMouse, io.WantCaptureKeyboard, camera_, lab_.selection,
+                        loop_.mode));
   }
 }
 
@@ -397,6 +398,7 @@ void App::apply(Action action) {
       break;
     case Action::TogglePause:
       controls_.paused = !controls_.paused;
+      if (controls_.paused) play_.release_pilot();  // no key stays held across the pause
       break;
     case Action::Step:
       controls_.paused = true;
@@ -463,7 +465,8 @@ void App::apply(const OverlayRequests& requests) {
   } else {
     if (requests.scene) reset(*requests.scene);
     if (requests.tree_limits) {
-      lab_.runner.set_tree_limits(requests.tree_limits->max_depth, requests.tree_limits->leaf_capacity);
+      lab_.runner.set_tree_limits(requests.tree_limits->max_depth,
+                                  requests.tree_limits->leaf_capacity);
     }
   }
   if (requests.start_ab) start_ab();

@@ -24,8 +24,9 @@ namespace {
 bool parse_script_input(const std::string& what, ScriptedKey& out) {
   out.keycode = SDL_GetKeyFromName(what.c_str());
   if (out.keycode != SDLK_UNKNOWN) return true;
-  for (const auto& [prefix, kind] : {std::pair{std::string_view("down="), ScriptedKey::Kind::KeyDown},
-                                     std::pair{std::string_view("up="), ScriptedKey::Kind::KeyUp}}) {
+  for (const auto& [prefix, kind] :
+       {std::pair{std::string_view("down="), ScriptedKey::Kind::KeyDown},
+        std::pair{std::string_view("up="), ScriptedKey::Kind::KeyUp}}) {
     if (what.rfind(prefix, 0) != 0) continue;
     out.kind = kind;
     out.keycode = SDL_GetKeyFromName(what.c_str() + prefix.size());

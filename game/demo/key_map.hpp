@@ -47,7 +47,7 @@ enum class Action {
 
 /// One row of the key map.
 struct KeyBinding {
-  const char* input;        // as the help panel and the README show it: "Space", "F1 or /"
+  const char* input;  // as the help panel and the README show it: "Space", "F1 or /"
   Modes modes;
   const char* description;  // what it does, the same words in the help panel and the README
   Action action;

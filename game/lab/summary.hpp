@@ -19,10 +19,10 @@ namespace quadpool::game::lab {
 
 /// What the summary says about the window's game beside its "game" object.
 struct PlaySummary {
-  std::string pilot;        // "player", "bot" or "replay"
+  std::string pilot;             // "player", "bot" or "replay"
   std::uint64_t state_hash = 0;  // the game's (PlayWorld::state_hash), as a replay records it
   std::uint64_t high_score = 0;
-  std::string notice;       // the last high-score notice shown; empty: none
+  std::string notice;  // the last high-score notice shown; empty: none
   bool sound_device = false;
   bool muted = false;
   std::uint64_t sounds_played = 0;

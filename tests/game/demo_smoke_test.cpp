@@ -88,10 +88,10 @@ TEST_F(DemoSmoke, AScriptedRunSwitchesTheAllocatorBothWaysAndPoolTicksAllocateNo
   // into SDL's event queue at the start of frames 80 and 160.
   ::setenv("QUADPOOL_DEMO_KEYS", "80:F2,160:F2", 1);
   const std::filesystem::path shot = dir_ / "smoke.png";
-  const test::ProcessResult r =
-      test::run_quadpool("--lab --sprites 3000 --frames 240 --window 640x400 --vsync off --screenshot '" +
-                             shot.string() + "'",
-                         test::Capture::Stdout);
+  const test::ProcessResult r = test::run_quadpool(
+      "--lab --sprites 3000 --frames 240 --window 640x400 --vsync off --screenshot '" +
+          shot.string() + "'",
+      test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
 
@@ -151,8 +151,9 @@ TEST_F(DemoSmoke, ThePanelNeverCoversTheWorldAcrossHideFitShowAndAResize) {
 
 TEST_F(DemoSmoke, AnABRunStartedByBPutsItsResultInTheSummary) {
   ::setenv("QUADPOOL_DEMO_KEYS", "1:B", 1);
-  const test::ProcessResult r = test::run_quadpool(
-      "--lab --sprites 1000 --seed 7 --frames 620 --window 640x400 --vsync off", test::Capture::Stdout);
+  const test::ProcessResult r =
+      test::run_quadpool("--lab --sprites 1000 --seed 7 --frames 620 --window 640x400 --vsync off",
+                         test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   ASSERT_EQ(json.at("ab.state"), "done") << r.output;
@@ -216,8 +217,9 @@ TEST_F(DemoSmoke, TheSceneListSwitchesScenesLiveButNotDuringAnABRun) {
   EXPECT_EQ(number(json, "sprites"), 700u) << "a new scene keeps the sprite count";
 
   ::setenv("QUADPOOL_DEMO_KEYS", "1:B,5:scene=mixed,10:Escape", 1);
-  r = test::run_quadpool("--lab --scene clustered --sprites 700 --frames 20 --window 640x400 --vsync off",
-                         test::Capture::Stdout);
+  r = test::run_quadpool(
+      "--lab --scene clustered --sprites 700 --frames 20 --window 640x400 --vsync off",
+      test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   json = parse_summary(r);
   EXPECT_EQ(json.at("ab.state"), "cancelled");
@@ -308,10 +310,10 @@ TEST_F(DemoSmoke, AScriptedShiftDragQueriesTheTreeAndAShiftClickOnEmptySpaceClea
 TEST_F(DemoSmoke, ScreenshotSavesTheLastFrameWhenEscEndsTheDemo) {
   ::setenv("QUADPOOL_DEMO_KEYS", "4:Escape", 1);
   const std::filesystem::path shot = dir_ / "esc.png";
-  const test::ProcessResult r =
-      test::run_quadpool("--lab --sprites 500 --frames 100 --window 320x240 --vsync off --screenshot '" +
-                             shot.string() + "'",
-                         test::Capture::Stdout);
+  const test::ProcessResult r = test::run_quadpool(
+      "--lab --sprites 500 --frames 100 --window 320x240 --vsync off --screenshot '" +
+          shot.string() + "'",
+      test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   EXPECT_EQ(number(json, "frames"), 5u);
@@ -325,7 +327,8 @@ TEST_F(DemoSmoke, ScreenshotSavesTheLastFrameWhenEscEndsTheDemo) {
 TEST_F(DemoSmoke, ABmpScreenshotIsWrittenWhenTheNameEndsInBmp) {
   const std::filesystem::path shot = dir_ / "smoke.bmp";
   const test::ProcessResult r = test::run_quadpool(
-      "--lab --sprites 500 --frames 5 --window 320x240 --vsync off --screenshot '" + shot.string() + "'",
+      "--lab --sprites 500 --frames 5 --window 320x240 --vsync off --screenshot '" + shot.string() +
+          "'",
       test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const Image image = read_image(shot);
@@ -439,8 +442,8 @@ TEST_F(DemoSmoke, TheDensityMapStaysInsideTheWorldsBorder) {
   // world, as the summary gives it, are background.
   const std::filesystem::path shot = dir_ / "density.bmp";
   const test::ProcessResult r = test::run_quadpool(
-      "--lab --sprites 100000 --frames 3 --window 1280x720 --vsync off --screenshot '" + shot.string() +
-          "'",
+      "--lab --sprites 100000 --frames 3 --window 1280x720 --vsync off --screenshot '" +
+          shot.string() + "'",
       test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
@@ -521,10 +524,10 @@ TEST_F(DemoSmoke, AScreenshotOnAFullDiskKeepsTheOldFileAndExitsWith1) {
     const std::filesystem::path shot = dir_ / name;
     const std::string good(20000, 'g');  // the good screenshot of an earlier run
     std::ofstream(shot, std::ios::binary) << good;
-    const test::ProcessResult r =
-        test::run_quadpool("--lab --sprites 1000 --frames 3 --window 640x400 --vsync off --screenshot '" +
-                               shot.string() + "'",
-                           test::Capture::Both, kFullDisk);
+    const test::ProcessResult r = test::run_quadpool(
+        "--lab --sprites 1000 --frames 3 --window 640x400 --vsync off --screenshot '" +
+            shot.string() + "'",
+        test::Capture::Both, kFullDisk);
     EXPECT_EQ(r.exit_code, 1) << name << ": " << r.output;
     EXPECT_NE(r.output.find("quadpool: --screenshot " + shot.string() + ": write failed: "),
               std::string::npos)
@@ -543,8 +546,9 @@ TEST_F(DemoSmoke, F12OnAFullDiskKeepsTheOldFileLogsTheErrorAndTheDemoGoesOn) {
   std::filesystem::current_path(dir_);
   const std::string good(20000, 'g');
   std::ofstream("quadpool-000003.png", std::ios::binary) << good;
-  const test::ProcessResult r = test::run_quadpool(
-      "--lab --sprites 1000 --frames 6 --window 640x400 --vsync off", test::Capture::Both, kFullDisk);
+  const test::ProcessResult r =
+      test::run_quadpool("--lab --sprites 1000 --frames 6 --window 640x400 --vsync off",
+                         test::Capture::Both, kFullDisk);
   std::filesystem::current_path(was);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("F12: quadpool-000003.png: write failed: "), std::string::npos)
@@ -630,10 +634,10 @@ void expect_entity_counts_add_up(const std::map<std::string, std::string>& json)
 
 TEST_F(DemoSmoke, TheBotPlaysByItselfAndScores) {
   const std::filesystem::path shot = dir_ / "play.png";
-  const test::ProcessResult r = test::run_quadpool(
-      "--play --bot --frames 1200 --window 640x400 --vsync off --screenshot '" + shot.string() +
-          "'",
-      test::Capture::Stdout);
+  const test::ProcessResult r =
+      test::run_quadpool("--play --bot --frames 1200 --window 640x400 --vsync off --screenshot '" +
+                             shot.string() + "'",
+                         test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   EXPECT_EQ(json.at("mode"), "play");
@@ -649,6 +653,15 @@ TEST_F(DemoSmoke, TheBotPlaysByItselfAndScores) {
   const Image image = read_image(shot);
   EXPECT_EQ(image.width, 640);
   EXPECT_GT(image.distinct_colours, 20u);
+}
+
+// One tick a frame, the bot seeded as headless: the window's attract mode is the headless game.
+TEST_F(DemoSmoke, TheBotInTheWindowFliesTheHeadlessBotsGame) {
+  const auto window = summary_of("", "--bot --sprites 3000 --seed 5 --frames 500 --window 640x400");
+  const test::ProcessResult headless = test::run_quadpool(
+      "--headless --play --bot --sprites 3000 --seed 5 --ticks 500 --json", test::Capture::Stdout);
+  ASSERT_EQ(headless.exit_code, 0) << headless.output;
+  EXPECT_EQ(window.at("play.state_hash"), parse_summary(headless).at("state_hash"));
 }
 
 TEST_F(DemoSmoke, AHumanGameFiresHitsLosesItsLivesEndsAndRestartsAcrossAllocatorSwitches) {
@@ -708,9 +721,9 @@ TEST_F(DemoSmoke, ABadReplayFileExitsWith2OnOneLineBeforeAnyWindowOpens) {
   // No display at all: the file is refused before SDL is asked for one.
   ::unsetenv("SDL_VIDEODRIVER");
   for (const std::filesystem::path& file : {junk, dir_ / "missing.qpr"}) {
-    const test::ProcessResult r = test::run_quadpool(
-        "--replay '" + file.string() + "' --frames 5", test::Capture::Stderr,
-        "unset DISPLAY WAYLAND_DISPLAY");
+    const test::ProcessResult r =
+        test::run_quadpool("--replay '" + file.string() + "' --frames 5", test::Capture::Stderr,
+                           "unset DISPLAY WAYLAND_DISPLAY");
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_EQ(r.output.rfind("quadpool: ", 0), 0u) << r.output;
     EXPECT_NE(r.output.find(file.filename().string()), std::string::npos) << r.output;
@@ -719,9 +732,9 @@ TEST_F(DemoSmoke, ABadReplayFileExitsWith2OnOneLineBeforeAnyWindowOpens) {
 }
 
 TEST_F(DemoSmoke, AbInPlayRunsBothLegsWithTheBotFlyingThenGivesThePlayerANewGame) {
-  const test::ProcessResult r = test::run_quadpool(
-      "--ab --sprites 2000 --seed 4 --frames 620 --window 640x400 --vsync off",
-      test::Capture::Stdout);
+  const test::ProcessResult r =
+      test::run_quadpool("--ab --sprites 2000 --seed 4 --frames 620 --window 640x400 --vsync off",
+                         test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   EXPECT_EQ(json.at("mode"), "play");
@@ -730,6 +743,23 @@ TEST_F(DemoSmoke, AbInPlayRunsBothLegsWithTheBotFlyingThenGivesThePlayerANewGame
   EXPECT_GE(number(json, "modes.new_delete.frames"), 300u);
   EXPECT_EQ(json.at("play.pilot"), "player");  // the A/B's bot handed the ship back
   EXPECT_LT(number(json, "game.ticks_played"), 30u);
+}
+
+// The high score's folder cannot be made (a file stands where it would go): the game goes on,
+// and the notice on screen (and in the summary) says the score was not saved.
+TEST_F(DemoSmoke, AHighScoreThatCannotBeSavedIsANoticeAndTheGameGoesOn) {
+  const std::filesystem::path blocker = dir_ / "not-a-folder";
+  std::ofstream(blocker) << "x";
+  ::setenv("XDG_DATA_HOME", blocker.c_str(), 1);
+  ::setenv("QUADPOOL_DEMO_KEYS", kHumanGameKeys, 1);
+  const test::ProcessResult r =
+      test::run_quadpool(std::string(kHumanGameArgs) + " --frames 900", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(number(json, "game.games"), 2u);
+  EXPECT_GT(number(json, "play.high_score"), 0u);  // kept in memory
+  EXPECT_EQ(json.at("play.notice").rfind("high score not saved: ", 0), 0u)
+      << json.at("play.notice");
 }
 
 TEST_F(DemoSmoke, TabSwitchesBetweenTheGameAndTheLab) {

@@ -91,9 +91,9 @@ TEST(KeyMap, InPlayThePilotsKeysAreNoOtherActionsAndTheLabsMovedKeysWorkInBothMo
   }
   EXPECT_TRUE(play);
   EXPECT_TRUE(lab);
-  for (const int key : {int{SDLK_w}, int{SDLK_a}, int{SDLK_s}, int{SDLK_d}, int{SDLK_UP},
-                        int{SDLK_DOWN}, int{SDLK_LEFT}, int{SDLK_RIGHT}, int{SDLK_SPACE},
-                        int{SDLK_RETURN}}) {
+  for (const int key :
+       {int{SDLK_w}, int{SDLK_a}, int{SDLK_s}, int{SDLK_d}, int{SDLK_UP}, int{SDLK_DOWN},
+        int{SDLK_LEFT}, int{SDLK_RIGHT}, int{SDLK_SPACE}, int{SDLK_RETURN}}) {
     EXPECT_EQ(action_for_key(key, false, Mode::Play), Action::None) << SDL_GetKeyName(key);
   }
   for (const Mode mode : {Mode::Play, Mode::Lab}) {
