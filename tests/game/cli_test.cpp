@@ -451,7 +451,7 @@ TEST(Executable, AReportThatCannotBeWrittenGivesANonZeroExitAndAMessage) {
 TEST(Executable, TheDemoRunsTheSmallestSpriteCountTheCommandLineAccepts) {
   const std::string smallest = std::to_string(kMinSprites);
   const test::ProcessResult r =
-      run_bash("SDL_VIDEODRIVER=dummy \"$QUADPOOL\" --sprites " + smallest +
+      run_bash("SDL_VIDEODRIVER=dummy \"$QUADPOOL\" --lab --sprites " + smallest +
                " --frames 2 --vsync off 1>&2; echo \"exit=$?\" >&2");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("demo: " + smallest + " sprites,"), std::string::npos) << r.output;
