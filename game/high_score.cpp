@@ -226,7 +226,13 @@ std::string HighScoreFile::submit(std::uint64_t score) {
   if (score <= best_) return {};
   best_ = score;
   if (path_.empty()) return {};
-  std::string error = create_folders_for(path_);
+  // A file that could not be read may still hold a score (a permission changed, a folder put in
+  // its place): it is not ours to replace. A file that was read but damaged holds none.
+  std::string error =
+      load_problem_.starts_with("unreadable")
+          ? fmt::format("it could not be read when the game started ({}), so it is left as it is",
+                        load_problem_)
+          : create_folders_for(path_);
   if (error.empty()) {
     const std::string text = high_score_file_text(score);
     error = write_file_atomically(path_, std::as_bytes(std::span(text.data(), text.size())));

@@ -62,7 +62,9 @@ class HighScoreFile {
   /// nothing needed writing or the write worked (or the path is empty); else one line for the
   /// screen, "high score not saved: <path>: <reason>", also logged as a warning: the old file
   /// is then untouched (full disk, read-only folder). best() keeps the new score, so a later
-  /// higher score tries again. A file ignored at load is replaced by the first save.
+  /// higher score tries again. A file ignored at load as damaged, empty, foreign or oversized
+  /// is replaced by the first save; one that could not be read (a permission, a folder in its
+  /// place) is never written over: each save says so instead.
   std::string submit(std::uint64_t score);
 
  private:

@@ -226,11 +226,27 @@ TEST_F(HighScore, AFolderAFifoOrAFileAboveItIsIgnoredWithOneWarningAndNothingBlo
                  std::string("unreadable: cannot open it: ") + std::strerror(ENOTDIR));
 }
 
+TEST_F(HighScore, AFileThatCouldNotBeReadIsNeverWrittenOver) {
+  const fs::path fifo = dir_ / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  HighScoreFile high_score(fifo.string());
+  logged().clear();
+  const std::string said = high_score.submit(10);
+  EXPECT_EQ(said.rfind("high score not saved: " + fifo.string() + ": it could not be read", 0), 0u)
+      << said;
+  EXPECT_EQ(logged_at(LogLevel::Warning), std::vector<std::string>{said});
+  EXPECT_EQ(high_score.best(), 10u);
+  EXPECT_TRUE(fs::is_fifo(fifo)) << "the unreadable file was replaced";
+}
+
 TEST_F(HighScore, AFileWithoutReadPermissionIsIgnoredWithOneWarning) {
   if (::geteuid() == 0) GTEST_SKIP() << "root reads any file; the folder and FIFO cases cover it";
   write_file(file_, "quadpool high score 1\n7\n");
   fs::permissions(file_, fs::perms::none);
   expect_ignored(file_, std::string("unreadable: cannot open it: ") + std::strerror(EACCES));
+  EXPECT_NE(HighScoreFile(file_.string()).submit(8), "");
+  fs::permissions(file_, fs::perms::owner_read);
+  EXPECT_EQ(test::contents(file_), "quadpool high score 1\n7\n") << "a score was written over";
 }
 
 TEST_F(HighScore, AScoreThatDoesNotBeatTheBestWritesNothing) {
