@@ -4,6 +4,7 @@
 #include "game/headless.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <span>
@@ -27,6 +28,12 @@ namespace quadpool::game {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The report's per-allocator figures, each with its name in the JSON and the summary.
+std::array<std::pair<const char*, const AllocatorSummary*>, 2> by_allocator(
+    const HeadlessReport& r) noexcept {
+  return {std::pair{"pool", &r.pool_ticks}, std::pair{"new-delete", &r.new_delete_ticks}};
+}
 
 }  // namespace
 
@@ -92,11 +99,10 @@ std::string format_json(const HeadlessReport& r) {
   json.number("resolve", r.phase_ms.resolve);
   json.end();
   json.begin("tick_ms_by_allocator");
-  for (const auto& [name, times] :
-       {std::pair{"pool", r.pool_ticks}, std::pair{"new-delete", r.new_delete_ticks}}) {
+  for (const auto& [name, times] : by_allocator(r)) {
     json.begin(name);
-    json.integer("ticks", times.samples);
-    write_percentile_fields(json, times.tick_ms);
+    json.integer("ticks", times->samples);
+    write_percentile_fields(json, times->tick_ms);
     json.end();
   }
   json.end();
@@ -108,6 +114,18 @@ std::string format_json(const HeadlessReport& r) {
   } else {
     json.null("heap_allocs_per_tick");
   }
+  json.begin("heap_allocs_per_tick_by_allocator");
+  for (const auto& [name, times] : by_allocator(r)) {
+    if (times->warm_heap_allocations_mean) {
+      json.begin(name);
+      json.number("mean", *times->warm_heap_allocations_mean);
+      json.integer("max", times->max_warm_heap_allocations);
+      json.end();
+    } else {
+      json.null(name);
+    }
+  }
+  json.end();
   write_pool_stats(json, r.pool);
   write_tree_stats(json, r.tree_config, r.tree);
   json.begin("kinetic_energy");
@@ -135,11 +153,10 @@ std::string format_summary(const HeadlessReport& r) {
   s += fmt::format(
       "  phases (median)   integrate {:.3f}  rebuild {:.3f}  pairs {:.3f}  resolve {:.3f}\n",
       r.phase_ms.integrate, r.phase_ms.rebuild, r.phase_ms.pairs, r.phase_ms.resolve);
-  for (const auto& [name, times] :
-       {std::pair{"pool", r.pool_ticks}, std::pair{"new-delete", r.new_delete_ticks}}) {
-    if (times.samples == 0 || r.options.switch_allocator_every == 0) continue;
-    s += fmt::format("  {:<17} {} ticks, median {:.3f}  p99 {:.3f}\n", name, times.samples,
-                     times.tick_ms.median, times.tick_ms.p99);
+  for (const auto& [name, times] : by_allocator(r)) {
+    if (times->samples == 0 || r.options.switch_allocator_every == 0) continue;
+    s += fmt::format("  {:<17} {} ticks, median {:.3f}  p99 {:.3f}\n", name, times->samples,
+                     times->tick_ms.median, times->tick_ms.p99);
   }
   s += fmt::format("  pairs last tick   {}    contacts total {}\n", r.pairs_last_tick,
                    r.contacts_total);

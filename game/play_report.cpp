@@ -1,11 +1,30 @@
 #include "game/play_report.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
+
+#include "engine/memory/allocator_kind.hpp"
 
 #include "game/report_json.hpp"
 #include "game/simulation.hpp"
 
 namespace quadpool::game {
+
+void EntityLoad::add(const play::PlayTick& tick) noexcept {
+  most_live_ = std::max(most_live_, tick.live);
+  most_created_ = std::max(most_created_, tick.created);
+  Share& share = by_allocator_[tick.field.allocator == memory::AllocatorKind::Pool ? 0 : 1];
+  ++share.ticks;
+  share.created += tick.created;
+  share.tick_ms += tick.ms_total;
+}
+
+std::optional<double> EntityLoad::created_per_second(memory::AllocatorKind kind) const noexcept {
+  const Share& s = share(kind);
+  if (s.tick_ms <= 0) return std::nullopt;
+  return static_cast<double>(s.created) / (s.tick_ms / 1000.0);
+}
 
 namespace {
 
@@ -24,6 +43,21 @@ void write_entities(JsonWriter& json, const GameReport& game) {
   json.end();
 }
 
+void write_load(JsonWriter& json, const EntityLoad& load) {
+  json.integer("most_live", load.most_live());
+  json.integer("most_created_in_a_tick", load.most_created());
+  json.begin("created_per_second");
+  for (const memory::AllocatorKind kind :
+       {memory::AllocatorKind::Pool, memory::AllocatorKind::NewDelete}) {
+    if (const auto rate = load.created_per_second(kind)) {
+      json.number(memory::allocator_name(kind), *rate);
+    } else {
+      json.null(memory::allocator_name(kind));
+    }
+  }
+  json.end();
+}
+
 }  // namespace
 
 void write_game_json(JsonWriter& json, const GameReport& game) {
@@ -38,6 +72,7 @@ void write_game_json(JsonWriter& json, const GameReport& game) {
   json.boolean("game_over", status.game_over);
   json.boolean("storm", game.storm);
   write_entities(json, game);
+  write_load(json, game.load);
   if (game.replay) {
     json.begin("replay");
     json.string("file", game.replay->file);
@@ -63,6 +98,8 @@ std::string format_game_summary(const GameReport& game) {
                      entity.counts.destroyed, entity.counts.live);
   }
   s += "(created/destroyed/live)\n";
+  s += fmt::format("  busiest ticks     {} live, {} created in one tick\n", game.load.most_live(),
+                   game.load.most_created());
   if (game.replay) {
     s += fmt::format("  replay            {}: {} the recorded hash {}\n", game.replay->file,
                      game.replay->matches ? "ends on" : "does NOT end on",

@@ -61,7 +61,7 @@ Game game_of(const HeadlessOptions& given, HeapCounter heap_counter) {
 // Plays the ticks; the commands played are kept when they are to be recorded. Empty, or the
 // --verify failure.
 std::optional<std::string> play_ticks(const Game& game, play::PlayWorld& world,
-                                      TickRecorder& recorder,
+                                      TickRecorder& recorder, EntityLoad& load,
                                       std::vector<play::InputCommand>& played,
                                       std::FILE* progress) {
   const HeadlessOptions& options = game.options;
@@ -77,6 +77,7 @@ std::optional<std::string> play_ticks(const Game& game, play::PlayWorld& world,
     const bool warm = warmup.next_tick(world.field());
     const play::PlayTick& tick = world.step(command);
     recorder.record(play_sample(tick, warm));
+    load.add(tick);
     if (options.verify) {
       if (auto failure =
               verify_tick(checker, t, world.field().last_boxes(), world.field().last_pairs())) {
@@ -109,8 +110,9 @@ HeadlessOutcome run_play(const HeadlessOptions& given, HeapCounter heap_counter,
   std::vector<play::InputCommand> played;
   if (!game.options.record.empty()) played.reserve(game.options.ticks);
 
+  EntityLoad load;
   const Clock::time_point start = Clock::now();
-  if (auto failure = play_ticks(game, world, recorder, played, progress)) {
+  if (auto failure = play_ticks(game, world, recorder, load, played, progress)) {
     return HeadlessOutcome{std::nullopt, std::move(*failure), 1};
   }
   report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -120,6 +122,7 @@ HeadlessOutcome run_play(const HeadlessOptions& given, HeapCounter heap_counter,
   result.status = world.status();
   result.storm = game.config.storm;
   result.entities = world.entity_reports();
+  result.load = load;
 
   HeadlessOutcome outcome{std::nullopt, {}, 0};
   if (game.replay) {

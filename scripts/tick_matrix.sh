@@ -13,6 +13,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
+# shellcheck source=scripts/bench_lib.sh
+source scripts/bench_lib.sh
 
 ROUNDS=3
 ALL_SCENES="uniform clustered mixed streams"
@@ -20,25 +22,16 @@ SCENES=$ALL_SCENES
 UPDATE_README=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --rounds) ROUNDS=${2:?--rounds needs a value}; shift 2 ;;
-    --scenes) SCENES=${2:?--scenes needs a value}; shift 2 ;;
+    --rounds) ROUNDS=$(value_of tick_matrix.sh --rounds "${2-}"); shift 2 ;;
+    --scenes) SCENES=$(value_of tick_matrix.sh --scenes "${2-}"); shift 2 ;;
     --update-readme) UPDATE_README=1; shift ;;
     *) echo "tick_matrix.sh: unknown argument '$1' (use --rounds R, --scenes LIST, --update-readme)" >&2; exit 2 ;;
   esac
 done
-case "$ROUNDS" in ''|*[!0-9]*|0) echo "tick_matrix.sh: --rounds must be an integer >= 1, got '$ROUNDS'" >&2; exit 2 ;; esac
-for scene in $SCENES; do
-  case " $ALL_SCENES " in
-    *" $scene "*) ;;
-    *) echo "tick_matrix.sh: --scenes: unknown scene '$scene' (valid: $ALL_SCENES)" >&2; exit 2 ;;
-  esac
-done
-[ -n "${SCENES// /}" ] || { echo "tick_matrix.sh: --scenes must name at least one of: $ALL_SCENES" >&2; exit 2; }
+check_count tick_matrix.sh --rounds "$ROUNDS"
+check_list tick_matrix.sh --scenes scene "$SCENES" "$ALL_SCENES"
 
-BUILD="$ROOT/build/release"
-cmake --preset release >&2
-cmake --build --preset release -j 2 --target quadpool >&2
-EXE="$BUILD/game/quadpool"
+EXE=$(build_runner release)
 if ! "$EXE" --help 2>&1 | grep -q -- '--scene'; then
   echo "tick_matrix.sh: $EXE has no --scene option; build a runner that has it" >&2
   exit 1
@@ -46,14 +39,6 @@ fi
 
 # Ticks per run: about 2-4 s of simulation per run on this machine.
 ticks_for() { if [ "$1" -ge 100000 ]; then echo 300; else echo 2000; fi; }
-
-# json_get JSON PATTERN: the first capture of a sed -E pattern over the one-line JSON.
-json_get() { printf '%s\n' "$1" | sed -E "s/.*$2.*/\\1/"; }
-num='([0-9.]+)'
-
-# median of the numbers on stdin
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -68,35 +53,21 @@ for round in $(seq 1 "$ROUNDS"); do
       for alloc in $order; do
         echo "tick_matrix: $scene, $n sprites, $ticks ticks, $alloc, round $round/$ROUNDS" >&2
         json=$("$EXE" --headless --scene "$scene" --sprites "$n" --ticks "$ticks" --allocator "$alloc" --json)
-        {
-          json_get "$json" "\"tick_ms\": \\{\"median\": $num"
-          json_get "$json" "\"tick_ms\": \\{\"median\": [0-9.]+, \"p99\": $num"
-          json_get "$json" "\"integrate\": $num"
-          json_get "$json" "\"rebuild\": $num"
-          json_get "$json" "\"pairs\": $num"
-          json_get "$json" "\"resolve\": $num"
-          json_get "$json" "\"heap_allocs_per_tick\": \\{\"median\": $num"
-        } | paste -sd' ' >> "$TMP/$scene-$n-$alloc"
+        json_fields "$json" tick_ms.median tick_ms.p99 phase_ms.integrate phase_ms.rebuild \
+          phase_ms.pairs phase_ms.resolve heap_allocs_per_tick.median >> "$TMP/$scene-$n-$alloc"
       done
       echo "tick_matrix: $scene, $n sprites, $ticks ticks, alternating every 50, round $round/$ROUNDS" >&2
       json=$("$EXE" --headless --scene "$scene" --sprites "$n" --ticks "$ticks" --switch-allocator-every 50 --json)
       for alloc in pool new-delete; do
-        {
-          json_get "$json" "\"$alloc\": \\{\"ticks\": [0-9]+, \"median\": $num"
-          json_get "$json" "\"$alloc\": \\{\"ticks\": [0-9]+, \"median\": [0-9.]+, \"p99\": $num"
-        } | paste -sd' ' >> "$TMP/$scene-$n-$alloc-alternating"
+        json_fields "$json" "tick_ms_by_allocator.$alloc.median" "tick_ms_by_allocator.$alloc.p99" \
+          >> "$TMP/$scene-$n-$alloc-alternating"
       done
     done
   done
 done
 
-# column FILE K: median over the rounds of column K
-column_median() { awk -v k="$2" '{print $k}' "$1" | median; }
-# column_best FILE K: the smallest value of column K over the rounds
-column_best() { awk -v k="$2" '{print $k}' "$1" | sort -g | head -1; }
-
 {
-  echo "Median over $ROUNDS round(s) of each run's statistic; times in ms per tick. $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)."
+  echo "Median over $ROUNDS round(s) of each run's statistic; times in ms per tick. $(machine_line)."
   echo
   echo "| scene | sprites | allocator | ticks/run | median tick | p99 tick | median tick, best round | integrate | rebuild | pairs | resolve | heap allocs/tick | target (median) |"
   echo "|-------|--------:|-----------|----------:|------------:|---------:|------------------------:|----------:|--------:|------:|--------:|-----------------:|-----------------|"

@@ -5,87 +5,40 @@
 // from a 64 KiB tmpfs mounted in a private mount namespace, each in a forked child.
 #include "game/atomic_file.hpp"
 
-#include <fcntl.h>
-#include <sys/mount.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <sched.h>
-
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <functional>
-#include <iterator>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "tests/common/forked_child.hpp"
+#include "tests/common/scratch_folder.hpp"
 
 namespace quadpool::game {
 namespace {
 
 namespace fs = std::filesystem;
 
+using test::contents;
+using test::in_child;
+using test::names_in;
+
 class AtomicFile : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("quadpool_atomic_file_test_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(dir_, ignored);
-  }
-  fs::path dir_;
+  test::ScratchFolder scratch_{"atomic_file_test"};
+  const fs::path dir_ = scratch_.path();
 };
 
 std::vector<std::byte> bytes_of(const std::string& text) {
   std::vector<std::byte> bytes(text.size());
   std::memcpy(bytes.data(), text.data(), text.size());
   return bytes;
-}
-
-std::string contents(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::vector<std::string> names_in(const fs::path& dir) {
-  std::vector<std::string> names;
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
-    names.push_back(entry.path().filename().string());
-  }
-  return names;
-}
-
-// Runs `body` in a forked child and returns what it returned: a child may change its limits,
-// signals and mounts without touching the test process. "" when the child died.
-std::string in_child(const std::function<std::string()>& body) {
-  int pipe_fds[2];
-  if (::pipe(pipe_fds) != 0) return "pipe failed";
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::close(pipe_fds[0]);
-    const std::string said = body();
-    (void)!::write(pipe_fds[1], said.data(), said.size());
-    ::_exit(0);  // no atexit handlers, no gtest teardown in the child
-  }
-  ::close(pipe_fds[1]);
-  std::string said;
-  char buffer[512];
-  ssize_t got = 0;
-  while ((got = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0) {
-    said.append(buffer, static_cast<std::size_t>(got));
-  }
-  ::close(pipe_fds[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? said : std::string();
 }
 
 TEST_F(AtomicFile, WritesTheBytesAndLeavesNoTemporaryFile) {
@@ -172,13 +125,7 @@ TEST_F(AtomicFile, AWriteOverTheFileSizeLimitFailsKeepsTheOldFileAndLeavesNothin
 // 40 KiB new one, which would fit alone but not beside the old one. Returns "ok", "skip: ..."
 // or what went wrong.
 std::string fill_a_small_tmpfs(const fs::path& dir) {
-  if (::unshare(CLONE_NEWNS) != 0) {
-    return std::string("skip: no mount namespace (") + std::strerror(errno) + ")";
-  }
-  if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
-      ::mount("tmpfs", dir.c_str(), "tmpfs", 0, "size=64k") != 0) {
-    return std::string("skip: cannot mount a tmpfs (") + std::strerror(errno) + ")";
-  }
+  if (const std::string skip = test::mount_private_tmpfs(dir, "64k"); !skip.empty()) return skip;
   const std::string file = (dir / "shot.png").string();
   const std::vector<std::byte> old_contents(40 * 1024, std::byte{'o'});
   if (const std::string e = write_file_atomically(file, old_contents); !e.empty()) {

@@ -161,9 +161,14 @@ TEST(Executable, JsonIsOneObjectWithEveryContractField) {
                           "tick_ms_by_allocator.new-delete.ticks",
                           "tick_ms_by_allocator.new-delete.median",
                           "tick_ms_by_allocator.new-delete.p99",
-                          "tick_ms_by_allocator.new-delete.max"}) {
+                          "tick_ms_by_allocator.new-delete.max",
+                          "heap_allocs_per_tick_by_allocator.pool.mean",
+                          "heap_allocs_per_tick_by_allocator.pool.max",
+                          "heap_allocs_per_tick_by_allocator.new-delete"}) {
     EXPECT_EQ(json.count(key), 1u) << "missing " << key;
   }
+  EXPECT_EQ(json.at("heap_allocs_per_tick_by_allocator.pool.max"), "0");
+  EXPECT_EQ(json.at("heap_allocs_per_tick_by_allocator.new-delete"), "null") << "it ran no tick";
   EXPECT_EQ(json.at("sprites"), "600");
   EXPECT_EQ(json.at("ticks"), "40");
   EXPECT_EQ(json.at("seed"), "5");

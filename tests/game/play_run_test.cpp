@@ -97,6 +97,39 @@ TEST(PlayRun, TheStateHashIsTheSameOnEveryAllocatorAndAWarmPooledTickNeverAlloca
             300u);
 }
 
+TEST(PlayRun, ReportsTheBusiestTicksAndEachAllocatorsRateAndHeapAllocations) {
+  const Json switching = run_json(kGame + " --switch-allocator-every 7");
+  std::uint64_t created = 0, live_at_end = 0, budgets = 0;
+  for (const char* type : {"shots", "debris", "sparks", "explosions"}) {
+    const std::string at = std::string("game.entities.") + type + ".";
+    created += number(switching, at + "created");
+    live_at_end += number(switching, at + "live");
+    budgets += number(switching, at + "budget");
+  }
+  const std::uint64_t most_live = number(switching, "game.most_live");
+  const std::uint64_t most_created = number(switching, "game.most_created_in_a_tick");
+  EXPECT_GE(most_live, live_at_end);
+  EXPECT_LE(most_live, budgets);
+  EXPECT_GE(most_created, 1u);
+  EXPECT_LE(most_created, created);
+  EXPECT_GE(most_created * 300, created) << "no tick can create more than the busiest one";
+  // Both allocators ran ticks, so both have a rate; a warm pooled tick still allocates nothing.
+  for (const char* allocator : {"pool", "new-delete"}) {
+    EXPECT_GT(std::stod(switching.at(std::string("game.created_per_second.") + allocator)), 0.0)
+        << allocator;
+  }
+  EXPECT_EQ(switching.at("heap_allocs_per_tick_by_allocator.pool.max"), "0");
+  EXPECT_GE(number(switching, "heap_allocs_per_tick_by_allocator.new-delete.max"), 1u);
+  EXPECT_GT(std::stod(switching.at("heap_allocs_per_tick_by_allocator.new-delete.mean")), 0.0);
+
+  const Json pool = run_json(kGame + " --allocator pool");
+  EXPECT_EQ(pool.at("game.most_live"), switching.at("game.most_live")) << "the same game";
+  EXPECT_EQ(pool.at("game.most_created_in_a_tick"), switching.at("game.most_created_in_a_tick"));
+  EXPECT_EQ(pool.at("game.created_per_second.new-delete"), "null");
+  EXPECT_EQ(pool.at("heap_allocs_per_tick_by_allocator.new-delete"), "null");
+  EXPECT_EQ(pool.at("heap_allocs_per_tick_by_allocator.pool.mean"), "0.0000");
+}
+
 TEST(PlayRun, ARecordedGameReplaysToTheSameHashOnAnyAllocator) {
   const TempFile file("record.qpr");
   // The storm, small: its volleys and big bursts make the most entities a replay must match.

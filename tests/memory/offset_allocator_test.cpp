@@ -693,8 +693,8 @@ TEST(OffsetAllocator, ASteadyChurnMakesNoHeapAllocations) {
 // fuzz build needs clang and libFuzzer; this needs neither).
 TEST(OffsetAllocator, ReplaysEveryCommittedFuzzInputWithoutADisagreement) {
   const test::ScopedThrowingAsserts throwing;
-  const std::filesystem::path corpus = std::filesystem::path(__FILE__).parent_path().parent_path() /
-                                       "fuzz" / "corpus" / "offset_allocator";
+  const std::filesystem::path corpus = std::filesystem::path(QUADPOOL_SOURCE_DIR) / "tests" / "fuzz" /
+                                       "corpus" / "offset_allocator";
   // A missing corpus is a broken checkout, not a reason to pass.
   ASSERT_TRUE(std::filesystem::is_directory(corpus)) << "no fuzz corpus at " << corpus;
   std::size_t replayed = 0;

@@ -495,7 +495,7 @@ TEST(QuadTree, ReplaysEveryCommittedFuzzInputWithoutADisagreement) {
   // The libFuzzer target (tests/fuzz/quad_tree_fuzz.cpp) needs clang; this replays its committed
   // corpus in every build.
   const std::filesystem::path corpus =
-      std::filesystem::path(__FILE__).parent_path().parent_path() / "fuzz" / "corpus" / "quad_tree";
+      std::filesystem::path(QUADPOOL_SOURCE_DIR) / "tests" / "fuzz" / "corpus" / "quad_tree";
   // A missing corpus is a broken checkout, not a reason to pass.
   ASSERT_TRUE(std::filesystem::is_directory(corpus)) << "no fuzz corpus at " << corpus;
   std::size_t replayed = 0;
