@@ -197,11 +197,11 @@ CLI::Validator writable_file(Failure& failure, const char* flag) {
 std::string help_footer() {
   return fmt::format(
       "Modes:\n"
-      "  without --headless  the SDL2 demo (needs a display; try xvfb-run or --headless)\n"
+      "  without --headless  the SDL2 window (needs a display; try xvfb-run or --headless):\n"
+      "                      it opens on the game (--bot: the bot flies, an attract mode);\n"
+      "                      Tab or --lab: the lab\n"
       "  with --headless     runs the simulation without a window and prints a summary\n"
       "                      (--json: exactly one JSON object on stdout)\n"
-      "  without --headless  the window opens on the game (--bot: the bot flies, an attract\n"
-      "                      mode); Tab or --lab: the lab\n"
       "  with --headless --play --bot\n"
       "                      the bot plays the game; --record FILE saves it, and\n"
       "                      --replay FILE plays a saved game again to its recorded hash\n"

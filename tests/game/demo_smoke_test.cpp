@@ -1,6 +1,8 @@
-// Smoke tests of the SDL2 demo through the real quadpool executable: a scripted run that
-// switches the tree's allocator mid-run through SDL's event queue (the path a key press takes),
-// writes a screenshot and prints its JSON summary, plus the error paths.
+// Smoke tests of the SDL2 demo through the real quadpool executable. The lab (--lab): a
+// scripted run that switches the tree's allocator mid-run through SDL's event queue (the path a
+// key press takes), writes a screenshot and prints its JSON summary, plus the error paths. The
+// game (at the end): the bot's attract mode, a human's game through held keys (fire, hit, game
+// over, restart, allocator switches), record and replay across the window and headless, A/B.
 //
 // By default the demo runs on SDL's dummy video driver (software rendering, no X server), which
 // works under the sanitizers. With QUADPOOL_DEMO_SMOKE_DISPLAY=1 (ctest's demo_smoke_xvfb entry,
