@@ -747,6 +747,19 @@ TEST_F(DemoSmoke, AbInPlayRunsBothLegsWithTheBotFlyingThenGivesThePlayerANewGame
   EXPECT_LT(number(json, "game.ticks_played"), 30u);
 }
 
+// A player's finished game sets the high score, final score included (blasts still going off
+// when the ship is lost score after the game is over), and the next run starts from it.
+TEST_F(DemoSmoke, AFinishedGameIsTheHighScoreWhichTheNextRunReads) {
+  const auto over = summary_of("5:down=W,5:down=D,5:down=Space",
+                               "--sprites 1500 --seed 3 --window 640x400 --frames 900");
+  ASSERT_EQ(over.at("game.game_over"), "true");
+  EXPECT_GT(number(over, "game.score"), 0u);
+  EXPECT_EQ(number(over, "play.high_score"), number(over, "game.score"));
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir_ / "quadpool" / "high_score"));
+  const auto next = summary_of("", "--sprites 500 --frames 3 --window 640x400");
+  EXPECT_EQ(number(next, "play.high_score"), number(over, "game.score"));
+}
+
 // The high score's folder cannot be made (a file stands where it would go): the game goes on,
 // and the notice on screen (and in the summary) says the score was not saved.
 TEST_F(DemoSmoke, AHighScoreThatCannotBeSavedIsANoticeAndTheGameGoesOn) {
