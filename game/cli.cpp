@@ -197,18 +197,23 @@ CLI::Validator writable_file(Failure& failure, const char* flag) {
 std::string help_footer() {
   return fmt::format(
       "Modes:\n"
-      "  without --headless  the SDL2 demo (needs a display; try xvfb-run or --headless)\n"
+      "  without --headless  the SDL2 window (needs a display; try xvfb-run or --headless):\n"
+      "                      it opens on the game (--bot: the bot flies, an attract mode);\n"
+      "                      Tab or --lab: the lab\n"
       "  with --headless     runs the simulation without a window and prints a summary\n"
       "                      (--json: exactly one JSON object on stdout)\n"
       "  with --headless --play --bot\n"
       "                      the bot plays the game; --record FILE saves it, and\n"
       "                      --replay FILE plays a saved game again to its recorded hash\n"
+      "                      (both work in the window too)\n"
       "Caps: --sprites <= {}, --ticks <= {}, --frames <= {}.\n"
       "Exit codes: 0 success, 1 --verify found a broad-phase mismatch, a replay did not end on "
       "its recorded hash, or the report, the screenshot or the record could not be written, "
       "2 bad input (a bad replay file too) or no display.\n"
       "Examples:\n"
       "  quadpool --sprites 20000\n"
+      "  quadpool --record game.qpr\n"
+      "  quadpool --lab --sprites 20000\n"
       "  quadpool --headless --sprites 100000 --ticks 600 --json\n"
       "  quadpool --headless --scene mixed --sprites 20000 --ticks 300 --json\n"
       "  quadpool --headless --switch-allocator-every 7 --verify\n"
@@ -321,23 +326,24 @@ void Parser::add_headless_options() {
   add_play_options();
 }
 
-// The game (game/play/) instead of the field alone; check_play() says which go together.
+// The game (game/play/): both modes; check_play() says which go together. The window opens on
+// the game (--lab opens the lab), so there --play is the default and the others need no --play.
 void Parser::add_play_options() {
-  headless_only.push_back(flag("--play", headless.play,
-                               "Headless: play the game on the field (with --bot: the bot "
-                               "flies; there is no player without a window)"));
-  headless_only.push_back(flag("--bot", bot, "Headless: the bot pilot plays (with --play)"));
-  headless_only.push_back(flag(
-      "--storm", headless.storm,
-      "Headless: the game's stress setting: volleys, big bursts, an immortal ship (with --play)"));
-  headless_only.push_back(value("--record", headless.record, "FILE",
-                                "Headless: write the game's replay to FILE (with --play)",
-                                "a file name")
-                              ->check(writable_file(failure, "--record")));
-  headless_only.push_back(value("--replay", headless.replay, "FILE",
-                                "Headless: play the replay FILE to its end and check its final "
-                                "state hash; the file decides seed, scene, sprites, storm, ticks",
-                                "a replay file name"));
+  flag("--play", headless.play,
+       "Play the game (the window's default; headless it needs --bot: without a window there is "
+       "no player)");
+  flag("--bot", bot, "The bot pilot flies: headless with --play, in the window an attract mode");
+  flag("--storm", headless.storm,
+       "The game's stress setting: volleys, big bursts, an immortal ship");
+  value("--record", headless.record, "FILE",
+        "Write the game's replay to FILE at the end (in the window: the game since its last "
+        "restart)",
+        "a file name")
+      ->check(writable_file(failure, "--record"));
+  value("--replay", headless.replay, "FILE",
+        "Play the replay FILE to its end and check its final state hash; the file decides seed, "
+        "scene, sprites, storm, ticks",
+        "a replay file name");
 }
 
 void Parser::add_demo_options() {
@@ -365,7 +371,11 @@ void Parser::add_demo_options() {
                           ->transform(one_of(failure, "--vsync", on_off, "'on' or 'off'")));
   demo_only.push_back(flag("--ab", demo.ab,
                            "Demo: start an A/B run (pool against new-delete) on the first "
-                           "frame; with --frames its result goes into the JSON summary"));
+                           "frame, in the game with the bot flying every leg; with --frames its "
+                           "result goes into the JSON summary"));
+  demo_only.push_back(flag("--lab", demo.lab,
+                           "Demo: open the lab (watch, spawn, query) instead of the game; Tab "
+                           "switches between them"));
 }
 
 // --- checks CLI11 has no notion of -------------------------------------------------------------
@@ -411,9 +421,19 @@ void check_modes(const Parser& parser) {
   }
 }
 
-// The play flags: a headless game needs the bot; a replay file decides the game by itself.
+// The play flags: a replay file decides the game by itself; the lab plays no game; a headless
+// game needs the bot.
 void check_play(const Parser& parser) {
   const auto given = [&](const char* name) { return parser.app.count(name) > 0; };
+  if (given("--lab")) {
+    for (const char* name : {"--play", "--bot", "--storm", "--record", "--replay"}) {
+      if (given(name)) {
+        bad(fmt::format("{} cannot be used with --lab: the lab plays no game (Tab switches to the "
+                        "game, which the window opens on without --lab)",
+                        name));
+      }
+    }
+  }
   if (given("--replay")) {
     for (const char* name :
          {"--play", "--bot", "--seed", "--scene", "--sprites", "--storm", "--ticks"}) {
@@ -426,6 +446,7 @@ void check_play(const Parser& parser) {
     if (given("--record")) bad("--record cannot be used with --replay: the replay is the record");
     return;
   }
+  if (!parser.headless_mode) return;
   for (const char* name : {"--bot", "--storm", "--record"}) {
     if (given(name) && !given("--play")) bad(fmt::format("{} needs --play", name));
   }
@@ -486,6 +507,10 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
   demo.window_width = parser.window.width;
   demo.window_height = parser.window.height;
   demo.window_size_given = parser.app.count("--window") > 0;
+  demo.bot = parser.bot;
+  demo.storm = parser.headless.storm;
+  demo.record = parser.headless.record;
+  demo.replay = parser.headless.replay;
   if (parser.frames != 0) demo.frames = parser.frames;
   return command;
 }

@@ -31,6 +31,13 @@ struct DemoOptions {
   bool vsync = true;
   scene::SceneKind scene = scene::SceneKind::Uniform;  // the scene the demo opens with
   bool ab = false;  // start an A/B run on the first frame (so --frames runs can record it)
+  // The window opens on the game (see the README's "Keys and mouse" for why); --lab opens the
+  // lab. The game's flags, as in headless play:
+  bool lab = false;
+  bool bot = false;     // the bot flies (attract mode)
+  bool storm = false;   // the game's stress setting
+  std::string record;   // write the game's replay here at the end (empty: none)
+  std::string replay;   // play this replay file (empty: none); it decides the game
   /// Counts heap allocations (quadpool::heap_allocations when the executable links
   /// quadpool::heap_hook); nullptr: the overlay and the summary show no allocation counts.
   std::uint64_t (*heap_counter)() noexcept = nullptr;
@@ -38,8 +45,10 @@ struct DemoOptions {
 
 /// Opens the window and runs until the user quits or `frames` have been drawn. Returns the
 /// process exit code: 0 on success, 2 when no display can be opened (after printing a message
-/// that suggests --headless or xvfb-run) or when $QUADPOOL_DEMO_KEYS is malformed, 1 when the
-/// assets cannot be loaded or the screenshot cannot be written.
+/// that suggests --headless or xvfb-run), when $QUADPOOL_DEMO_KEYS is malformed or when the
+/// replay file cannot be used (checked before any window opens), 1 when the assets cannot be
+/// loaded, the screenshot or the record cannot be written, or a replay that was played to its
+/// end did not end on its recorded hash.
 ///
 /// With `frames` set it prints one JSON object on stdout at exit: the frame statistics per
 /// allocator, the heap allocations of warm pool-mode ticks, the pool, the vertex stream. For

@@ -11,13 +11,16 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "game/log.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "game/demo/app.hpp"
+#include "game/play/replay.hpp"
 #include "game/shown_value.hpp"
 
 namespace quadpool::game {
@@ -168,6 +171,16 @@ int run_demo(const DemoOptions& options) {
       return 2;
     }
   }
+  // A replay file that cannot be used is bad input: said before any window opens.
+  std::optional<play::Replay> replay;
+  if (!options.replay.empty()) {
+    try {
+      replay = play::read_replay(options.replay);
+    } catch (const play::ReplayError& e) {
+      std::fprintf(stderr, "quadpool: %s\n", e.what());
+      return 2;
+    }
+  }
 
   // Defaults only (SDL_HINT_DEFAULT): the SDL_RENDER_DRIVER and SDL_FRAMEBUFFER_ACCELERATION
   // environment variables still win. The software renderer is the one this demo is measured
@@ -194,6 +207,10 @@ int run_demo(const DemoOptions& options) {
     return no_display("no X11 or Wayland display", detail.c_str());
   }
   SdlVideo video;
+  // The pilot reads game controllers; without the subsystem it plays on keyboard and mouse.
+  if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) != 0) {
+    logger().info("no game controller support: {}", SDL_GetError());
+  }
   if (fell_back_to_invisible_driver()) {
     return no_display("no X11 or Wayland display", "DISPLAY and WAYLAND_DISPLAY are not usable");
   }
@@ -233,7 +250,7 @@ int run_demo(const DemoOptions& options) {
       quadpool::spatial::pair_kernel_name());
 
   ImGuiSession imgui(window.get(), renderer.get());
-  demo::App app(window.get(), renderer.get(), atlas, options, std::move(script));
+  demo::App app(window.get(), renderer.get(), atlas, options, std::move(script), std::move(replay));
   return app.run();
 }
 

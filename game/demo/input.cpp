@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -23,6 +24,14 @@ namespace {
 bool parse_script_input(const std::string& what, ScriptedKey& out) {
   out.keycode = SDL_GetKeyFromName(what.c_str());
   if (out.keycode != SDLK_UNKNOWN) return true;
+  for (const auto& [prefix, kind] :
+       {std::pair{std::string_view("down="), ScriptedKey::Kind::KeyDown},
+        std::pair{std::string_view("up="), ScriptedKey::Kind::KeyUp}}) {
+    if (what.rfind(prefix, 0) != 0) continue;
+    out.kind = kind;
+    out.keycode = SDL_GetKeyFromName(what.c_str() + prefix.size());
+    return out.keycode != SDLK_UNKNOWN;
+  }
   int used = 0;
   // `used` is read after sscanf has set it: the lambda takes it by reference.
   const auto whole = [&](int fields, int expected) {
@@ -79,6 +88,21 @@ void push_mouse(Uint32 type, int x, int y, Uint32 window_id) {
   SDL_PushEvent(&event);
 }
 
+// A Key is pressed and released in the same frame; a KeyDown is held until its KeyUp.
+void push_key(const ScriptedKey& scripted, Uint32 window_id) {
+  SDL_Event press{};
+  press.type = SDL_KEYDOWN;
+  press.key.state = SDL_PRESSED;
+  press.key.windowID = window_id;
+  press.key.keysym.sym = scripted.keycode;
+  press.key.keysym.scancode = SDL_GetScancodeFromKey(press.key.keysym.sym);
+  SDL_Event release = press;
+  release.type = SDL_KEYUP;
+  release.key.state = SDL_RELEASED;
+  if (scripted.kind != ScriptedKey::Kind::KeyUp) SDL_PushEvent(&press);
+  if (scripted.kind != ScriptedKey::Kind::KeyDown) SDL_PushEvent(&release);
+}
+
 }  // namespace
 
 std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& error) {
@@ -96,7 +120,8 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
     if (!frame || !parse_script_input(entry.substr(colon + 1), key)) {
       error = fmt::format(
           "QUADPOOL_DEMO_KEYS: '{}' is not FRAME:KEY (a frame number from 0 to {}, then an SDL "
-          "key name such as A, Space or ., a window size WxH from 64x64 to 16384x16384, "
+          "key name such as A, Space or ., down=KEY, up=KEY, a window size WxH from 64x64 to "
+          "16384x16384, "
           "query=X0/Y0/X1/Y1, pick=X/Y, spawn=X/Y or scene=uniform|clustered|mixed|streams)",
           shown_value(entry), std::numeric_limits<std::uint64_t>::max());
       return {};
@@ -149,35 +174,26 @@ std::optional<scene::SceneKind> Input::inject_script(std::uint64_t frame, SDL_Wi
         script_holds_button_ =
             lab::ScreenPoint{static_cast<float>(scripted.x0), static_cast<float>(scripted.y0)};
         break;
-      case ScriptedKey::Kind::Key: {
-        SDL_Event press{};
-        press.type = SDL_KEYDOWN;
-        press.key.state = SDL_PRESSED;
-        press.key.windowID = window_id;
-        press.key.keysym.sym = scripted.keycode;
-        press.key.keysym.scancode = SDL_GetScancodeFromKey(press.key.keysym.sym);
-        SDL_Event release = press;
-        release.type = SDL_KEYUP;
-        release.key.state = SDL_RELEASED;
-        SDL_PushEvent(&press);
-        SDL_PushEvent(&release);
+      case ScriptedKey::Kind::Key:
+      case ScriptedKey::Kind::KeyDown:
+      case ScriptedKey::Kind::KeyUp:
+        push_key(scripted, window_id);
         break;
-      }
     }
   }
   return scene;
 }
 
 Action Input::handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_keyboard,
-                     lab::Camera& camera, lab::Selection& selection) {
+                     lab::Camera& camera, lab::Selection& selection, Mode mode) {
   switch (event.type) {
     case SDL_QUIT:
       return Action::CloseWindow;
     case SDL_KEYDOWN:
       if (ui_wants_keyboard || event.key.repeat != 0) return Action::None;
-      return action_for_key(event.key.keysym.sym, (event.key.keysym.mod & KMOD_SHIFT) != 0);
+      return action_for_key(event.key.keysym.sym, (event.key.keysym.mod & KMOD_SHIFT) != 0, mode);
     case SDL_MOUSEBUTTONDOWN:
-      if (ui_wants_mouse) break;
+      if (ui_wants_mouse || mode == Mode::Play) break;
       mouse_ = {static_cast<float>(event.button.x), static_cast<float>(event.button.y)};
       if (event.button.button == SDL_BUTTON_RIGHT) {
         panning_ = true;
@@ -198,6 +214,7 @@ Action Input::handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_
       break;
     case SDL_MOUSEMOTION:
       mouse_ = {static_cast<float>(event.motion.x), static_cast<float>(event.motion.y)};
+      if (mode == Mode::Play) break;
       if (panning_) {
         camera.pan(static_cast<float>(event.motion.xrel), static_cast<float>(event.motion.yrel));
       }

@@ -24,9 +24,9 @@ namespace quadpool::game::demo {
 /// shift held), or a pick in the overlay's scene list. Scripts come from $QUADPOOL_DEMO_KEYS
 /// (see parse_key_script).
 struct ScriptedKey {
-  enum class Kind { Key, Resize, Query, Pick, Scene, Spawn };
+  enum class Kind { Key, KeyDown, KeyUp, Resize, Query, Pick, Scene, Spawn };
   std::uint64_t frame;
-  int keycode;  // SDL_Keycode of a Key
+  int keycode;  // SDL_Keycode of a Key (pressed and released), a KeyDown or a KeyUp
   Kind kind = Kind::Key;
   int width = 0, height = 0;             // a Resize's window size
   int x0 = 0, y0 = 0;                    // window pixels: a Query's first corner, a Pick's or
@@ -35,8 +35,9 @@ struct ScriptedKey {
   scene::SceneKind scene = scene::SceneKind::Uniform;  // a Scene's pick
 };
 
-/// Parses "FRAME:WHAT[,FRAME:WHAT...]", WHAT being an SDL key name ("A", "Space", "."), a window
-/// size WxH, "query=X0/Y0/X1/Y1" (a shift-drag between two window points), "pick=X/Y" (a
+/// Parses "FRAME:WHAT[,FRAME:WHAT...]", WHAT being an SDL key name ("A", "Space", "."), pressed
+/// and released in that frame, "down=KEY" or "up=KEY" (a key held from one frame to another, as
+/// the pilot holds thrust), a window size WxH, "query=X0/Y0/X1/Y1" (a shift-drag between two window points), "pick=X/Y" (a
 /// shift-click), "spawn=X/Y" (the left button held there for one frame: a spawn) or
 /// "scene=KIND" (the overlay's scene list, e.g. scene=mixed), e.g.
 /// "100:A,150:1024x600,160:pick=700/300,200:scene=streams". Returns the entries sorted by
@@ -53,10 +54,11 @@ class Input {
   std::optional<scene::SceneKind> inject_script(std::uint64_t frame, SDL_Window* window);
 
   /// Handles one SDL event, after ImGui has seen it (`ui_wants_mouse` / `ui_wants_keyboard`:
-  /// ImGui's WantCapture flags). Mouse gestures move `camera` and drag `selection`. Returns
-  /// the action of a key press, Action::CloseWindow when the window is closed, else Action::None.
+  /// ImGui's WantCapture flags). Mouse gestures move `camera` and drag `selection` (in the
+  /// game only the wheel's zoom: the buttons are the pilot's). Returns the action of a key
+  /// press in `mode`, Action::CloseWindow when the window is closed, else Action::None.
   Action handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_keyboard,
-                lab::Camera& camera, lab::Selection& selection);
+                lab::Camera& camera, lab::Selection& selection, Mode mode);
 
   /// The left button is held outside the UI, without shift: spawn sprites under the cursor.
   bool spawning() const noexcept { return spawning_; }

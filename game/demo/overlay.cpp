@@ -17,6 +17,7 @@
 
 #include "engine/memory/allocator_kind.hpp"
 #include "game/demo/key_map.hpp"
+#include "game/demo/play_hud.hpp"
 #include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
@@ -180,11 +181,13 @@ OverlayRequests Overlay::draw(const OverlayView& view) {
     // Text wraps at the panel's edge rather than being cut there.
     ImGui::PushTextWrapPos(0.0f);
     draw_stats_panel(view, requests);
-    if (view.controls.show_help) draw_keys_panel(view.controls.show_help);
+    if (view.controls.show_help) draw_keys_panel(view.controls.show_help, view.mode);
+    if (view.mode == Mode::Play) draw_play_panel(view);
     draw_query_panel(view);
     draw_ab_panel(view, requests);
     draw_controls_panel(view, requests);
-    draw_pool_panel(view);
+    // In play the game pools' table has the tree's pool as its last row.
+    if (view.mode == Mode::Lab) draw_pool_panel(view);
     draw_stream_panel(view);
     ImGui::PopTextWrapPos();
     measure_fit();
@@ -232,7 +235,7 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
   ImGui::Separator();
   int kind = view.sim.allocator() == memory::AllocatorKind::Pool ? 0 : 1;
   ImGui::BeginDisabled(view.ab.running());  // an A/B run switches by itself
-  ImGui::TextUnformatted("Tree nodes from");
+  ImGui::TextUnformatted(view.mode == Mode::Play ? "Nodes, entities from" : "Tree nodes from");
   ImGui::SameLine();
   const bool changed = ImGui::RadioButton("Pool", &kind, 0);
   ImGui::SameLine();
@@ -241,7 +244,7 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
   }
   ImGui::EndDisabled();
   ImGui::SameLine();
-  ImGui::TextDisabled("(A)");
+  ImGui::TextDisabled("(F2)");
   if (!view.heap_counted) {
     ImGui::TextDisabled("heap allocations: not counted (no heap hook linked)");
   } else if (ticked.tick.heap_allocations) {
@@ -372,6 +375,31 @@ void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requ
   lab::Controls& controls = view.controls;
   // An A/B run owns the scene, the speed and the drawing until it is done or cancelled.
   ImGui::BeginDisabled(view.ab.running());
+  // The game's field is the game's: its size and scene are chosen on the command line.
+  const bool lab = view.mode == Mode::Lab;
+  if (lab) draw_scene_size(view, requests);
+  if (lab && ImGui::Button("Reset with seed (R)")) requests.reset_seed = seed_input_;
+  if (lab) ImGui::SameLine();
+  if (ImGui::Button(controls.paused ? "Resume (F3)" : "Pause (F3)")) {
+    controls.paused = !controls.paused;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Step (F4)")) {
+    controls.paused = true;
+    controls.step_once = true;
+  }
+  ImGui::Checkbox("draw tree (T)", &controls.draw_tree);
+  if (lab) {
+    ImGui::SameLine();
+    ImGui::Checkbox("highlight contacts (C)", &controls.highlight_contacts);
+    draw_scene_controls(view, requests);
+  }
+  ImGui::EndDisabled();
+}
+
+// The lab's sprite count, speed and seed.
+void Overlay::draw_scene_size(const OverlayView& view, OverlayRequests& requests) {
+  lab::Controls& controls = view.controls;
   ImGui::PushItemWidth(0.55f * content_w_);
   // The slider shows the live count (spawned sprites included) except while the user holds it.
   // The scene is rebuilt when the slider is let go, not on every value it passes through.
@@ -389,21 +417,6 @@ void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requ
                      ImGuiSliderFlags_AlwaysClamp);
   ImGui::InputScalar("seed", ImGuiDataType_U64, &seed_input_);
   ImGui::PopItemWidth();
-  if (ImGui::Button("Reset with seed (R)")) requests.reset_seed = seed_input_;
-  ImGui::SameLine();
-  if (ImGui::Button(controls.paused ? "Resume (Space)" : "Pause (Space)")) {
-    controls.paused = !controls.paused;
-  }
-  ImGui::SameLine();
-  if (ImGui::Button("Step (.)")) {
-    controls.paused = true;
-    controls.step_once = true;
-  }
-  ImGui::Checkbox("draw tree (T)", &controls.draw_tree);
-  ImGui::SameLine();
-  ImGui::Checkbox("highlight contacts (C)", &controls.highlight_contacts);
-  draw_scene_controls(view, requests);
-  ImGui::EndDisabled();
 }
 
 // The scene list and the tree's settings: each change applies from the next frame (a new scene
@@ -517,12 +530,21 @@ void Overlay::draw_query_panel(const OverlayView& view) {
   }
 }
 
-void Overlay::draw_keys_panel(bool& open) {
+// The game's entity pools beside the tree's: what the allocator switch moves.
+void Overlay::draw_play_panel(const OverlayView& view) {
+  if (!ImGui::CollapsingHeader("Game pools", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  std::optional<std::uint64_t> heap_last_tick;
+  if (const auto& last = view.stats.last_ticked()) heap_last_tick = last->tick.heap_allocations;
+  draw_entity_pools(view.entities, view.sim.tree().pool_stats(), heap_last_tick);
+}
+
+void Overlay::draw_keys_panel(bool& open, Mode mode) {
   if (!ImGui::CollapsingHeader("Keys (F1)", &open, ImGuiTreeNodeFlags_DefaultOpen)) return;
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("input", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
     for (const KeyBinding& binding : key_bindings()) {
+      if (!works_in(binding.modes, mode)) continue;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextColored(colour(IM_COL32(255, 220, 120, 255)), "%s", binding.input);

@@ -9,11 +9,13 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "engine/memory/allocator_kind.hpp"
 #include "engine/memory/pool_allocator.hpp"
+#include "game/demo/key_map.hpp"
 #include "game/demo/sprite_renderer.hpp"
 #include "game/lab/ab_experiment.hpp"
 #include "game/lab/controls.hpp"
@@ -21,6 +23,7 @@
 #include "game/lab/layout.hpp"
 #include "game/lab/selection.hpp"
 #include "game/lab/vertex_stream.hpp"
+#include "game/play/entity_stores.hpp"
 #include "game/simulation.hpp"
 #include "scene/scene.hpp"
 
@@ -41,6 +44,8 @@ struct OverlayView {
   bool heap_counted = false;
   const std::string& renderer_name;
   const lab::Layout& layout;
+  Mode mode = Mode::Lab;  // in play: sim is the game's field, and the scene's controls are hidden
+  std::span<const play::EntityReport> entities;  // in play: the game's entity stores
 };
 
 /// What the user asked for through the overlay's widgets this frame; the App applies it.
@@ -81,9 +86,11 @@ class Overlay {
   void draw_pool_panel(const OverlayView& view);
   void draw_stream_panel(const OverlayView& view);
   void draw_controls_panel(const OverlayView& view, OverlayRequests& requests);
+  void draw_scene_size(const OverlayView& view, OverlayRequests& requests);
   void draw_scene_controls(const OverlayView& view, OverlayRequests& requests);
   void draw_ab_panel(const OverlayView& view, OverlayRequests& requests);
-  void draw_keys_panel(bool& open);
+  void draw_keys_panel(bool& open, Mode mode);
+  void draw_play_panel(const OverlayView& view);
   void draw_query_panel(const OverlayView& view);
   void apply_scale(float scale);
   void measure_fit();

@@ -24,6 +24,11 @@ void Camera::pan(float dx, float dy) noexcept {
   offset_y_ += dy;
 }
 
+void Camera::center_on(float world_x, float world_y, const ScreenRect& area) noexcept {
+  offset_x_ = area.x + 0.5f * area.w - world_x * scale_;
+  offset_y_ = area.y + 0.5f * area.h - world_y * scale_;
+}
+
 spatial::Aabb Camera::visible_world(const ScreenRect& area) const noexcept {
   const ScreenPoint lo = to_world(area.x, area.y);
   const ScreenPoint hi = to_world(area.x + area.w, area.y + area.h);

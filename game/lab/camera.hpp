@@ -33,6 +33,10 @@ class Camera {
   /// place, within [kMinScale, kMaxScale] pixels per world unit.
   void zoom_at(float screen_x, float screen_y, float factor) noexcept;
 
+  /// Puts the world point (world_x, world_y) at the centre of `area`, keeping the zoom: the
+  /// game's chase camera.
+  void center_on(float world_x, float world_y, const ScreenRect& area) noexcept;
+
   /// Moves the view by a mouse motion of (dx, dy) pixels.
   void pan(float dx, float dy) noexcept;
 

@@ -147,6 +147,27 @@ void write_query(JsonWriter& json, const Selection& selection) {
   }
 }
 
+// In play, the game's object (as the headless JSON writes it) and what only the window has:
+// who flew, the high score, the sound; in the lab both are null.
+void write_play(JsonWriter& json, const SummaryInputs& in) {
+  json.string("mode", in.mode);
+  if (in.game == nullptr || in.play == nullptr) {
+    json.null("game");
+    json.null("play");
+    return;
+  }
+  write_game_json(json, *in.game);
+  json.begin("play");
+  json.string("pilot", in.play->pilot);
+  json.string("state_hash", format_hash(in.play->state_hash));
+  json.integer("high_score", in.play->high_score);
+  json.string_or_null("notice", in.play->notice);
+  json.boolean("sound_device", in.play->sound_device);
+  json.boolean("muted", in.play->muted);
+  json.integer("sounds_played", in.play->sounds_played);
+  json.end();
+}
+
 }  // namespace
 
 std::string summary_json(const SummaryInputs& in) {
@@ -189,6 +210,7 @@ std::string summary_json(const SummaryInputs& in) {
   write_query(json, in.selection);
   json.string_or_null("screenshot", in.screenshot != nullptr ? *in.screenshot : std::string());
   json.string_or_null("f12_screenshot", in.f12_screenshot);
+  write_play(json, in);
   json.end();
   return json.text();
 }

@@ -12,9 +12,21 @@
 #include "game/lab/layout.hpp"
 #include "game/lab/selection.hpp"
 #include "game/lab/vertex_stream.hpp"
+#include "game/play_report.hpp"
 #include "game/simulation.hpp"
 
 namespace quadpool::game::lab {
+
+/// What the summary says about the window's game beside its "game" object.
+struct PlaySummary {
+  std::string pilot;             // "player", "bot" or "replay"
+  std::uint64_t state_hash = 0;  // the game's (PlayWorld::state_hash), as a replay records it
+  std::uint64_t high_score = 0;
+  std::string notice;  // the last high-score notice shown; empty: none
+  bool sound_device = false;
+  bool muted = false;
+  std::uint64_t sounds_played = 0;
+};
 
 /// Everything the summary reports, read from the App's parts at exit.
 struct SummaryInputs {
@@ -40,6 +52,9 @@ struct SummaryInputs {
   int sprites_slider = 0;     // the panel's sprite slider at exit
   const std::string& notice;  // the last notice shown (why a key changed nothing); empty: none
   ScreenRect world_drawn{};   // where the world square lands in the window at exit
+  const char* mode = "lab";   // the mode at exit: "play" or "lab"
+  const GameReport* game = nullptr;   // in play: the headless JSON's "game" object
+  const PlaySummary* play = nullptr;  // in play
 };
 
 /// The summary as one line of JSON.

@@ -70,6 +70,28 @@ TEST(CommandLine, PlayAndReplayFlagsAreParsed) {
   EXPECT_EQ(replay.command->headless.allocator, memory::AllocatorKind::NewDelete);
 }
 
+// The window opens on the game: the play flags need no --play there, and --lab opens the lab.
+TEST(CommandLine, ThePlayFlagsWorkInTheWindowToo) {
+  const ParseResult bot = parse({"--bot", "--storm", "--record", "game.qpr", "--ab"});
+  ASSERT_TRUE(bot.command.has_value()) << bot.message;
+  EXPECT_EQ(bot.command->mode, CommandLine::Mode::Demo);
+  EXPECT_TRUE(bot.command->demo.bot);
+  EXPECT_TRUE(bot.command->demo.storm);
+  EXPECT_TRUE(bot.command->demo.ab);
+  EXPECT_FALSE(bot.command->demo.lab);
+  EXPECT_EQ(bot.command->demo.record, "game.qpr");
+  const ParseResult play = parse({"--play", "--frames", "3"});
+  ASSERT_TRUE(play.command.has_value()) << play.message;
+  EXPECT_FALSE(play.command->demo.bot);
+  const ParseResult replay = parse({"--replay", "game.qpr", "--allocator", "new-delete"});
+  ASSERT_TRUE(replay.command.has_value()) << replay.message;
+  EXPECT_EQ(replay.command->demo.replay, "game.qpr");
+  EXPECT_EQ(replay.command->demo.allocator, memory::AllocatorKind::NewDelete);
+  const ParseResult lab = parse({"--lab", "--sprites", "300"});
+  ASSERT_TRUE(lab.command.has_value()) << lab.message;
+  EXPECT_TRUE(lab.command->demo.lab);
+}
+
 TEST(CommandLine, DemoFlagsFillDemoOptions) {
   const ParseResult r =
       parse({"--sprites", "5000", "--seed", "9", "--allocator", "new-delete", "--window",
@@ -207,7 +229,11 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--headless", "--bot"}, "--bot", "needs --play"},
       {{"--headless", "--storm"}, "--storm", "needs --play"},
       {{"--headless", "--record", "r.qpr"}, "--record", "needs --play"},
-      {{"--play", "--bot"}, "--play", "needs --headless"},
+      {{"--lab", "--bot"}, "--bot", "cannot be used with --lab"},
+      {{"--lab", "--replay", "r.qpr"}, "--replay", "cannot be used with --lab"},
+      {{"--replay", "r.qpr", "--seed", "3"}, "--seed", "the replay file decides"},
+      {{"--replay", "r.qpr", "--record", "s.qpr"}, "--record", "is the record"},
+      {{"--headless", "--lab"}, "--lab", "cannot be used with --headless"},
       {{"--headless", "--play=1", "--bot"}, "--play", "takes no value"},
       {{"--headless", "--replay", "r.qpr", "--play", "--bot"}, "--play", "the replay file decides"},
       {{"--headless", "--replay", "r.qpr", "--seed", "3"}, "--seed", "the replay file decides"},
@@ -425,7 +451,7 @@ TEST(Executable, AReportThatCannotBeWrittenGivesANonZeroExitAndAMessage) {
 TEST(Executable, TheDemoRunsTheSmallestSpriteCountTheCommandLineAccepts) {
   const std::string smallest = std::to_string(kMinSprites);
   const test::ProcessResult r =
-      run_bash("SDL_VIDEODRIVER=dummy \"$QUADPOOL\" --sprites " + smallest +
+      run_bash("SDL_VIDEODRIVER=dummy \"$QUADPOOL\" --lab --sprites " + smallest +
                " --frames 2 --vsync off 1>&2; echo \"exit=$?\" >&2");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("demo: " + smallest + " sprites,"), std::string::npos) << r.output;

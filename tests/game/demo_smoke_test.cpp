@@ -1,6 +1,8 @@
-// Smoke tests of the SDL2 demo through the real quadpool executable: a scripted run that
-// switches the tree's allocator mid-run through SDL's event queue (the path a key press takes),
-// writes a screenshot and prints its JSON summary, plus the error paths.
+// Smoke tests of the SDL2 demo through the real quadpool executable. The lab (--lab): a
+// scripted run that switches the tree's allocator mid-run through SDL's event queue (the path a
+// key press takes), writes a screenshot and prints its JSON summary, plus the error paths. The
+// game (at the end): the bot's attract mode, a human's game through held keys (fire, hit, game
+// over, restart, allocator switches), record and replay across the window and headless, A/B.
 //
 // By default the demo runs on SDL's dummy video driver (software rendering, no X server), which
 // works under the sanitizers. With QUADPOOL_DEMO_SMOKE_DISPLAY=1 (ctest's demo_smoke_xvfb entry,
@@ -38,11 +40,14 @@ class DemoSmoke : public ::testing::Test {
     dir_ = std::filesystem::temp_directory_path() /
            ("quadpool_demo_smoke_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
+    // The game keeps its high score under $XDG_DATA_HOME: the test's folder, not the user's.
+    ::setenv("XDG_DATA_HOME", dir_.c_str(), 1);
   }
   void TearDown() override {
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);
     ::unsetenv("QUADPOOL_DEMO_KEYS");
+    ::unsetenv("XDG_DATA_HOME");
   }
   std::filesystem::path dir_;
 };
@@ -81,14 +86,14 @@ Image read_image(const std::filesystem::path& path) {
 }
 
 TEST_F(DemoSmoke, AScriptedRunSwitchesTheAllocatorBothWaysAndPoolTicksAllocateNothing) {
-  // Pool for 80 frames, new/delete for 80, then pool again: the key 'A' both times, injected
+  // Pool for 80 frames, new/delete for 80, then pool again: the key F2 both times, injected
   // into SDL's event queue at the start of frames 80 and 160.
-  ::setenv("QUADPOOL_DEMO_KEYS", "80:A,160:A", 1);
+  ::setenv("QUADPOOL_DEMO_KEYS", "80:F2,160:F2", 1);
   const std::filesystem::path shot = dir_ / "smoke.png";
-  const test::ProcessResult r =
-      test::run_quadpool("--sprites 3000 --frames 240 --window 640x400 --vsync off --screenshot '" +
-                             shot.string() + "'",
-                         test::Capture::Stdout);
+  const test::ProcessResult r = test::run_quadpool(
+      "--lab --sprites 3000 --frames 240 --window 640x400 --vsync off --screenshot '" +
+          shot.string() + "'",
+      test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
 
@@ -131,7 +136,7 @@ TEST_F(DemoSmoke, ThePanelNeverCoversTheWorldAcrossHideFitShowAndAResize) {
   // ImGui) share a pixel with the world's rectangle.
   ::setenv("QUADPOOL_DEMO_KEYS", "20:H,30:F,40:H,50:1024x600", 1);
   const test::ProcessResult r = test::run_quadpool(
-      "--sprites 1000 --frames 80 --window 1280x720 --vsync off", test::Capture::Stdout);
+      "--lab --sprites 1000 --frames 80 --window 1280x720 --vsync off", test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   EXPECT_EQ(number(json, "layout.frames_overlapping"), 0u);
@@ -148,8 +153,9 @@ TEST_F(DemoSmoke, ThePanelNeverCoversTheWorldAcrossHideFitShowAndAResize) {
 
 TEST_F(DemoSmoke, AnABRunStartedByBPutsItsResultInTheSummary) {
   ::setenv("QUADPOOL_DEMO_KEYS", "1:B", 1);
-  const test::ProcessResult r = test::run_quadpool(
-      "--sprites 1000 --seed 7 --frames 620 --window 640x400 --vsync off", test::Capture::Stdout);
+  const test::ProcessResult r =
+      test::run_quadpool("--lab --sprites 1000 --seed 7 --frames 620 --window 640x400 --vsync off",
+                         test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   ASSERT_EQ(json.at("ab.state"), "done") << r.output;
@@ -176,7 +182,7 @@ TEST_F(DemoSmoke, AnABRunStartedByBPutsItsResultInTheSummary) {
 
 TEST_F(DemoSmoke, AbOnTheCommandLineRunsFromTheFirstFrameAndNamesTheSceneAndTheTreeSettings) {
   const test::ProcessResult r = test::run_quadpool(
-      "--scene mixed --ab --sprites 800 --seed 3 --frames 605 --window 640x400 "
+      "--lab --scene mixed --ab --sprites 800 --seed 3 --frames 605 --window 640x400 "
       "--vsync off",
       test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -194,7 +200,7 @@ TEST_F(DemoSmoke, AbOnTheCommandLineRunsFromTheFirstFrameAndNamesTheSceneAndTheT
 TEST_F(DemoSmoke, AbFromTheCommandLineReportsNoHeapAllocationPerWarmPoolTick) {
   // The README's A/B command at a size the smoke tests afford.
   const test::ProcessResult r = test::run_quadpool(
-      "--ab --sprites 2000 --frames 800 --window 640x400 --vsync off", test::Capture::Stdout);
+      "--lab --ab --sprites 2000 --frames 800 --window 640x400 --vsync off", test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   ASSERT_EQ(json.at("ab.state"), "done") << r.output;
@@ -206,15 +212,16 @@ TEST_F(DemoSmoke, AbFromTheCommandLineReportsNoHeapAllocationPerWarmPoolTick) {
 TEST_F(DemoSmoke, TheSceneListSwitchesScenesLiveButNotDuringAnABRun) {
   ::setenv("QUADPOOL_DEMO_KEYS", "5:scene=clustered,10:scene=streams", 1);
   test::ProcessResult r = test::run_quadpool(
-      "--sprites 700 --frames 20 --window 640x400 --vsync off", test::Capture::Stdout);
+      "--lab --sprites 700 --frames 20 --window 640x400 --vsync off", test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto json = parse_summary(r);
   EXPECT_EQ(json.at("scene"), "streams");
   EXPECT_EQ(number(json, "sprites"), 700u) << "a new scene keeps the sprite count";
 
   ::setenv("QUADPOOL_DEMO_KEYS", "1:B,5:scene=mixed,10:Escape", 1);
-  r = test::run_quadpool("--scene clustered --sprites 700 --frames 20 --window 640x400 --vsync off",
-                         test::Capture::Stdout);
+  r = test::run_quadpool(
+      "--lab --scene clustered --sprites 700 --frames 20 --window 640x400 --vsync off",
+      test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   json = parse_summary(r);
   EXPECT_EQ(json.at("ab.state"), "cancelled");
@@ -222,19 +229,19 @@ TEST_F(DemoSmoke, TheSceneListSwitchesScenesLiveButNotDuringAnABRun) {
 }
 
 TEST_F(DemoSmoke, DuringAnABRunTheMeasurementIsLockedAndEscCancelsItInsteadOfQuitting) {
-  // B starts a run; Space, T, C, H, A, '.' and a query during it must do nothing; Esc at 20
-  // cancels the run and the demo goes on; Space at 40 then pauses as usual.
+  // B starts a run; F3, T, C, H, F2, F4 and a query during it must do nothing; Esc at 20
+  // cancels the run and the demo goes on; F3 at 40 then pauses as usual.
   ::setenv("QUADPOOL_DEMO_KEYS",
-           "1:B,10:Space,11:T,12:C,13:H,14:A,15:.,16:query=600/200/800/400,20:Escape,40:Space", 1);
+           "1:B,10:F3,11:T,12:C,13:H,14:F2,15:F4,16:query=600/200/800/400,20:Escape,40:F3", 1);
   const test::ProcessResult r = test::run_quadpool(
-      "--sprites 1000 --frames 60 --window 640x400 --vsync off", test::Capture::Stdout);
+      "--lab --sprites 1000 --frames 60 --window 640x400 --vsync off", test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   EXPECT_EQ(number(json, "frames"), 60u);  // Esc did not quit
   EXPECT_EQ(json.at("ab.state"), "cancelled");
-  // Frames 0-39 ticked (neither Space nor '.' paused the run), 40-59 paused.
+  // Frames 0-39 ticked (neither F3 nor F4 paused the run), 40-59 paused.
   EXPECT_EQ(number(json, "modes.pool.frames") + number(json, "modes.new_delete.frames"), 40u);
-  EXPECT_EQ(number(json, "modes.new_delete.frames"), 0u);  // A did not switch
+  EXPECT_EQ(number(json, "modes.new_delete.frames"), 0u);  // F2 did not switch
   EXPECT_EQ(number(json, "allocator_switches"), 0u);
   EXPECT_EQ(number(json, "layout.refits"), 1u);  // H did not hide the panel
   EXPECT_EQ(json.at("query"), "null");           // nor did a shift-drag query
@@ -243,7 +250,7 @@ TEST_F(DemoSmoke, DuringAnABRunTheMeasurementIsLockedAndEscCancelsItInsteadOfQui
 TEST_F(DemoSmoke, EscQuitsWhenNoABRunIsGoing) {
   ::setenv("QUADPOOL_DEMO_KEYS", "5:Escape", 1);
   const test::ProcessResult r = test::run_quadpool(
-      "--sprites 500 --frames 100 --window 320x240 --vsync off", test::Capture::Stdout);
+      "--lab --sprites 500 --frames 100 --window 320x240 --vsync off", test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(number(parse_summary(r), "frames"), 6u);
 }
@@ -253,7 +260,7 @@ TEST_F(DemoSmoke, F12SavesAScreenshotInTheWorkingDirectoryAtAnyFrame) {
   const std::filesystem::path was = std::filesystem::current_path();
   std::filesystem::current_path(dir_);
   const test::ProcessResult r = test::run_quadpool(
-      "--sprites 500 --frames 10 --window 320x240 --vsync off", test::Capture::Stdout);
+      "--lab --sprites 500 --frames 10 --window 320x240 --vsync off", test::Capture::Stdout);
   std::filesystem::current_path(was);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(parse_summary(r).at("f12_screenshot"), "quadpool-000003.png");
@@ -268,7 +275,7 @@ TEST_F(DemoSmoke, AZoomedOutCrowdIsADensityMapAndTheVertexStreamFollowsWhatIsDra
   // vertices follow the screen's area. One quad per sprite for three frames in flight would
   // take 300000 * 4 * 3 * 20 bytes = 69 MiB before rings and tree lines.
   const test::ProcessResult r = test::run_quadpool(
-      "--sprites 300000 --frames 3 --window 1280x720 --vsync off", test::Capture::Stdout);
+      "--lab --sprites 300000 --frames 3 --window 1280x720 --vsync off", test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   EXPECT_EQ(json.at("density_map"), "true");
@@ -276,7 +283,7 @@ TEST_F(DemoSmoke, AZoomedOutCrowdIsADensityMapAndTheVertexStreamFollowsWhatIsDra
 
   // 3,000 sprites are drawn as sprites.
   const test::ProcessResult small = test::run_quadpool(
-      "--sprites 3000 --frames 3 --window 1280x720 --vsync off", test::Capture::Stdout);
+      "--lab --sprites 3000 --frames 3 --window 1280x720 --vsync off", test::Capture::Stdout);
   ASSERT_EQ(small.exit_code, 0) << small.output;
   EXPECT_EQ(parse_summary(small).at("density_map"), "false");
 }
@@ -285,7 +292,7 @@ TEST_F(DemoSmoke, AScriptedShiftDragQueriesTheTreeAndAShiftClickOnEmptySpaceClea
   // The world's rectangle starts at x = 390 in a 1280x720 window; the drag covers a part of it.
   ::setenv("QUADPOOL_DEMO_KEYS", "5:query=600/200/800/400", 1);
   const test::ProcessResult r = test::run_quadpool(
-      "--sprites 5000 --frames 10 --window 1280x720 --vsync off", test::Capture::Stdout);
+      "--lab --sprites 5000 --frames 10 --window 1280x720 --vsync off", test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   EXPECT_GT(number(json, "query.hits"), 50u);
@@ -295,7 +302,7 @@ TEST_F(DemoSmoke, AScriptedShiftDragQueriesTheTreeAndAShiftClickOnEmptySpaceClea
   // A shift-click in the world's rectangle but outside the world (its margin): nothing there.
   ::setenv("QUADPOOL_DEMO_KEYS", "5:query=600/200/800/400,8:pick=395/3", 1);
   const test::ProcessResult cleared = test::run_quadpool(
-      "--sprites 5000 --frames 10 --window 1280x720 --vsync off", test::Capture::Stdout);
+      "--lab --sprites 5000 --frames 10 --window 1280x720 --vsync off", test::Capture::Stdout);
   ASSERT_EQ(cleared.exit_code, 0) << cleared.output;
   const auto after = parse_summary(cleared);
   EXPECT_EQ(after.at("query"), "null");
@@ -305,10 +312,10 @@ TEST_F(DemoSmoke, AScriptedShiftDragQueriesTheTreeAndAShiftClickOnEmptySpaceClea
 TEST_F(DemoSmoke, ScreenshotSavesTheLastFrameWhenEscEndsTheDemo) {
   ::setenv("QUADPOOL_DEMO_KEYS", "4:Escape", 1);
   const std::filesystem::path shot = dir_ / "esc.png";
-  const test::ProcessResult r =
-      test::run_quadpool("--sprites 500 --frames 100 --window 320x240 --vsync off --screenshot '" +
-                             shot.string() + "'",
-                         test::Capture::Stdout);
+  const test::ProcessResult r = test::run_quadpool(
+      "--lab --sprites 500 --frames 100 --window 320x240 --vsync off --screenshot '" +
+          shot.string() + "'",
+      test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   EXPECT_EQ(number(json, "frames"), 5u);
@@ -322,7 +329,8 @@ TEST_F(DemoSmoke, ScreenshotSavesTheLastFrameWhenEscEndsTheDemo) {
 TEST_F(DemoSmoke, ABmpScreenshotIsWrittenWhenTheNameEndsInBmp) {
   const std::filesystem::path shot = dir_ / "smoke.bmp";
   const test::ProcessResult r = test::run_quadpool(
-      "--sprites 500 --frames 5 --window 320x240 --vsync off --screenshot '" + shot.string() + "'",
+      "--lab --sprites 500 --frames 5 --window 320x240 --vsync off --screenshot '" + shot.string() +
+          "'",
       test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const Image image = read_image(shot);
@@ -354,7 +362,7 @@ void expect_panel_fits(const std::map<std::string, std::string>& json, const std
 TEST_F(DemoSmoke, ThePanelCutsNothingAndNeedsNoScrollbarWithAnABResultAt720pAnd1080p) {
   // An A/B result is the panel at its tallest with the default sections open.
   for (const std::string window : {"1280x720", "1920x1080"}) {
-    const auto json = summary_of("", "--ab --sprites 200 --frames 603 --window " + window);
+    const auto json = summary_of("", "--lab --ab --sprites 200 --frames 603 --window " + window);
     ASSERT_EQ(json.at("ab.state"), "done") << window;
     expect_panel_fits(json, window);
   }
@@ -373,17 +381,17 @@ void expect_unchanged_at_a_limit(const std::map<std::string, std::string>& json,
 TEST_F(DemoSmoke, AtTheCapPlusChangesNothingAndTheFullPanelFitsIn720Pixels) {
   // A million sprites: the pool's strip has its 12 rows and the tree's figures are at their
   // widest. '+' at frame 2 must neither restart the scene nor go past the cap, and says why.
-  const auto json = summary_of("2:+", "--sprites 1000000 --frames 5 --window 1280x720");
+  const auto json = summary_of("2:+", "--lab --sprites 1000000 --frames 5 --window 1280x720");
   expect_unchanged_at_a_limit(json, 1000000, 5, "cap of 1000000");
   expect_panel_fits(json, "1,000,000 sprites");
 }
 
 TEST_F(DemoSmoke, AtOneSpriteMinusChangesNothingAndSaysWhy) {
-  const auto json = summary_of("3:-", "--sprites 1 --frames 8 --window 640x400");
+  const auto json = summary_of("3:-", "--lab --sprites 1 --frames 8 --window 640x400");
   expect_unchanged_at_a_limit(json, 1, 8, "minimum of 1 sprite");
 
   // Away from the limits, + doubles the live count and leaves no notice.
-  const auto doubled = summary_of("3:+", "--sprites 300 --frames 8 --window 640x400");
+  const auto doubled = summary_of("3:+", "--lab --sprites 300 --frames 8 --window 640x400");
   EXPECT_EQ(number(doubled, "sprites"), 600u);
   EXPECT_EQ(doubled.at("panel.notice"), "null");
 }
@@ -392,7 +400,7 @@ TEST_F(DemoSmoke, SpawnedSpritesShowInTheSliderAndAnABRunKeepsThem) {
   // Three frames with the left button held in the world: 8 sprites each. Then B: every leg
   // starts from these 1,024 sprites, and the scene keeps them afterwards.
   const auto json = summary_of("3:spawn=800/360,4:spawn=800/360,5:spawn=800/360,8:B",
-                               "--sprites 1000 --frames 615 --window 1280x720");
+                               "--lab --sprites 1000 --frames 615 --window 1280x720");
   EXPECT_EQ(number(json, "sprites"), 1024u);
   EXPECT_EQ(number(json, "panel.sprites_slider"), 1024u);
   ASSERT_EQ(json.at("ab.state"), "done");
@@ -402,7 +410,7 @@ TEST_F(DemoSmoke, SpawnedSpritesShowInTheSliderAndAnABRunKeepsThem) {
 TEST_F(DemoSmoke, TheDefaultWindowFitsTheDisplayAndAGivenSizeIsKept) {
   // SDL's dummy display is 1024x768; ctest's xvfb screen is 1280x800. The default window
   // (1280x800) shrinks to fit; --window is kept as asked.
-  const auto json = summary_of("", "--sprites 500 --frames 3");
+  const auto json = summary_of("", "--lab --sprites 500 --frames 3");
   if (on_a_display()) {
     EXPECT_LE(number(json, "window_width"), 1280u);
     EXPECT_LE(number(json, "window_height"), 800u);
@@ -410,7 +418,7 @@ TEST_F(DemoSmoke, TheDefaultWindowFitsTheDisplayAndAGivenSizeIsKept) {
     EXPECT_EQ(number(json, "window_width"), 1024u);
     EXPECT_EQ(number(json, "window_height"), 768u);
   }
-  const auto given = summary_of("", "--sprites 500 --frames 3 --window 1100x780");
+  const auto given = summary_of("", "--lab --sprites 500 --frames 3 --window 1100x780");
   EXPECT_EQ(number(given, "window_width"), 1100u);
 }
 
@@ -422,7 +430,7 @@ TEST_F(DemoSmoke, OnA1280x720ScreenTheDefaultWindowIs1280x720) {
   }
   ::setenv("SDL_VIDEODRIVER", "x11", 1);
   const test::ProcessResult r = test::run_quadpool_on_screen(
-      "1280x720", "--sprites 500 --frames 3 --vsync off", test::Capture::Stdout);
+      "1280x720", "--lab --sprites 500 --frames 3 --vsync off", test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   EXPECT_EQ(number(json, "window_width"), 1280u);
@@ -436,8 +444,8 @@ TEST_F(DemoSmoke, TheDensityMapStaysInsideTheWorldsBorder) {
   // world, as the summary gives it, are background.
   const std::filesystem::path shot = dir_ / "density.bmp";
   const test::ProcessResult r = test::run_quadpool(
-      "--sprites 100000 --frames 3 --window 1280x720 --vsync off --screenshot '" + shot.string() +
-          "'",
+      "--lab --sprites 100000 --frames 3 --window 1280x720 --vsync off --screenshot '" +
+          shot.string() + "'",
       test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
@@ -471,7 +479,7 @@ TEST_F(DemoSmoke, WithoutADisplayTheDemoSuggestsHeadlessOrXvfbAndExitsWith2) {
   const char* display = std::getenv("DISPLAY");
   const std::string saved = display != nullptr ? display : "";
   ::unsetenv("DISPLAY");
-  const test::ProcessResult r = test::run_quadpool("--frames 5", test::Capture::Stderr);
+  const test::ProcessResult r = test::run_quadpool("--lab --frames 5", test::Capture::Stderr);
   if (!saved.empty()) ::setenv("DISPLAY", saved.c_str(), 1);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--headless"), std::string::npos) << r.output;
@@ -487,7 +495,7 @@ TEST_F(DemoSmoke, WithoutADisplayTheDemoDoesNotFallBackToAnInvisibleWindow) {
     if (const char* value = std::getenv(name)) saved[name] = value;
     ::unsetenv(name);
   }
-  const test::ProcessResult r = test::run_quadpool("--frames 5", test::Capture::Stderr);
+  const test::ProcessResult r = test::run_quadpool("--lab --frames 5", test::Capture::Stderr);
   for (const auto& [name, value] : saved) ::setenv(name.c_str(), value.c_str(), 1);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("no X11 or Wayland display"), std::string::npos) << r.output;
@@ -518,10 +526,10 @@ TEST_F(DemoSmoke, AScreenshotOnAFullDiskKeepsTheOldFileAndExitsWith1) {
     const std::filesystem::path shot = dir_ / name;
     const std::string good(20000, 'g');  // the good screenshot of an earlier run
     std::ofstream(shot, std::ios::binary) << good;
-    const test::ProcessResult r =
-        test::run_quadpool("--sprites 1000 --frames 3 --window 640x400 --vsync off --screenshot '" +
-                               shot.string() + "'",
-                           test::Capture::Both, kFullDisk);
+    const test::ProcessResult r = test::run_quadpool(
+        "--lab --sprites 1000 --frames 3 --window 640x400 --vsync off --screenshot '" +
+            shot.string() + "'",
+        test::Capture::Both, kFullDisk);
     EXPECT_EQ(r.exit_code, 1) << name << ": " << r.output;
     EXPECT_NE(r.output.find("quadpool: --screenshot " + shot.string() + ": write failed: "),
               std::string::npos)
@@ -540,8 +548,9 @@ TEST_F(DemoSmoke, F12OnAFullDiskKeepsTheOldFileLogsTheErrorAndTheDemoGoesOn) {
   std::filesystem::current_path(dir_);
   const std::string good(20000, 'g');
   std::ofstream("quadpool-000003.png", std::ios::binary) << good;
-  const test::ProcessResult r = test::run_quadpool(
-      "--sprites 1000 --frames 6 --window 640x400 --vsync off", test::Capture::Both, kFullDisk);
+  const test::ProcessResult r =
+      test::run_quadpool("--lab --sprites 1000 --frames 6 --window 640x400 --vsync off",
+                         test::Capture::Both, kFullDisk);
   std::filesystem::current_path(was);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("F12: quadpool-000003.png: write failed: "), std::string::npos)
@@ -568,7 +577,7 @@ TEST_F(DemoSmoke, ADisplayThatCannotBeOpenedGivesOnlyTheDemosMessageAndExitCode2
   // $DISPLAY set but dead, no Wayland, no XDG_RUNTIME_DIR (as for root in CI): libwayland once
   // printed its complaint first, and under ASan a leak inside libdbus turned exit 2 into 1.
   const test::ProcessResult r = test::run_quadpool(
-      "--frames 5", test::Capture::Stderr,
+      "--lab --frames 5", test::Capture::Stderr,
       "unset SDL_VIDEODRIVER WAYLAND_DISPLAY WAYLAND_SOCKET XDG_RUNTIME_DIR; export DISPLAY=" +
           unused_display());
   EXPECT_EQ(r.exit_code, 2) << r.output;
@@ -584,7 +593,7 @@ TEST_F(DemoSmoke, AKeyScriptFrameWithASpaceOrASignIsRefusedOnOneQuotedLine) {
   for (const char* script :
        {" -1:A", "-1:A", "1:A\n2:B", "1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}) {
     ::setenv("QUADPOOL_DEMO_KEYS", script, 1);
-    const test::ProcessResult r = test::run_quadpool("--frames 5", test::Capture::Stderr);
+    const test::ProcessResult r = test::run_quadpool("--lab --frames 5", test::Capture::Stderr);
     EXPECT_EQ(r.exit_code, 2) << script << ": " << r.output;
     EXPECT_EQ(r.output.rfind("quadpool: QUADPOOL_DEMO_KEYS: '", 0), 0u) << r.output;
     EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << "not one line: " << r.output;
@@ -593,10 +602,187 @@ TEST_F(DemoSmoke, AKeyScriptFrameWithASpaceOrASignIsRefusedOnOneQuotedLine) {
 
 TEST_F(DemoSmoke, AMalformedKeyScriptIsRejectedWithExitCode2) {
   ::setenv("QUADPOOL_DEMO_KEYS", "80:A,soon:B", 1);
-  const test::ProcessResult r = test::run_quadpool("--frames 5", test::Capture::Stderr);
+  const test::ProcessResult r = test::run_quadpool("--lab --frames 5", test::Capture::Stderr);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("QUADPOOL_DEMO_KEYS"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("soon:B"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace quadpool::game
+
+namespace quadpool::game {
+namespace {
+
+// --- the game ----------------------------------------------------------------------------------
+
+// A human's game through scripted keys: from frame 5 the pilot holds thrust, turn right and
+// fire, and rams rocks until the game is over (about frame 600 for this field); the allocator
+// key switches to new/delete at 200 and back at 400, mid-game; after the game is over the keys
+// are let go and Enter starts a second game.
+constexpr const char* kHumanGameKeys =
+    "5:down=W,5:down=D,5:down=Space,200:F2,400:F2,800:up=W,800:up=D,800:up=Space,"
+    "810:down=Return,813:up=Return";
+constexpr const char* kHumanGameArgs = "--sprites 1500 --seed 3 --window 640x400 --vsync off";
+
+void expect_entity_counts_add_up(const std::map<std::string, std::string>& json) {
+  for (const char* type : {"shots", "debris", "sparks", "explosions"}) {
+    const std::string at = std::string("game.entities.") + type + ".";
+    EXPECT_EQ(number(json, at + "created"),
+              number(json, at + "destroyed") + number(json, at + "live"))
+        << type;
+  }
+}
+
+TEST_F(DemoSmoke, TheBotPlaysByItselfAndScores) {
+  const std::filesystem::path shot = dir_ / "play.png";
+  const test::ProcessResult r =
+      test::run_quadpool("--play --bot --frames 1200 --window 640x400 --vsync off --screenshot '" +
+                             shot.string() + "'",
+                         test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(json.at("mode"), "play");
+  EXPECT_EQ(json.at("play.pilot"), "bot");
+  EXPECT_GT(number(json, "game.score"), 0u);
+  EXPECT_GT(number(json, "game.kills"), 0u);
+  EXPECT_GT(number(json, "game.entities.debris.created"), 0u);
+  expect_entity_counts_add_up(json);
+  // A warm pooled play tick allocates nothing, entities included.
+  EXPECT_GE(number(json, "modes.pool.warm_ticks"), 1000u);
+  EXPECT_EQ(number(json, "modes.pool.max_warm_tick_heap_allocations"), 0u);
+  EXPECT_GT(number(json, "play.sounds_played"), 0u);
+  const Image image = read_image(shot);
+  EXPECT_EQ(image.width, 640);
+  EXPECT_GT(image.distinct_colours, 20u);
+}
+
+// One tick a frame, the bot seeded as headless: the window's attract mode is the headless game.
+TEST_F(DemoSmoke, TheBotInTheWindowFliesTheHeadlessBotsGame) {
+  const auto window = summary_of("", "--bot --sprites 3000 --seed 5 --frames 500 --window 640x400");
+  const test::ProcessResult headless = test::run_quadpool(
+      "--headless --play --bot --sprites 3000 --seed 5 --ticks 500 --json", test::Capture::Stdout);
+  ASSERT_EQ(headless.exit_code, 0) << headless.output;
+  EXPECT_EQ(window.at("play.state_hash"), parse_summary(headless).at("state_hash"));
+}
+
+TEST_F(DemoSmoke, AHumanGameFiresHitsLosesItsLivesEndsAndRestartsAcrossAllocatorSwitches) {
+  ::setenv("QUADPOOL_DEMO_KEYS", kHumanGameKeys, 1);
+  const test::ProcessResult r =
+      test::run_quadpool(std::string(kHumanGameArgs) + " --frames 900", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(json.at("play.pilot"), "player");
+  EXPECT_GT(number(json, "game.entities.shots.created"), 0u);  // fired
+  EXPECT_GT(number(json, "game.kills"), 0u);                   // hit rocks
+  EXPECT_EQ(number(json, "game.games"), 2u);                   // game over, then Enter
+  EXPECT_EQ(json.at("game.game_over"), "false");
+  EXPECT_EQ(number(json, "game.lives"), 3u);  // the second game's
+  // The first game's score went to the high score when its lives were gone.
+  EXPECT_GT(number(json, "play.high_score"), 0u);
+  EXPECT_EQ(number(json, "allocator_switches"), 2u);
+  EXPECT_GE(number(json, "modes.new_delete.frames"), 150u);
+  expect_entity_counts_add_up(json);
+}
+
+TEST_F(DemoSmoke, AGameRecordedInTheWindowReplaysHeadlessAndInTheWindowToItsHash) {
+  ::setenv("QUADPOOL_DEMO_KEYS", kHumanGameKeys, 1);
+  const std::filesystem::path record = dir_ / "human.qpr";
+  const test::ProcessResult played = test::run_quadpool(
+      std::string(kHumanGameArgs) + " --frames 900 --record '" + record.string() + "'",
+      test::Capture::Stdout);
+  ASSERT_EQ(played.exit_code, 0) << played.output;
+  const auto json = parse_summary(played);
+  EXPECT_EQ(json.at("game.recorded_to"), record.string());
+  const std::string hash = json.at("play.state_hash");
+
+  ::unsetenv("QUADPOOL_DEMO_KEYS");
+  const test::ProcessResult headless = test::run_quadpool(
+      "--headless --allocator new-delete --replay '" + record.string() + "' --json",
+      test::Capture::Stdout);
+  ASSERT_EQ(headless.exit_code, 0) << headless.output;
+  const auto replayed = parse_summary(headless);
+  EXPECT_EQ(replayed.at("state_hash"), hash);
+  EXPECT_EQ(replayed.at("game.replay.matches"), "true");
+  EXPECT_EQ(number(replayed, "game.games"), 2u);
+
+  // In the window: the replay plays its 900 ticks, then the game stands still on its hash.
+  const test::ProcessResult window = test::run_quadpool(
+      "--replay '" + record.string() + "' --frames 950 --window 640x400 --vsync off",
+      test::Capture::Stdout);
+  ASSERT_EQ(window.exit_code, 0) << window.output;
+  const auto shown = parse_summary(window);
+  EXPECT_EQ(shown.at("play.pilot"), "replay");
+  EXPECT_EQ(shown.at("play.state_hash"), hash);
+  EXPECT_EQ(shown.at("game.replay.matches"), "true");
+}
+
+TEST_F(DemoSmoke, ABadReplayFileExitsWith2OnOneLineBeforeAnyWindowOpens) {
+  const std::filesystem::path junk = dir_ / "junk.qpr";
+  std::ofstream(junk) << "not a replay";
+  // No display at all: the file is refused before SDL is asked for one.
+  ::unsetenv("SDL_VIDEODRIVER");
+  for (const std::filesystem::path& file : {junk, dir_ / "missing.qpr"}) {
+    const test::ProcessResult r =
+        test::run_quadpool("--replay '" + file.string() + "' --frames 5", test::Capture::Stderr,
+                           "unset DISPLAY WAYLAND_DISPLAY");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_EQ(r.output.rfind("quadpool: ", 0), 0u) << r.output;
+    EXPECT_NE(r.output.find(file.filename().string()), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << r.output;
+  }
+}
+
+TEST_F(DemoSmoke, AbInPlayRunsBothLegsWithTheBotFlyingThenGivesThePlayerANewGame) {
+  const test::ProcessResult r =
+      test::run_quadpool("--ab --sprites 2000 --seed 4 --frames 620 --window 640x400 --vsync off",
+                         test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(json.at("mode"), "play");
+  EXPECT_EQ(json.at("ab.state"), "done");
+  EXPECT_GE(number(json, "modes.pool.frames"), 300u);
+  EXPECT_GE(number(json, "modes.new_delete.frames"), 300u);
+  EXPECT_EQ(json.at("play.pilot"), "player");  // the A/B's bot handed the ship back
+  EXPECT_LT(number(json, "game.ticks_played"), 30u);
+}
+
+// A player's finished game sets the high score, final score included (blasts still going off
+// when the ship is lost score after the game is over), and the next run starts from it.
+TEST_F(DemoSmoke, AFinishedGameIsTheHighScoreWhichTheNextRunReads) {
+  const auto over = summary_of("5:down=W,5:down=D,5:down=Space",
+                               "--sprites 1500 --seed 3 --window 640x400 --frames 900");
+  ASSERT_EQ(over.at("game.game_over"), "true");
+  EXPECT_GT(number(over, "game.score"), 0u);
+  EXPECT_EQ(number(over, "play.high_score"), number(over, "game.score"));
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir_ / "quadpool" / "high_score"));
+  const auto next = summary_of("", "--sprites 500 --frames 3 --window 640x400");
+  EXPECT_EQ(number(next, "play.high_score"), number(over, "game.score"));
+}
+
+// The high score's folder cannot be made (a file stands where it would go): the game goes on,
+// and the notice on screen (and in the summary) says the score was not saved.
+TEST_F(DemoSmoke, AHighScoreThatCannotBeSavedIsANoticeAndTheGameGoesOn) {
+  const std::filesystem::path blocker = dir_ / "not-a-folder";
+  std::ofstream(blocker) << "x";
+  ::setenv("XDG_DATA_HOME", blocker.c_str(), 1);
+  ::setenv("QUADPOOL_DEMO_KEYS", kHumanGameKeys, 1);
+  const test::ProcessResult r =
+      test::run_quadpool(std::string(kHumanGameArgs) + " --frames 900", test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(number(json, "game.games"), 2u);
+  EXPECT_GT(number(json, "play.high_score"), 0u);  // kept in memory
+  EXPECT_EQ(json.at("play.notice").rfind("high score not saved: ", 0), 0u)
+      << json.at("play.notice");
+}
+
+TEST_F(DemoSmoke, TabSwitchesBetweenTheGameAndTheLab) {
+  const auto lab = summary_of("10:Tab", "--sprites 800 --frames 20 --window 640x400");
+  EXPECT_EQ(lab.at("mode"), "lab");
+  EXPECT_EQ(lab.at("game"), "null");
+  const auto back = summary_of("10:Tab", "--lab --sprites 800 --frames 20 --window 640x400");
+  EXPECT_EQ(back.at("mode"), "play");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <SDL.h>
 #include <gtest/gtest.h>
 
 #include "game/demo/input.hpp"
@@ -26,12 +27,18 @@ std::string trimmed(const std::string& s) {
   return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
 }
 
-// The rows of the "### Keys and mouse" table in the top README: input -> description, with
-// the Markdown backticks taken out.
-std::map<std::string, std::string> readme_key_table() {
+// A row of the README's key table, with the Markdown backticks taken out.
+struct ReadmeKeyRow {
+  std::string modes;  // "play", "lab" or "both"
+  std::string description;
+};
+
+// The rows of the "### Keys and mouse" table in the top README ("| input | mode | does |"):
+// input -> its mode and description.
+std::map<std::string, ReadmeKeyRow> readme_key_table() {
   std::ifstream file(QUADPOOL_SOURCE_DIR "/README.md");
   EXPECT_TRUE(file.good()) << "cannot read " << QUADPOOL_SOURCE_DIR "/README.md";
-  std::map<std::string, std::string> rows;
+  std::map<std::string, ReadmeKeyRow> rows;
   std::string line;
   while (std::getline(file, line) && line != "### Keys and mouse") {
   }
@@ -40,20 +47,21 @@ std::map<std::string, std::string> readme_key_table() {
   int row = 0;
   do {
     if (line.empty() || line[0] != '|') break;
-    // "| input | does |": cells 1 and 2; the header and the separator row are skipped.
+    // "| input | mode | does |": cells 1 to 3; the header and the separator row are skipped.
     std::vector<std::string> cells;
     std::stringstream cells_text(line);
     for (std::string cell; std::getline(cells_text, cell, '|');) cells.push_back(trimmed(cell));
-    if (row++ >= 2 && cells.size() >= 3) {
-      EXPECT_TRUE(rows.emplace(without_backticks(cells[1]), without_backticks(cells[2])).second)
+    if (row++ >= 2 && cells.size() >= 4) {
+      const ReadmeKeyRow entry{cells[2], without_backticks(cells[3])};
+      EXPECT_TRUE(rows.emplace(without_backticks(cells[1]), entry).second)
           << "README lists " << cells[1] << " twice";
     }
   } while (std::getline(file, line));
   return rows;
 }
 
-TEST(KeyMap, TheTopReadmesKeyTableListsEveryBindingWithTheHelpPanelsWords) {
-  std::map<std::string, std::string> readme = readme_key_table();
+TEST(KeyMap, TheTopReadmesKeyTableListsEveryBindingWithTheHelpPanelsWordsAndMode) {
+  std::map<std::string, ReadmeKeyRow> readme = readme_key_table();
   ASSERT_FALSE(readme.empty()) << "no '### Keys and mouse' table in README.md";
   for (const KeyBinding& binding : key_bindings()) {
     const auto it = readme.find(binding.input);
@@ -61,14 +69,43 @@ TEST(KeyMap, TheTopReadmesKeyTableListsEveryBindingWithTheHelpPanelsWords) {
       ADD_FAILURE() << "README.md's key table has no row for " << binding.input;
       continue;
     }
-    EXPECT_EQ(it->second, binding.description)
+    EXPECT_EQ(it->second.description, binding.description)
         << "README.md describes " << binding.input << " differently from game/demo/key_map.cpp";
+    EXPECT_EQ(it->second.modes, modes_name(binding.modes))
+        << "README.md gives " << binding.input << " another mode than game/demo/key_map.cpp";
     readme.erase(it);
   }
-  for (const auto& [input, description] : readme) {
-    ADD_FAILURE() << "README.md's key table lists " << input << " (" << description
+  for (const auto& [input, row] : readme) {
+    ADD_FAILURE() << "README.md's key table lists " << input << " (" << row.description
                   << "), which the key map does not have";
   }
+}
+
+// Both modes are in the table, and in play no key of the lab's does anything the pilot's keys
+// (W A S D, the arrows, Space, Enter) would trigger: those belong to PilotInput there.
+TEST(KeyMap, InPlayThePilotsKeysAreNoOtherActionsAndTheLabsMovedKeysWorkInBothModes) {
+  bool play = false, lab = false;
+  for (const KeyBinding& binding : key_bindings()) {
+    play |= binding.modes != Modes::Lab;
+    lab |= binding.modes != Modes::Play;
+  }
+  EXPECT_TRUE(play);
+  EXPECT_TRUE(lab);
+  for (const int key :
+       {int{SDLK_w}, int{SDLK_a}, int{SDLK_s}, int{SDLK_d}, int{SDLK_UP}, int{SDLK_DOWN},
+        int{SDLK_LEFT}, int{SDLK_RIGHT}, int{SDLK_SPACE}, int{SDLK_RETURN}}) {
+    EXPECT_EQ(action_for_key(key, false, Mode::Play), Action::None) << SDL_GetKeyName(key);
+  }
+  for (const Mode mode : {Mode::Play, Mode::Lab}) {
+    EXPECT_EQ(action_for_key(SDLK_F2, false, mode), Action::SwitchAllocator);
+    EXPECT_EQ(action_for_key(SDLK_F3, false, mode), Action::TogglePause);
+    EXPECT_EQ(action_for_key(SDLK_F4, false, mode), Action::Step);
+    EXPECT_EQ(action_for_key(SDLK_TAB, false, mode), Action::SwitchMode);
+    EXPECT_EQ(action_for_key(SDLK_m, false, mode), Action::ToggleMute);
+  }
+  // A lab-only key does nothing in play.
+  EXPECT_EQ(action_for_key(SDLK_r, false, Mode::Lab), Action::Reset);
+  EXPECT_EQ(action_for_key(SDLK_r, false, Mode::Play), Action::None);
 }
 
 TEST(KeyMap, EveryBoundKeyDispatchesItsRowsActionAndNoKeyIsBoundTwice) {
@@ -77,14 +114,15 @@ TEST(KeyMap, EveryBoundKeyDispatchesItsRowsActionAndNoKeyIsBoundTwice) {
     for (const int key : binding.keys) {
       if (key == 0) continue;
       EXPECT_TRUE(seen.insert(key).second) << "SDL_Keycode " << key << " is bound twice";
-      EXPECT_EQ(action_for_key(key, false), binding.action) << binding.input;
+      const Mode mode = binding.modes == Modes::Play ? Mode::Play : Mode::Lab;
+      EXPECT_EQ(action_for_key(key, false, mode), binding.action) << binding.input;
       EXPECT_NE(binding.action, Action::None) << binding.input;
     }
   }
   // SDL_Keycodes of printable keys are their characters.
-  EXPECT_EQ(action_for_key('=', true), Action::DoubleSprites);  // '+' as shift+'='
-  EXPECT_EQ(action_for_key('=', false), Action::None);
-  EXPECT_EQ(action_for_key('z', false), Action::None);
+  EXPECT_EQ(action_for_key('=', true, Mode::Lab), Action::DoubleSprites);  // '+' as shift+'='
+  EXPECT_EQ(action_for_key('=', false, Mode::Lab), Action::None);
+  EXPECT_EQ(action_for_key('z', false, Mode::Lab), Action::None);
 }
 
 TEST(KeyScript, EntriesAreParsedAndSortedByFrame) {

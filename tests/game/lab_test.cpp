@@ -32,6 +32,19 @@
 namespace quadpool::game::lab {
 namespace {
 
+TEST(Camera, CenterOnPutsAWorldPointInTheMiddleOfTheAreaAndKeepsTheZoom) {
+  Camera camera;
+  const ScreenRect area{100, 50, 800, 600};
+  camera.fit(1000.0f, area);
+  camera.zoom_at(500, 350, 3.0f);
+  const float scale = camera.scale();
+  camera.center_on(250.0f, 750.0f, area);
+  EXPECT_EQ(camera.scale(), scale);
+  const ScreenPoint p = camera.to_screen(250.0f, 750.0f);
+  EXPECT_FLOAT_EQ(p.x, 500.0f);
+  EXPECT_FLOAT_EQ(p.y, 350.0f);
+}
+
 TEST(VertexStream, ARangeFreedInAFrameIsNotReusedWhileThatFrameIsInFlight) {
   // Room for exactly one batch of 100 vertices (plus alignment) at a time.
   VertexStream stream(100);
