@@ -209,6 +209,9 @@ void draw_entity_pools(std::span<const play::EntityReport> entities,
                                                    "chunks", "new",  "freed"};
   ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(3.0f * ImGui::GetIO().FontGlobalScale,
                                                         ImGui::GetStyle().CellPadding.y));
+  // No wrapping inside the cells, whatever the caller pushed: a fixed-fit column sized by its
+  // text would otherwise shrink to the wrapped text ("shot" over "s").
+  ImGui::PushTextWrapPos(-1.0f);
   if (ImGui::BeginTable("entity pools", static_cast<int>(kHeaders.size()),
                         ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
     for (const char* header : kHeaders) ImGui::TableSetupColumn(header);
@@ -224,6 +227,7 @@ void draw_entity_pools(std::span<const play::EntityReport> entities,
     missing_cell();
     ImGui::EndTable();
   }
+  ImGui::PopTextWrapPos();
   ImGui::PopStyleVar();
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled(

@@ -368,6 +368,16 @@ TEST_F(DemoSmoke, ThePanelCutsNothingAndNeedsNoScrollbarWithAnABResultAt720pAnd1
   }
 }
 
+TEST_F(DemoSmoke, InPlayThePanelWithItsPoolsTableAndAnABResultFitsAt720pAnd1080p) {
+  // The game's panel: the pools table (one row per entity type and the tree's) in place of
+  // the lab's pool strip, and an A/B result of the bot's game.
+  for (const std::string window : {"1280x720", "1920x1080"}) {
+    const auto json = summary_of("", "--bot --ab --sprites 2000 --frames 603 --window " + window);
+    ASSERT_EQ(json.at("ab.state"), "done") << window;
+    expect_panel_fits(json, "play at " + window);
+  }
+}
+
 // A key at a limit: the scene is the one the run started with (every frame ticked it, none
 // restarted it) and the panel's notice says why.
 void expect_unchanged_at_a_limit(const std::map<std::string, std::string>& json,

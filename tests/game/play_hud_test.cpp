@@ -144,13 +144,16 @@ TEST(PlayHud, ThePoolsTableFitsAPanel360PixelsWideWithoutHorizontalOverflow) {
   tree.capacity = tree.high_water = 9'999'999;
   tree.chunks = 99'999;
   float overflow = 0.0f, worst_cell = 0.0f, table_right = 0.0f, work_right = 0.0f, needs = 0.0f;
+  float name_width = 0.0f, longest_name = 0.0f;
   // Fixed-fit columns size themselves from the frame before: several frames let them settle.
   for (int frame = 0; frame < 4; ++frame) {
     imgui.frame([&] {
       ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
       ImGui::SetNextWindowSize(ImVec2(360, 500), ImGuiCond_Always);
       ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoSavedSettings);
+      ImGui::PushTextWrapPos(0.0f);  // as the overlay's panel does: text wraps at its edge
       draw_entity_pools(reports, tree, std::optional<std::uint64_t>(123'456));
+      ImGui::PopTextWrapPos();
       const ImGuiWindow* window = ImGui::GetCurrentWindow();
       work_right = window->WorkRect.Max.x;
       overflow = window->DC.CursorMaxPos.x - work_right;
@@ -165,6 +168,8 @@ TEST(PlayHud, ThePoolsTableFitsAPanel360PixelsWideWithoutHorizontalOverflow) {
                                column.ContentMaxXHeadersIdeal - column.WorkMaxX});
       }
       if (table != nullptr) {
+        const ImGuiTableColumn& names = table->Columns[0];
+        name_width = names.ContentMaxXUnfrozen - names.WorkMinX;
         table_right = table->OuterRect.Max.x;
         needs = table->ColumnsAutoFitWidth;
       }
@@ -176,6 +181,8 @@ TEST(PlayHud, ThePoolsTableFitsAPanel360PixelsWideWithoutHorizontalOverflow) {
   EXPECT_LE(overflow, 0.0f) << "the panel's content reached past its right edge";
   EXPECT_LE(table_right, work_right + 0.5f);
   EXPECT_LE(worst_cell, 0.5f) << "a cell was clipped by its column";
+  imgui.frame([&] { longest_name = ImGui::CalcTextSize("explosions").x; });
+  EXPECT_GE(name_width, longest_name - 0.5f) << "a pool's name wrapped inside its cell";
 }
 
 TEST(PlayHud, TheHeapLineSaysNotApplicableWhenAllocationsAreNotCounted) {
