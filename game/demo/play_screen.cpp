@@ -66,17 +66,13 @@ void PlayScreen::on_events() {
   if (events.hit) sound_.play(audio::SoundEffect::Hit);
   if (events.explosion) sound_.play(audio::SoundEffect::Explosion);
   if (events.life_lost) sound_.play(audio::SoundEffect::LifeLost);
-  // The player's games only: the bot's and a replay's scores are not the user's to keep. The
-  // blasts still going off when the ship is lost may add to the score after the game is over,
-  // so the score is submitted again while it rises (a write only when it beats the best).
-  if (session_.pilot() != arcade::Pilot::Player || !session_.world().status().game_over) return;
+  // The player's games only: the bot's and a replay's scores are not the user's to keep. A
+  // game's score is final when it ends (the rules score nothing after the last life).
+  if (session_.pilot() != arcade::Pilot::Player || !events.game_over) return;
   const std::uint64_t score = session_.world().status().score;
-  if (events.game_over || score > high_score_.best()) {
-    // A save that fails is logged by the file, and stays on screen until the next one.
-    notice_ = high_score_.submit(score);
-    if (events.game_over)
-      logger().info("game over: score {}, high score {}", score, high_score_.best());
-  }
+  // A save that fails is logged by the file, and stays on screen until the next one.
+  notice_ = high_score_.submit(score);
+  logger().info("game over: score {}, high score {}", score, high_score_.best());
 }
 
 void PlayScreen::follow(lab::Camera& camera, const lab::ScreenRect& area) const {

@@ -212,6 +212,12 @@ void PlayWorld::kill(std::uint32_t rock, Cause cause, Vec2 direction) {
   kills_.push_back({rock, cause, direction});
 }
 
+// A game's score is final when it ends: shots still in flight and blasts still spreading break
+// rocks after the ship's last life, but score nothing.
+void PlayWorld::add_score(int points) noexcept {
+  if (!status_.game_over) status_.score += static_cast<std::uint64_t>(points);
+}
+
 void PlayWorld::break_rocks() {
   const auto rocks = field_->sprites();
   // A blast appends kills while this runs; they are broken in the same pass (and blast nothing).
@@ -221,7 +227,7 @@ void PlayWorld::break_rocks() {
     const bool big = rock.radius >= tuning_.split_radius;
     switch (kill.cause) {
       case Cause::Shot:
-        status_.score += static_cast<std::uint64_t>(big ? tuning_.score_split : tuning_.score_burst);
+        add_score(big ? tuning_.score_split : tuning_.score_burst);
         if (big) {
           split(rock, kill.direction);
         } else {
@@ -229,7 +235,7 @@ void PlayWorld::break_rocks() {
         }
         break;
       case Cause::Blast:
-        status_.score += static_cast<std::uint64_t>(tuning_.score_blast);
+        add_score(tuning_.score_blast);
         burst(rock, false);
         break;
       case Cause::Ship:

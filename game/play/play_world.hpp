@@ -140,6 +140,7 @@ class PlayWorld {
   std::optional<std::uint32_t> first_rock_on_path(Vec2 from, Vec2 to, float radius) const;
   void collide_ship();
   void kill(std::uint32_t rock, Cause cause, Vec2 direction);
+  void add_score(int points) noexcept;
   void break_rocks();
   void split(const scene::Sprite& rock, Vec2 direction);
   void burst(const scene::Sprite& rock, bool blasts);
