@@ -13,7 +13,7 @@
 #include "engine/spatial/detail/wide_kernels.hpp"
 
 // Sections: configuration checks, construction and teardown, rebuild (cell sort, node build),
-// validate.
+// pair work split, validate.
 
 namespace quadpool::spatial {
 
@@ -386,6 +386,47 @@ void QuadTree::compute_bounds(Node* node, const Aabb& quadrant) noexcept {
     loose = united(loose, child->loose);
   }
   node->loose = loose;
+}
+
+// --- pair work split ---------------------------------------------------------------------------
+
+void QuadTree::split_pair_work(std::uint32_t max_items, std::vector<PairPiece>& pieces) const {
+  if (root_ != nullptr) split_piece({root_, nullptr}, max_items, pieces);
+}
+
+// Cuts a piece the way pairs_within() and pairs_between() recurse (the same children, the same
+// overlap tests, the same order), so that the pieces' pairs in turn are the traversal's.
+void QuadTree::split_piece(const PairPiece& piece, std::uint32_t max_items,
+                           std::vector<PairPiece>& pieces) const {
+  const Node* a = piece.a;
+  const Node* b = piece.b;
+  const std::uint32_t items = a->item_count() + (b != nullptr ? b->item_count() : 0);
+  const bool whole = b == nullptr ? a->is_leaf() : a->is_leaf() && b->is_leaf();
+  if (whole || items <= max_items) {
+    pieces.push_back(piece);
+    return;
+  }
+  if (b == nullptr) {
+    const int count = a->child_count;
+    for (int i = 0; i < count; ++i) split_piece({a->children[i], nullptr}, max_items, pieces);
+    for (int i = 0; i < count; ++i) {
+      for (int j = i + 1; j < count; ++j) {
+        if (overlaps(a->children[i]->loose, a->children[j]->loose)) {
+          split_piece({a->children[i], a->children[j]}, max_items, pieces);
+        }
+      }
+    }
+    return;
+  }
+  if (b->is_leaf() || (!a->is_leaf() && a->item_count() >= b->item_count())) {
+    for (int i = 0; i < a->child_count; ++i) {
+      if (overlaps(a->children[i]->loose, b->loose)) split_piece({a->children[i], b}, max_items, pieces);
+    }
+  } else {
+    for (int i = 0; i < b->child_count; ++i) {
+      if (overlaps(a->loose, b->children[i]->loose)) split_piece({a, b->children[i]}, max_items, pieces);
+    }
+  }
 }
 
 // --- validate ----------------------------------------------------------------------------------

@@ -93,6 +93,24 @@ class QuadTree {
   template <class F>
   void for_each_pair(F&& f) const;
 
+  /// One independent piece of for_each_pair()'s work: the pairs within one subtree (b ==
+  /// nullptr) or between two (a's box first in every pair found). Valid until the next rebuild.
+  struct PairPiece {
+    const detail::QuadTreeNode* a;
+    const detail::QuadTreeNode* b;
+  };
+
+  /// Cuts for_each_pair()'s work into pieces of at most about `max_items` items each (a piece
+  /// that cannot be cut further may hold more) and appends them to `pieces`, in order:
+  /// for_each_pair_in() on each piece in turn reports exactly the pairs of for_each_pair(), in
+  /// the same order. The pieces may run on different threads at once. O(pieces * depth).
+  void split_pair_work(std::uint32_t max_items, std::vector<PairPiece>& pieces) const;
+
+  /// Calls f(std::uint32_t a, std::uint32_t b) for the pairs of one piece from split_pair_work(),
+  /// in for_each_pair()'s order. No heap allocation.
+  template <class F>
+  void for_each_pair_in(const PairPiece& piece, F&& f) const;
+
   /// Calls f(std::uint32_t id) once for every box that overlaps `area`. No heap allocation.
   template <class F>
   void query(const Aabb& area, F&& f) const;
@@ -131,6 +149,8 @@ class QuadTree {
   void partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
                              std::span<const Aabb> boxes, std::array<std::uint32_t, 5>& cut);
   void compute_bounds(Node* node, const Aabb& quadrant) noexcept;
+  void split_piece(const PairPiece& piece, std::uint32_t max_items,
+                   std::vector<PairPiece>& pieces) const;
   void validate_node(const Node* node, int depth, std::uint32_t prefix, const Aabb& quadrant,
                      QuadTreeStats& counted) const;
 
