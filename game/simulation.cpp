@@ -147,7 +147,7 @@ const TickStats& Simulation::step() {
                [this](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
                  for (std::uint32_t i = begin; i < end; ++i) boxes_[i] = scene::bounds_of(sprites_[i]);
                });
-  tree_->rebuild(boxes_);
+  tree_->rebuild(boxes_, tasks);
   const Clock::time_point rebuilt = Clock::now();
 
   // 4: the pairs, in the tree's order, which depends only on the boxes (on any workers). The

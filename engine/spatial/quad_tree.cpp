@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "engine/core/assert.hpp"
+#include "engine/core/task_system.hpp"
 #include "engine/spatial/detail/cell_codes.hpp"
 #include "engine/spatial/detail/wide_kernels.hpp"
 
@@ -22,6 +23,8 @@ namespace {
 constexpr float kInf = std::numeric_limits<float>::infinity();
 // The union of nothing: overlaps no box, and min/max with any box gives that box.
 constexpr Aabb kEmptyBox{kInf, kInf, -kInf, -kInf};
+// Items per task in the rebuild's per-item loops: big enough that a task's overhead is noise.
+constexpr std::uint32_t kItemsPerTask = 16384;
 
 // --- configuration checks ----------------------------------------------------------------------
 
@@ -106,7 +109,7 @@ void QuadTree::destroy_subtree(Node* node) noexcept {
 
 // --- rebuild -----------------------------------------------------------------------------------
 
-void QuadTree::rebuild(std::span<const Aabb> boxes) {
+void QuadTree::rebuild(std::span<const Aabb> boxes, const TaskSystem& tasks) {
   if (boxes.size() >= std::numeric_limits<std::uint32_t>::max()) {
     throw std::length_error("QuadTree::rebuild: " + std::to_string(boxes.size()) +
                             " boxes; at most 4294967294 fit in 32-bit ids");
@@ -116,7 +119,7 @@ void QuadTree::rebuild(std::span<const Aabb> boxes) {
   stats_ = {};
   live_kind_ = requested_kind_;
 
-  const std::uint32_t count = sort_items_by_cell(boxes);
+  const std::uint32_t count = sort_items_by_cell(boxes, tasks);
   try {
     root_ = make_node();
     stats_.nodes = 1;
@@ -140,7 +143,7 @@ void QuadTree::rebuild(std::span<const Aabb> boxes) {
 }
 
 // Returns the number of items: the boxes without the rejected ones (NaN, or min > max).
-std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
+std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes, const TaskSystem& tasks) {
   const auto count = static_cast<std::uint32_t>(boxes.size());
   const Aabb& world = config_.bounds;
   const std::uint32_t cells = 1u << config_.max_depth;
@@ -178,7 +181,7 @@ std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
   // it is dropped first so that a throw or a rejection in this frame cannot leave a stale one.
   const bool hint = order_is_hint_ && same_shape && rejected_ids_.empty();
   order_is_hint_ = false;
-  if (hint && repair_last_order(boxes, shift)) {
+  if (hint && repair_last_order(boxes, shift, tasks)) {
     order_is_hint_ = true;
     return count;
   }
@@ -255,17 +258,30 @@ void QuadTree::remember_order(int shift) {
 // order; the few that moved are sorted on their own and merged back in: O(n + m log m) for m
 // moved items, and the same (cell, id) order as the counting sort to the last item. Returns
 // false, for the counting sort to take over, when more than an eighth of the items moved.
-bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift) {
+bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const TaskSystem& tasks) {
   const auto count = static_cast<std::uint32_t>(boxes.size());
   std::uint64_t* keys = order_keys_.data();
   std::uint64_t* moved = moved_keys_.data();
   const std::uint32_t* codes = scratch_cells_.data();
+  const auto key_now = [&](std::uint64_t old_key) {
+    const auto id = static_cast<std::uint32_t>(old_key);
+    return order_key(codes[id], id, shift);
+  };
+  // With workers, the new keys (a gather of codes[] in last frame's order, which misses the
+  // cache) are found on them first, into next_keys_, which is free until the merge.
+  const std::uint64_t* fresh = nullptr;
+  if (tasks.enqueue != nullptr && tasks.worker_count > 1) {
+    std::uint64_t* next = next_keys_.data();
+    parallel_for(tasks, count, kItemsPerTask, [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
+      for (std::uint32_t s = begin; s < end; ++s) next[s] = key_now(keys[s]);
+    });
+    fresh = next;
+  }
   std::uint32_t kept = 0;
   std::uint32_t moved_count = 0;
   for (std::uint32_t s = 0; s < count; ++s) {
     const std::uint64_t old_key = keys[s];
-    const std::uint64_t key = order_key(codes[static_cast<std::uint32_t>(old_key)],
-                                        static_cast<std::uint32_t>(old_key), shift);
+    const std::uint64_t key = fresh != nullptr ? fresh[s] : key_now(old_key);
     // Both stores always happen and only one counter moves: no branch to mispredict.
     const bool same = key == old_key;
     keys[kept] = key;
@@ -276,7 +292,8 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift) {
   // keys[] is half rewritten now, but the counting sort does not read it and rewrites it.
   if (moved_count > count / 8) return false;
   std::sort(moved, moved + moved_count);
-  // Merged front to back into the other key buffer, the items written on the way.
+  // Merged front to back into the other key buffer; then the items are gathered slot by slot,
+  // the part that misses the cache (boxes[id] in cell order), on the workers.
   next_keys_.resize(count);
   std::uint64_t* merged = next_keys_.data();
   std::uint32_t from_kept = 0;
@@ -284,13 +301,16 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift) {
   for (std::uint32_t s = 0; s < count; ++s) {
     const bool take_moved =
         from_moved < moved_count && (from_kept == kept || moved[from_moved] < keys[from_kept]);
-    const std::uint64_t key = take_moved ? moved[from_moved++] : keys[from_kept++];
-    merged[s] = key;
-    const auto id = static_cast<std::uint32_t>(key);
-    item_cells_[s] = codes[id];
-    item_ids_[s] = id;
-    columns_.set(s, boxes[id]);
+    merged[s] = take_moved ? moved[from_moved++] : keys[from_kept++];
   }
+  parallel_for(tasks, count, kItemsPerTask, [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
+    for (std::uint32_t s = begin; s < end; ++s) {
+      const auto id = static_cast<std::uint32_t>(merged[s]);
+      item_cells_[s] = codes[id];
+      item_ids_[s] = id;
+      columns_.set(s, boxes[id]);
+    }
+  });
   order_keys_.swap(next_keys_);
   return true;
 }

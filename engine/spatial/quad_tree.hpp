@@ -21,6 +21,7 @@
 #include <span>
 #include <vector>
 
+#include "engine/core/task_system.hpp"
 #include "engine/memory/allocator_kind.hpp"
 #include "engine/memory/object_pool.hpp"
 #include "engine/memory/pool_allocator.hpp"
@@ -84,8 +85,9 @@ class QuadTree {
   /// A box with a NaN coordinate or min > max on an axis is left out, in every build, and
   /// counted in stats().rejected_boxes. More than 2^32 - 1 boxes throws std::length_error. In Pool
   /// mode, once the pool and the tree's scratch arrays have grown to the largest scene seen, a
-  /// rebuild makes no heap allocation.
-  void rebuild(std::span<const Aabb> boxes);
+  /// rebuild makes no heap allocation. Parts of the sort run on `tasks` (the default: on this
+  /// thread); the tree is the same for any workers.
+  void rebuild(std::span<const Aabb> boxes, const TaskSystem& tasks = {});
 
   /// Calls f(std::uint32_t a, std::uint32_t b) with a < b once for every pair of boxes that
   /// overlap (closed boxes: touching counts). The order depends only on the boxes and the
@@ -139,11 +141,11 @@ class QuadTree {
 
   Node* make_node();
   void destroy_subtree(Node* node) noexcept;
-  std::uint32_t sort_items_by_cell(std::span<const Aabb> boxes);
+  std::uint32_t sort_items_by_cell(std::span<const Aabb> boxes, const TaskSystem& tasks);
   static std::uint64_t order_key(std::uint32_t code, std::uint32_t id, int shift) noexcept;
   std::uint32_t counting_sort(std::span<const Aabb> boxes, int shift);
   void remember_order(int shift);
-  bool repair_last_order(std::span<const Aabb> boxes, int shift);
+  bool repair_last_order(std::span<const Aabb> boxes, int shift, const TaskSystem& tasks);
   void build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
              std::uint8_t quadrant_index, std::span<const Aabb> boxes);
   void partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
