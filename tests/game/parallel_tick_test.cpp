@@ -14,6 +14,7 @@
 #include "game/worker_pool.hpp"
 #include "scene/scene.hpp"
 #include "tests/common/assert_throws.hpp"
+#include "tests/common/skip.hpp"
 
 namespace quadpool::game {
 namespace {
@@ -71,6 +72,7 @@ TEST_P(ParallelTick, EveryTickMatchesOneThreadOnTwoAndFourThreadsAndBothAllocato
 }
 
 TEST_P(ParallelTick, AWarmPoolTickAllocatesNothingOnFourThreads) {
+  QUADPOOL_SKIP_UNLESS(quadpool::heap_counting_enabled(), "the heap counter (ThreadSanitizer build)");
   WorkerPool pool(4);
   SimulationConfig config = parallel_config(GetParam(), 5, memory::AllocatorKind::Pool);
   config.tasks = pool.task_system();
