@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -170,12 +171,7 @@ std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes, const Ta
   sort_depth_ = depth;
   const int shift = 2 * (config_.max_depth - depth);
   rejected_ids_.clear();
-  const detail::CellGrid grid{world, scale_x, scale_y, cells};
-  const std::uint32_t wide_done =
-      detail::wide_kernels_enabled()
-          ? detail::cell_codes_wide(boxes, grid, scratch_cells_.data(), rejected_ids_)
-          : 0;
-  detail::cell_codes(boxes, grid, scratch_cells_.data(), rejected_ids_, wide_done);
+  cell_codes_of(boxes, detail::CellGrid{world, scale_x, scale_y, cells}, tasks);
 
   // Last frame's order is a valid start only for as many boxes as last frame and no rejection;
   // it is dropped first so that a throw or a rejection in this frame cannot leave a stale one.
@@ -191,6 +187,33 @@ std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes, const Ta
     order_is_hint_ = true;
   }
   return items;
+}
+
+// Every box's cell code into scratch_cells_, the rejected boxes' ids into rejected_ids_. With
+// workers, ranges of boxes at once; a rejected box (NaN or min > max, never in a game) sends
+// the whole back to one thread, which lists the rejections in id order.
+void QuadTree::cell_codes_of(std::span<const Aabb> boxes, const detail::CellGrid& grid,
+                             const TaskSystem& tasks) {
+  const auto codes_of = [&grid](std::span<const Aabb> part, std::uint32_t* codes,
+                                std::vector<std::uint32_t>& rejected) {
+    const std::uint32_t wide_done =
+        detail::wide_kernels_enabled() ? detail::cell_codes_wide(part, grid, codes, rejected) : 0;
+    detail::cell_codes(part, grid, codes, rejected, wide_done);
+  };
+  const auto count = static_cast<std::uint32_t>(boxes.size());
+  if (tasks.enqueue == nullptr || tasks.worker_count <= 1 || count < 2 * kItemsPerTask) {
+    codes_of(boxes, scratch_cells_.data(), rejected_ids_);
+    return;
+  }
+  if (worker_rejected_.size() < tasks.worker_count) worker_rejected_.resize(tasks.worker_count);
+  std::atomic<bool> any_rejected{false};
+  parallel_for(tasks, count, kItemsPerTask, [&](std::uint32_t begin, std::uint32_t end, std::uint32_t worker) {
+    std::vector<std::uint32_t>& rejected = worker_rejected_[worker];
+    rejected.clear();
+    codes_of(boxes.subspan(begin, end - begin), scratch_cells_.data() + begin, rejected);
+    if (!rejected.empty()) any_rejected.store(true, std::memory_order_relaxed);
+  });
+  if (any_rejected.load(std::memory_order_relaxed)) codes_of(boxes, scratch_cells_.data(), rejected_ids_);
 }
 
 // The (cell at the sort depth, id) key of an item: the order both sorts produce.

@@ -61,6 +61,10 @@ const char* pair_kernel_name() noexcept;
 
 // --- the class ---------------------------------------------------------------------------------
 
+namespace detail {
+struct CellGrid;  // detail/cell_codes.hpp
+}  // namespace detail
+
 class QuadTree {
  public:
   /// Throws std::invalid_argument, naming the field, its value and the valid range, when
@@ -142,6 +146,8 @@ class QuadTree {
   Node* make_node();
   void destroy_subtree(Node* node) noexcept;
   std::uint32_t sort_items_by_cell(std::span<const Aabb> boxes, const TaskSystem& tasks);
+  void cell_codes_of(std::span<const Aabb> boxes, const detail::CellGrid& grid,
+                     const TaskSystem& tasks);
   static std::uint64_t order_key(std::uint32_t code, std::uint32_t id, int shift) noexcept;
   std::uint32_t counting_sort(std::span<const Aabb> boxes, int shift);
   void remember_order(int shift);
@@ -192,6 +198,8 @@ class QuadTree {
   static constexpr int kMaxSortDepth = 7;
   std::vector<std::uint32_t> bucket_starts_;
   std::vector<std::uint32_t> rejected_ids_;  // this rebuild's rejected boxes, in id order
+  std::vector<std::vector<std::uint32_t>> worker_rejected_;  // per worker: only "were there any"
+
   int sort_depth_ = 0;                       // items arrive sorted by their cell at this depth
   // Last frame's sorted order as (cell at the sort depth, id) keys, the next frame's starting
   // point (repair_last_order), valid when order_is_hint_; moved_keys_ and next_keys_ are its

@@ -1,4 +1,4 @@
-// Tests of engine/spatial/parallel_pairs.*: the pairs found on several workers are those of
+// Tests of engine/spatial/parallel_pairs.* and of QuadTree::rebuild on workers: the pairs found on several workers are those of
 // QuadTree::for_each_pair(), in its order, however the task system cuts the work and in whatever
 // order it runs the ranges. The task system here is a scripted one on the calling thread (it
 // runs the ranges last to first, on shifting worker indices), so these tests need no thread;
@@ -6,6 +6,7 @@
 #include "engine/spatial/parallel_pairs.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -92,6 +93,31 @@ TEST(ParallelPairs, SmallPiecesStillCoverEveryPairOnceInOrder) {
     tree.for_each_pair_in(piece, [&](std::uint32_t a, std::uint32_t b) { joined.push_back({a, b}); });
   }
   EXPECT_EQ(joined, serial_pairs(tree));
+}
+
+TEST(ParallelRebuild, BuildsTheOneThreadTreeFrameAfterFrameWithRejectedBoxes) {
+  // Frame 1 sorts from scratch, frames 2 and 3 repair last frame's order (a few boxes moved),
+  // frame 4 has a NaN box, which sends the cell codes back to one thread.
+  std::vector<Aabb> boxes = random_boxes(11, 60'000, 1000.0f, 5.0f);
+  const QuadTreeConfig config{.bounds = {0.0f, 0.0f, 1000.0f, 1000.0f}};
+  QuadTree serial(config);
+  QuadTree parallel(config);
+  ReversedScheduler scheduler{3};
+  Random rng(12);
+  for (int frame = 0; frame < 4; ++frame) {
+    for (int k = 0; k < 300; ++k) {
+      Aabb& box = boxes[rng.below(static_cast<std::uint32_t>(boxes.size()))];
+      const float dx = rng.uniform(-20.0f, 20.0f);
+      box = {box.min_x + dx, box.min_y - dx, box.max_x + dx, box.max_y - dx};
+    }
+    if (frame == 3) boxes[777].min_x = std::numeric_limits<float>::quiet_NaN();
+    serial.rebuild(boxes);
+    parallel.rebuild(boxes, scheduler.task_system());
+    parallel.validate();
+    EXPECT_EQ(serial_pairs(parallel), serial_pairs(serial)) << "frame " << frame;
+    EXPECT_EQ(parallel.stats().rejected_boxes, frame == 3 ? 1u : 0u) << "frame " << frame;
+    EXPECT_EQ(parallel.stats().nodes, serial.stats().nodes) << "frame " << frame;
+  }
 }
 
 TEST(ParallelPairs, AnEmptyTreeHasNoPairs) {
