@@ -6,6 +6,8 @@
 #   ./setup.sh demo [ARGS...]   install, build preset `release`, run the demo (ARGS go to quadpool)
 #   ./setup.sh test             install, then the CI stages, each a preset, each built and tested:
 #                                 asan                     Debug, clang 14, ASan+UBSan, asserts on
+#                                 tsan                     clang 14, ThreadSanitizer: the threading
+#                                                          tests only (worker pool, parallel tick)
 #                                 release-noasserts-tests  Release, GCC, asserts and memory checks
 #                                                          off (the shipped path): the whole suite,
 #                                                          token benchmark runs, valgrind, xvfb
@@ -107,7 +109,7 @@ cmd_test() {
   # Asserts on are covered by asan (clang) and headless (GCC, a test build); the shipped path by
   # release-noasserts-tests.
   local preset
-  for preset in asan release-noasserts-tests headless fuzz; do
+  for preset in asan tsan release-noasserts-tests headless fuzz; do
     local t=$SECONDS
     stage "$preset"
     echo "preset $preset took $((SECONDS - t)) s"

@@ -26,6 +26,7 @@
 #include "game/decimal.hpp"
 #include "game/shown_value.hpp"
 #include "game/simulation.hpp"
+#include "game/worker_pool.hpp"
 #include "scene/scene.hpp"
 
 namespace quadpool::game {
@@ -303,6 +304,13 @@ void Parser::add_shared_options() {
   value("--allocator", headless.allocator, "pool|new-delete",
         "Where the quad-tree's nodes come from (default pool)", "'pool' or 'new-delete'")
       ->transform(one_of(failure, "--allocator", allocators, "'pool' or 'new-delete'"));
+  headless.threads = default_thread_count();
+  value("--threads", headless.threads, "N",
+        fmt::format("Threads the tick runs on, 1..{} (default {}: the hardware threads); the "
+                    "results are the same for any count",
+                    kMaxThreads, headless.threads),
+        range_text(1, kMaxThreads))
+      ->transform(unsigned_in(failure, "--threads", 1, kMaxThreads));
 }
 
 void Parser::add_headless_options() {
@@ -504,6 +512,7 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
   demo.seed = parser.headless.seed;
   demo.scene = parser.headless.scene;
   demo.allocator = parser.headless.allocator;
+  demo.threads = parser.headless.threads;
   demo.window_width = parser.window.width;
   demo.window_height = parser.window.height;
   demo.window_size_given = parser.app.count("--window") > 0;

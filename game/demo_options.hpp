@@ -23,6 +23,7 @@ struct DemoOptions {
   std::size_t sprites = 10'000;
   std::uint64_t seed = 1;
   memory::AllocatorKind allocator = memory::AllocatorKind::Pool;
+  std::uint32_t threads = 1;  // --threads, as HeadlessOptions::threads
   int window_width = 1280;
   int window_height = 800;
   bool window_size_given = false;  // --window: that size; else the default, shrunk to the display

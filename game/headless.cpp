@@ -21,6 +21,7 @@
 #include "game/report_json.hpp"
 #include "game/run_loop.hpp"
 #include "game/tick_recorder.hpp"
+#include "game/worker_pool.hpp"
 #include "scene/scene.hpp"
 
 namespace quadpool::game {
@@ -47,7 +48,10 @@ std::optional<std::string> verify_tick(spatial::PairChecker& checker, std::uint6
 
 HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_counter,
                           std::FILE* progress) {
-  Simulation sim(field_config(options, heap_counter));
+  WorkerPool workers(options.threads);
+  SimulationConfig config = field_config(options, heap_counter);
+  config.tasks = workers.task_system();
+  Simulation sim(config);
 
   HeadlessReport report;
   report.options = options;
@@ -86,6 +90,7 @@ std::string format_json(const HeadlessReport& r) {
   write_seed(json, "seed", r.options.seed);
   json.string("scene", scene::scene_name(r.options.scene));
   json.string("allocator", memory::allocator_name(r.options.allocator));
+  json.integer("threads", r.options.threads);
   json.integer("switch_allocator_every", r.options.switch_allocator_every);
   json.boolean("verified", r.options.verify);
   json.string("state_hash", format_hash(r.state_hash));

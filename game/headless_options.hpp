@@ -21,6 +21,9 @@ struct HeadlessOptions {
   std::uint64_t seed = 1;
   scene::SceneKind scene = scene::SceneKind::Uniform;
   memory::AllocatorKind allocator = memory::AllocatorKind::Pool;
+  // The threads the tick runs on, the caller's included (1..kMaxThreads of worker_pool.hpp); the
+  // command line's default is every hardware thread. The state does not depend on it.
+  std::uint32_t threads = 1;
   std::uint64_t switch_allocator_every = 0;  // 0: never switch
   bool verify = false;
   bool json = false;

@@ -16,6 +16,7 @@
 #include "game/play_report.hpp"
 #include "game/run_loop.hpp"
 #include "game/tick_recorder.hpp"
+#include "game/worker_pool.hpp"
 
 namespace quadpool::game {
 
@@ -100,6 +101,9 @@ HeadlessOutcome run_play(const HeadlessOptions& given, HeapCounter heap_counter,
   } catch (const play::ReplayError& e) {
     return HeadlessOutcome{std::nullopt, fmt::format("quadpool: {}", e.what()), 2};
   }
+  WorkerPool workers(given.threads);
+  loaded->config.field.tasks = workers.task_system();
+  loaded->options.threads = given.threads;
   const Game& game = *loaded;
   play::PlayWorld world(game.config);
   HeadlessReport report;

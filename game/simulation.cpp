@@ -5,12 +5,15 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <span>
 #include <stdexcept>
 #include <string>
 
 #include "engine/core/assert.hpp"
 #include "engine/core/portable_math.hpp"
+#include "engine/core/task_system.hpp"
 #include "engine/memory/allocator_kind.hpp"
+#include "engine/spatial/parallel_pairs.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "scene/scene.hpp"
 
@@ -19,6 +22,9 @@ namespace quadpool::game {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Sprites per task in the per-sprite phases: big enough that a task's overhead is noise.
+constexpr std::uint32_t kSpritesPerTask = 16384;
 
 double ms_between(Clock::time_point from, Clock::time_point to) noexcept {
   return std::chrono::duration<double, std::milli>(to - from).count();
@@ -124,25 +130,30 @@ const TickStats& Simulation::step() {
   // The tree applies a new allocator at its next rebuild, which is this tick's.
   tree_->set_allocator(next_allocator_);
 
-  // 1 + 2: integrate and bounce.
-  scene::move_and_bounce(sprites_, side_);
+  const TaskSystem& tasks = config_.tasks;
+  const auto sprite_count = static_cast<std::uint32_t>(sprites_.size());
+
+  // 1 + 2: integrate and bounce, each sprite on its own.
+  parallel_for(tasks, sprite_count, kSpritesPerTask,
+               [this](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
+                 scene::move_and_bounce(std::span(sprites_).subspan(begin, end - begin), side_);
+               });
   const Clock::time_point integrated = Clock::now();
 
   // 3: rebuild the broad phase from scratch. boxes_ only reallocates when the sprite count
   // reaches a new high.
   boxes_.resize(sprites_.size());
-  for (std::size_t i = 0; i < sprites_.size(); ++i) boxes_[i] = scene::bounds_of(sprites_[i]);
-  tree_->rebuild(boxes_);
+  parallel_for(tasks, sprite_count, kSpritesPerTask,
+               [this](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
+                 for (std::uint32_t i = begin; i < end; ++i) boxes_[i] = scene::bounds_of(sprites_[i]);
+               });
+  tree_->rebuild(boxes_, tasks);
   const Clock::time_point rebuilt = Clock::now();
 
-  // 4: the pairs, in the tree's order, which depends only on the boxes.
-  pairs_.clear();
-  tree_->for_each_pair([this](std::uint32_t a, std::uint32_t b) { pairs_.push_back({a, b}); });
-  // Headroom for the pair count's tick-to-tick wobble, so that a steady scene stops
-  // allocating here after its first ticks.
-  if (pairs_.capacity() < pairs_.size() + pairs_.size() / 4) {
-    pairs_.reserve(pairs_.size() + pairs_.size() / 2 + 64);
-  }
+  // 4: the pairs, in the tree's order, which depends only on the boxes (on any workers). The
+  // buffers keep headroom for the pair count's tick-to-tick wobble, so that a steady scene
+  // stops allocating here after its first ticks.
+  pair_finder_.collect(*tree_, tasks, pairs_);
   const Clock::time_point paired = Clock::now();
 
   // 5: narrow phase and response, in pair order: resolving a contact moves sprites that later

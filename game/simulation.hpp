@@ -20,7 +20,10 @@
 /// SimulationConfig::heap_counter (and link quadpool::heap_hook into the executable) to have
 /// each tick's allocations counted.
 ///
-/// Not thread-safe: a Simulation belongs to one thread.
+/// Threads: a Simulation belongs to one thread, which calls step(); the tick runs its parallel
+/// phases on SimulationConfig::tasks and returns when they are done. Each parallel phase writes
+/// results to slots fixed by sprite or piece index, and the contacts are resolved in the pair
+/// order on the calling thread, so the state does not depend on the workers.
 
 #include <cstddef>
 #include <cstdint>
@@ -31,10 +34,12 @@
 #include <vector>
 
 #include "engine/core/random.hpp"
+#include "engine/core/task_system.hpp"
 #include "engine/memory/allocator_kind.hpp"
 #include "engine/memory/pool_allocator.hpp"
 #include "engine/spatial/aabb.hpp"
 #include "engine/spatial/pair.hpp"
+#include "engine/spatial/parallel_pairs.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "scene/scene.hpp"
 
@@ -65,6 +70,9 @@ struct SimulationConfig {
   int tree_max_depth = spatial::QuadTreeConfig{}.max_depth;          // 1..16
   int tree_leaf_capacity = spatial::QuadTreeConfig{}.leaf_capacity;  // >= 1
   HeapCounter heap_counter = nullptr;  // nullptr: TickStats::heap_allocations stays empty
+  // The workers the tick's parallel phases run on (integrate, bounds, pairs); the default runs
+  // everything on the calling thread. The state after every tick is the same for any workers.
+  TaskSystem tasks{};
 };
 
 /// True when the circles at (ax, ay) and (bx, by) with radii ar and br overlap: centres closer
@@ -179,6 +187,7 @@ class Simulation {
   std::vector<spatial::Aabb> boxes_;  // reused every tick
   std::vector<spatial::Pair> pairs_;           // reused every tick
   std::vector<spatial::Pair> contacts_;        // reused every tick
+  spatial::ParallelPairs pair_finder_;
   std::unique_ptr<spatial::QuadTree> tree_;
   memory::AllocatorKind next_allocator_;
   std::uint64_t ticks_ = 0;

@@ -6,10 +6,25 @@
 
 #include "engine/core/heap_counter.hpp"
 
+// ThreadSanitizer's runtime defines every operator new and delete itself (linked whole, so a
+// second definition does not link): under TSan the hook replaces nothing and counts nothing,
+// and heap_counting_enabled() says so.
+#if defined(__SANITIZE_THREAD__)
+#define QUADPOOL_HOOK_REPLACES_NEW 0
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define QUADPOOL_HOOK_REPLACES_NEW 0
+#endif
+#endif
+#ifndef QUADPOOL_HOOK_REPLACES_NEW
+#define QUADPOOL_HOOK_REPLACES_NEW 1
+#endif
+
 namespace {
 std::atomic<std::uint64_t> g_allocations{0};
 std::atomic<std::uint64_t> g_deallocations{0};
 
+#if QUADPOOL_HOOK_REPLACES_NEW
 void* allocate_or_null(std::size_t size) noexcept {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   return std::malloc(size == 0 ? 1 : size);
@@ -41,6 +56,7 @@ void release(void* p) noexcept {
   g_deallocations.fetch_add(1, std::memory_order_relaxed);
   std::free(p);
 }
+#endif  // QUADPOOL_HOOK_REPLACES_NEW
 }  // namespace
 
 namespace quadpool {
@@ -48,7 +64,10 @@ std::uint64_t heap_allocations() noexcept { return g_allocations.load(std::memor
 std::uint64_t heap_deallocations() noexcept {
   return g_deallocations.load(std::memory_order_relaxed);
 }
+bool heap_counting_enabled() noexcept { return QUADPOOL_HOOK_REPLACES_NEW != 0; }
 }  // namespace quadpool
+
+#if QUADPOOL_HOOK_REPLACES_NEW
 
 void* operator new(std::size_t size) { return allocate_or_throw(size); }
 void* operator new[](std::size_t size) { return allocate_or_throw(size); }
@@ -84,3 +103,4 @@ void operator delete(void* p, std::size_t, std::align_val_t) noexcept { release(
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { release(p); }
 void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { release(p); }
 void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { release(p); }
+#endif  // QUADPOOL_HOOK_REPLACES_NEW

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -9,11 +10,12 @@
 #include <utility>
 
 #include "engine/core/assert.hpp"
+#include "engine/core/task_system.hpp"
 #include "engine/spatial/detail/cell_codes.hpp"
 #include "engine/spatial/detail/wide_kernels.hpp"
 
 // Sections: configuration checks, construction and teardown, rebuild (cell sort, node build),
-// validate.
+// pair work split, validate.
 
 namespace quadpool::spatial {
 
@@ -22,6 +24,8 @@ namespace {
 constexpr float kInf = std::numeric_limits<float>::infinity();
 // The union of nothing: overlaps no box, and min/max with any box gives that box.
 constexpr Aabb kEmptyBox{kInf, kInf, -kInf, -kInf};
+// Items per task in the rebuild's per-item loops: big enough that a task's overhead is noise.
+constexpr std::uint32_t kItemsPerTask = 16384;
 
 // --- configuration checks ----------------------------------------------------------------------
 
@@ -106,7 +110,7 @@ void QuadTree::destroy_subtree(Node* node) noexcept {
 
 // --- rebuild -----------------------------------------------------------------------------------
 
-void QuadTree::rebuild(std::span<const Aabb> boxes) {
+void QuadTree::rebuild(std::span<const Aabb> boxes, const TaskSystem& tasks) {
   if (boxes.size() >= std::numeric_limits<std::uint32_t>::max()) {
     throw std::length_error("QuadTree::rebuild: " + std::to_string(boxes.size()) +
                             " boxes; at most 4294967294 fit in 32-bit ids");
@@ -116,7 +120,7 @@ void QuadTree::rebuild(std::span<const Aabb> boxes) {
   stats_ = {};
   live_kind_ = requested_kind_;
 
-  const std::uint32_t count = sort_items_by_cell(boxes);
+  const std::uint32_t count = sort_items_by_cell(boxes, tasks);
   try {
     root_ = make_node();
     stats_.nodes = 1;
@@ -140,7 +144,7 @@ void QuadTree::rebuild(std::span<const Aabb> boxes) {
 }
 
 // Returns the number of items: the boxes without the rejected ones (NaN, or min > max).
-std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
+std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes, const TaskSystem& tasks) {
   const auto count = static_cast<std::uint32_t>(boxes.size());
   const Aabb& world = config_.bounds;
   const std::uint32_t cells = 1u << config_.max_depth;
@@ -167,18 +171,13 @@ std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
   sort_depth_ = depth;
   const int shift = 2 * (config_.max_depth - depth);
   rejected_ids_.clear();
-  const detail::CellGrid grid{world, scale_x, scale_y, cells};
-  const std::uint32_t wide_done =
-      detail::wide_kernels_enabled()
-          ? detail::cell_codes_wide(boxes, grid, scratch_cells_.data(), rejected_ids_)
-          : 0;
-  detail::cell_codes(boxes, grid, scratch_cells_.data(), rejected_ids_, wide_done);
+  cell_codes_of(boxes, detail::CellGrid{world, scale_x, scale_y, cells}, tasks);
 
   // Last frame's order is a valid start only for as many boxes as last frame and no rejection;
   // it is dropped first so that a throw or a rejection in this frame cannot leave a stale one.
   const bool hint = order_is_hint_ && same_shape && rejected_ids_.empty();
   order_is_hint_ = false;
-  if (hint && repair_last_order(boxes, shift)) {
+  if (hint && repair_last_order(boxes, shift, tasks)) {
     order_is_hint_ = true;
     return count;
   }
@@ -188,6 +187,33 @@ std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes) {
     order_is_hint_ = true;
   }
   return items;
+}
+
+// Every box's cell code into scratch_cells_, the rejected boxes' ids into rejected_ids_. With
+// workers, ranges of boxes at once; a rejected box (NaN or min > max, never in a game) sends
+// the whole back to one thread, which lists the rejections in id order.
+void QuadTree::cell_codes_of(std::span<const Aabb> boxes, const detail::CellGrid& grid,
+                             const TaskSystem& tasks) {
+  const auto codes_of = [&grid](std::span<const Aabb> part, std::uint32_t* codes,
+                                std::vector<std::uint32_t>& rejected) {
+    const std::uint32_t wide_done =
+        detail::wide_kernels_enabled() ? detail::cell_codes_wide(part, grid, codes, rejected) : 0;
+    detail::cell_codes(part, grid, codes, rejected, wide_done);
+  };
+  const auto count = static_cast<std::uint32_t>(boxes.size());
+  if (tasks.enqueue == nullptr || tasks.worker_count <= 1 || count < 2 * kItemsPerTask) {
+    codes_of(boxes, scratch_cells_.data(), rejected_ids_);
+    return;
+  }
+  if (worker_rejected_.size() < tasks.worker_count) worker_rejected_.resize(tasks.worker_count);
+  std::atomic<bool> any_rejected{false};
+  parallel_for(tasks, count, kItemsPerTask, [&](std::uint32_t begin, std::uint32_t end, std::uint32_t worker) {
+    std::vector<std::uint32_t>& rejected = worker_rejected_[worker];
+    rejected.clear();
+    codes_of(boxes.subspan(begin, end - begin), scratch_cells_.data() + begin, rejected);
+    if (!rejected.empty()) any_rejected.store(true, std::memory_order_relaxed);
+  });
+  if (any_rejected.load(std::memory_order_relaxed)) codes_of(boxes, scratch_cells_.data(), rejected_ids_);
 }
 
 // The (cell at the sort depth, id) key of an item: the order both sorts produce.
@@ -255,17 +281,30 @@ void QuadTree::remember_order(int shift) {
 // order; the few that moved are sorted on their own and merged back in: O(n + m log m) for m
 // moved items, and the same (cell, id) order as the counting sort to the last item. Returns
 // false, for the counting sort to take over, when more than an eighth of the items moved.
-bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift) {
+bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const TaskSystem& tasks) {
   const auto count = static_cast<std::uint32_t>(boxes.size());
   std::uint64_t* keys = order_keys_.data();
   std::uint64_t* moved = moved_keys_.data();
   const std::uint32_t* codes = scratch_cells_.data();
+  const auto key_now = [&](std::uint64_t old_key) {
+    const auto id = static_cast<std::uint32_t>(old_key);
+    return order_key(codes[id], id, shift);
+  };
+  // With workers, the new keys (a gather of codes[] in last frame's order, which misses the
+  // cache) are found on them first, into next_keys_, which is free until the merge.
+  const std::uint64_t* fresh = nullptr;
+  if (tasks.enqueue != nullptr && tasks.worker_count > 1) {
+    std::uint64_t* next = next_keys_.data();
+    parallel_for(tasks, count, kItemsPerTask, [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
+      for (std::uint32_t s = begin; s < end; ++s) next[s] = key_now(keys[s]);
+    });
+    fresh = next;
+  }
   std::uint32_t kept = 0;
   std::uint32_t moved_count = 0;
   for (std::uint32_t s = 0; s < count; ++s) {
     const std::uint64_t old_key = keys[s];
-    const std::uint64_t key = order_key(codes[static_cast<std::uint32_t>(old_key)],
-                                        static_cast<std::uint32_t>(old_key), shift);
+    const std::uint64_t key = fresh != nullptr ? fresh[s] : key_now(old_key);
     // Both stores always happen and only one counter moves: no branch to mispredict.
     const bool same = key == old_key;
     keys[kept] = key;
@@ -276,7 +315,8 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift) {
   // keys[] is half rewritten now, but the counting sort does not read it and rewrites it.
   if (moved_count > count / 8) return false;
   std::sort(moved, moved + moved_count);
-  // Merged front to back into the other key buffer, the items written on the way.
+  // Merged front to back into the other key buffer; then the items are gathered slot by slot,
+  // the part that misses the cache (boxes[id] in cell order), on the workers.
   next_keys_.resize(count);
   std::uint64_t* merged = next_keys_.data();
   std::uint32_t from_kept = 0;
@@ -284,13 +324,16 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift) {
   for (std::uint32_t s = 0; s < count; ++s) {
     const bool take_moved =
         from_moved < moved_count && (from_kept == kept || moved[from_moved] < keys[from_kept]);
-    const std::uint64_t key = take_moved ? moved[from_moved++] : keys[from_kept++];
-    merged[s] = key;
-    const auto id = static_cast<std::uint32_t>(key);
-    item_cells_[s] = codes[id];
-    item_ids_[s] = id;
-    columns_.set(s, boxes[id]);
+    merged[s] = take_moved ? moved[from_moved++] : keys[from_kept++];
   }
+  parallel_for(tasks, count, kItemsPerTask, [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
+    for (std::uint32_t s = begin; s < end; ++s) {
+      const auto id = static_cast<std::uint32_t>(merged[s]);
+      item_cells_[s] = codes[id];
+      item_ids_[s] = id;
+      columns_.set(s, boxes[id]);
+    }
+  });
   order_keys_.swap(next_keys_);
   return true;
 }
@@ -386,6 +429,47 @@ void QuadTree::compute_bounds(Node* node, const Aabb& quadrant) noexcept {
     loose = united(loose, child->loose);
   }
   node->loose = loose;
+}
+
+// --- pair work split ---------------------------------------------------------------------------
+
+void QuadTree::split_pair_work(std::uint32_t max_items, std::vector<PairPiece>& pieces) const {
+  if (root_ != nullptr) split_piece({root_, nullptr}, max_items, pieces);
+}
+
+// Cuts a piece the way pairs_within() and pairs_between() recurse (the same children, the same
+// overlap tests, the same order), so that the pieces' pairs in turn are the traversal's.
+void QuadTree::split_piece(const PairPiece& piece, std::uint32_t max_items,
+                           std::vector<PairPiece>& pieces) const {
+  const Node* a = piece.a;
+  const Node* b = piece.b;
+  const std::uint32_t items = a->item_count() + (b != nullptr ? b->item_count() : 0);
+  const bool whole = b == nullptr ? a->is_leaf() : a->is_leaf() && b->is_leaf();
+  if (whole || items <= max_items) {
+    pieces.push_back(piece);
+    return;
+  }
+  if (b == nullptr) {
+    const int count = a->child_count;
+    for (int i = 0; i < count; ++i) split_piece({a->children[i], nullptr}, max_items, pieces);
+    for (int i = 0; i < count; ++i) {
+      for (int j = i + 1; j < count; ++j) {
+        if (overlaps(a->children[i]->loose, a->children[j]->loose)) {
+          split_piece({a->children[i], a->children[j]}, max_items, pieces);
+        }
+      }
+    }
+    return;
+  }
+  if (b->is_leaf() || (!a->is_leaf() && a->item_count() >= b->item_count())) {
+    for (int i = 0; i < a->child_count; ++i) {
+      if (overlaps(a->children[i]->loose, b->loose)) split_piece({a->children[i], b}, max_items, pieces);
+    }
+  } else {
+    for (int i = 0; i < b->child_count; ++i) {
+      if (overlaps(a->loose, b->children[i]->loose)) split_piece({a, b->children[i]}, max_items, pieces);
+    }
+  }
 }
 
 // --- validate ----------------------------------------------------------------------------------

@@ -21,6 +21,7 @@
 #include <span>
 #include <vector>
 
+#include "engine/core/task_system.hpp"
 #include "engine/memory/allocator_kind.hpp"
 #include "engine/memory/object_pool.hpp"
 #include "engine/memory/pool_allocator.hpp"
@@ -60,6 +61,10 @@ const char* pair_kernel_name() noexcept;
 
 // --- the class ---------------------------------------------------------------------------------
 
+namespace detail {
+struct CellGrid;  // detail/cell_codes.hpp
+}  // namespace detail
+
 class QuadTree {
  public:
   /// Throws std::invalid_argument, naming the field, its value and the valid range, when
@@ -84,14 +89,33 @@ class QuadTree {
   /// A box with a NaN coordinate or min > max on an axis is left out, in every build, and
   /// counted in stats().rejected_boxes. More than 2^32 - 1 boxes throws std::length_error. In Pool
   /// mode, once the pool and the tree's scratch arrays have grown to the largest scene seen, a
-  /// rebuild makes no heap allocation.
-  void rebuild(std::span<const Aabb> boxes);
+  /// rebuild makes no heap allocation. Parts of the sort run on `tasks` (the default: on this
+  /// thread); the tree is the same for any workers.
+  void rebuild(std::span<const Aabb> boxes, const TaskSystem& tasks = {});
 
   /// Calls f(std::uint32_t a, std::uint32_t b) with a < b once for every pair of boxes that
   /// overlap (closed boxes: touching counts). The order depends only on the boxes and the
   /// configuration, never on addresses or on the allocator. No heap allocation.
   template <class F>
   void for_each_pair(F&& f) const;
+
+  /// One independent piece of for_each_pair()'s work: the pairs within one subtree (b ==
+  /// nullptr) or between two (a's box first in every pair found). Valid until the next rebuild.
+  struct PairPiece {
+    const detail::QuadTreeNode* a;
+    const detail::QuadTreeNode* b;
+  };
+
+  /// Cuts for_each_pair()'s work into pieces of at most about `max_items` items each (a piece
+  /// that cannot be cut further may hold more) and appends them to `pieces`, in order:
+  /// for_each_pair_in() on each piece in turn reports exactly the pairs of for_each_pair(), in
+  /// the same order. The pieces may run on different threads at once. O(pieces * depth).
+  void split_pair_work(std::uint32_t max_items, std::vector<PairPiece>& pieces) const;
+
+  /// Calls f(std::uint32_t a, std::uint32_t b) for the pairs of one piece from split_pair_work(),
+  /// in for_each_pair()'s order. No heap allocation.
+  template <class F>
+  void for_each_pair_in(const PairPiece& piece, F&& f) const;
 
   /// Calls f(std::uint32_t id) once for every box that overlaps `area`. No heap allocation.
   template <class F>
@@ -121,16 +145,20 @@ class QuadTree {
 
   Node* make_node();
   void destroy_subtree(Node* node) noexcept;
-  std::uint32_t sort_items_by_cell(std::span<const Aabb> boxes);
+  std::uint32_t sort_items_by_cell(std::span<const Aabb> boxes, const TaskSystem& tasks);
+  void cell_codes_of(std::span<const Aabb> boxes, const detail::CellGrid& grid,
+                     const TaskSystem& tasks);
   static std::uint64_t order_key(std::uint32_t code, std::uint32_t id, int shift) noexcept;
   std::uint32_t counting_sort(std::span<const Aabb> boxes, int shift);
   void remember_order(int shift);
-  bool repair_last_order(std::span<const Aabb> boxes, int shift);
+  bool repair_last_order(std::span<const Aabb> boxes, int shift, const TaskSystem& tasks);
   void build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
              std::uint8_t quadrant_index, std::span<const Aabb> boxes);
   void partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
                              std::span<const Aabb> boxes, std::array<std::uint32_t, 5>& cut);
   void compute_bounds(Node* node, const Aabb& quadrant) noexcept;
+  void split_piece(const PairPiece& piece, std::uint32_t max_items,
+                   std::vector<PairPiece>& pieces) const;
   void validate_node(const Node* node, int depth, std::uint32_t prefix, const Aabb& quadrant,
                      QuadTreeStats& counted) const;
 
@@ -170,6 +198,8 @@ class QuadTree {
   static constexpr int kMaxSortDepth = 7;
   std::vector<std::uint32_t> bucket_starts_;
   std::vector<std::uint32_t> rejected_ids_;  // this rebuild's rejected boxes, in id order
+  std::vector<std::vector<std::uint32_t>> worker_rejected_;  // per worker: only "were there any"
+
   int sort_depth_ = 0;                       // items arrive sorted by their cell at this depth
   // Last frame's sorted order as (cell at the sort depth, id) keys, the next frame's starting
   // point (repair_last_order), valid when order_is_hint_; moved_keys_ and next_keys_ are its

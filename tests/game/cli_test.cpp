@@ -39,7 +39,8 @@ TEST(CommandLine, NoFlagsRunsTheDemoWithItsDefaults) {
 TEST(CommandLine, HeadlessFlagsAreAllParsed) {
   const ParseResult r =
       parse({"--headless", "--sprites", "1234", "--ticks=77", "--seed", "18446744073709551615",
-             "--allocator", "new-delete", "--switch-allocator-every", "7", "--verify", "--json"});
+             "--allocator", "new-delete", "--switch-allocator-every", "7", "--threads", "7",
+             "--verify", "--json"});
   ASSERT_TRUE(r.command.has_value()) << r.message;
   const HeadlessOptions& h = r.command->headless;
   EXPECT_EQ(r.command->mode, CommandLine::Mode::Headless);
@@ -48,6 +49,7 @@ TEST(CommandLine, HeadlessFlagsAreAllParsed) {
   EXPECT_EQ(h.seed, 18446744073709551615ull);
   EXPECT_EQ(h.allocator, memory::AllocatorKind::NewDelete);
   EXPECT_EQ(h.switch_allocator_every, 7u);
+  EXPECT_EQ(h.threads, 7u);
   EXPECT_TRUE(h.verify);
   EXPECT_TRUE(h.json);
 }
@@ -132,7 +134,7 @@ TEST(CommandLine, HelpNamesEveryDefaultAndCap) {
        {"--headless", "--sprites", "default 10000", "1..1000000", "--ticks", "default 1000",
         "--switch-allocator-every", "--verify", "--json", "--window", "--frames", "--screenshot",
         "--vsync", "default pool", "--scene", "uniform|clustered|mixed|streams", "default uniform",
-        "--ab"}) {
+        "--ab", "--threads", "1..256"}) {
     EXPECT_NE(r.message.find(text), std::string::npos) << "help lacks '" << text << "'";
   }
 }
@@ -177,6 +179,8 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--headless", "--scene", "1"}, "--scene", "'uniform', 'clustered', 'mixed', 'streams'"},
       {{"--vsync", "1"}, "--vsync", "'on' or 'off'"},
       {{"--headless", "--switch-allocator-every", "0"}, "--switch-allocator-every", "[1, 1000000]"},
+      {{"--headless", "--threads", "0"}, "--threads", "[1, 256]"},
+      {{"--headless", "--threads", "257"}, "--threads", "[1, 256]"},
       {{"--headless", "--verify=yes"}, "--verify", "takes no value"},
       {{"--headless", "--bogus"}, "--bogus", "--help"},
       {{"--headless", "stray"}, "stray", "--help"},

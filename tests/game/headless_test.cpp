@@ -132,6 +132,7 @@ TEST(Executable, JsonIsOneObjectWithEveryContractField) {
                           "ticks",
                           "seed",
                           "allocator",
+                          "threads",
                           "state_hash",
                           "pairs_last_tick",
                           "contacts_total",
@@ -176,6 +177,18 @@ TEST(Executable, JsonIsOneObjectWithEveryContractField) {
   EXPECT_EQ(json.at("state_hash").size(), 16u);
   EXPECT_EQ(json.at("state_hash").find_first_not_of("0123456789abcdef"), std::string::npos);
   EXPECT_EQ(json.at("heap_allocs_per_tick.max"), "0");
+}
+
+TEST(Executable, TheStateHashIsTheSameOnOneTwoAndSevenThreadsAndBothAllocators) {
+  // Enough sprites that every parallel phase is cut into several ranges.
+  const std::string run = "--sprites 40000 --ticks 20 --seed 3 --scene clustered";
+  const auto one = run_json(run + " --threads 1");
+  EXPECT_EQ(one.at("threads"), "1");
+  for (const char* more : {" --threads 2", " --threads 7", " --threads 7 --allocator new-delete"}) {
+    const auto many = run_json(run + more);
+    EXPECT_EQ(many.at("state_hash"), one.at("state_hash")) << more;
+    EXPECT_EQ(many.at("pairs_last_tick"), one.at("pairs_last_tick")) << more;
+  }
 }
 
 TEST(Executable, StateHashIsTheSameForPoolNewDeleteAndSwitchingEverySeven) {

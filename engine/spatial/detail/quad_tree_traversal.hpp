@@ -20,6 +20,15 @@ void QuadTree::for_each_pair(F&& f) const {
 }
 
 template <class F>
+void QuadTree::for_each_pair_in(const PairPiece& piece, F&& f) const {
+  if (piece.b == nullptr) {
+    pairs_within(piece.a, f);
+  } else {
+    pairs_between(piece.a, piece.b, f);
+  }
+}
+
+template <class F>
 void QuadTree::query(const Aabb& area, F&& f) const {
   if (root_ != nullptr) query_node(root_, area, f);
 }

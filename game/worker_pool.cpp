@@ -1,0 +1,119 @@
+#include "game/worker_pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <stop_token>
+#include <thread>
+
+#include "engine/core/assert.hpp"
+#include "engine/core/task_system.hpp"
+
+namespace quadpool::game {
+
+namespace {
+
+// A job is cut into a few ranges per thread, so that a thread that finishes early takes another
+// range instead of waiting for the slowest one.
+constexpr std::uint32_t kRangesPerThread = 8;
+
+// The claim word: which job (bits 32..63), how many ranges it has (bits 16..31), the next
+// unclaimed range (bits 0..15). A worker claims a range by one compare-and-swap, and reads the
+// job's fields only after a claim has succeeded: while a range of a job is claimed but not done,
+// finish() cannot return and no new job can overwrite them.
+constexpr std::uint64_t claim_word(std::uint64_t job, std::uint32_t ranges) noexcept {
+  return (job << 32) | (std::uint64_t{ranges} << 16);
+}
+
+}  // namespace
+
+std::uint32_t default_thread_count() noexcept {
+  const unsigned hardware = std::thread::hardware_concurrency();
+  return std::clamp<std::uint32_t>(hardware, 1, kMaxThreads);
+}
+
+WorkerPool::WorkerPool(std::uint32_t threads) : threads_(std::clamp<std::uint32_t>(threads, 1, kMaxThreads)) {
+  QUADPOOL_ASSERT(threads >= 1 && threads <= kMaxThreads, "WorkerPool: threads must be in 1..256");
+  workers_.reserve(threads_ - 1);
+  for (std::uint32_t w = 1; w < threads_; ++w) {
+    workers_.emplace_back([this, w](std::stop_token stop) { work(w, stop); });
+  }
+}
+
+WorkerPool::~WorkerPool() {
+  for (std::jthread& worker : workers_) worker.request_stop();
+  generation_.fetch_add(1, std::memory_order_release);
+  generation_.notify_all();
+  workers_.clear();  // joins
+}
+
+TaskSystem WorkerPool::task_system() noexcept {
+  return TaskSystem{.enqueue = &WorkerPool::enqueue,
+                    .finish = &WorkerPool::finish,
+                    .user_context = this,
+                    .worker_count = threads_};
+}
+
+void* WorkerPool::enqueue(TaskCallback task, std::uint32_t item_count, std::uint32_t min_range,
+                          void* task_context, void* user_context) {
+  auto& pool = *static_cast<WorkerPool*>(user_context);
+  const std::uint32_t range_floor = std::max<std::uint32_t>(min_range, 1);
+  const std::uint32_t most_ranges = (item_count + range_floor - 1) / range_floor;
+  const std::uint32_t wanted = std::min<std::uint32_t>(pool.threads_ * kRangesPerThread, 0xffff);
+  const std::uint32_t ranges_guess = std::max<std::uint32_t>(1, std::min(most_ranges, wanted));
+  const std::uint32_t range = (item_count + ranges_guess - 1) / ranges_guess;
+  pool.job_ = Job{.task = task,
+                  .context = task_context,
+                  .item_count = item_count,
+                  .range = range,
+                  .ranges = (item_count + range - 1) / range};
+  pool.ranges_done_.store(0, std::memory_order_relaxed);
+  const std::uint64_t job = (pool.claim_.load(std::memory_order_relaxed) >> 32) + 1;
+  pool.claim_.store(claim_word(job, pool.job_.ranges), std::memory_order_release);
+  pool.generation_.fetch_add(1, std::memory_order_release);
+  pool.generation_.notify_all();
+  return &pool;
+}
+
+void WorkerPool::finish(void* user_task, void* /*user_context*/) {
+  auto& pool = *static_cast<WorkerPool*>(user_task);
+  pool.run_ranges(0);
+  const std::uint32_t ranges = pool.job_.ranges;
+  for (std::uint32_t done = pool.ranges_done_.load(std::memory_order_acquire); done < ranges;
+       done = pool.ranges_done_.load(std::memory_order_acquire)) {
+    pool.ranges_done_.wait(done, std::memory_order_acquire);
+  }
+}
+
+void WorkerPool::work(std::uint32_t worker, std::stop_token stop) {
+  std::uint32_t seen = 0;
+  while (true) {
+    generation_.wait(seen, std::memory_order_acquire);
+    if (stop.stop_requested()) return;
+    seen = generation_.load(std::memory_order_acquire);
+    run_ranges(worker);
+  }
+}
+
+void WorkerPool::run_ranges(std::uint32_t worker) noexcept {
+  std::uint64_t word = claim_.load(std::memory_order_acquire);
+  while (true) {
+    const auto next = static_cast<std::uint32_t>(word & 0xffffu);
+    const auto ranges = static_cast<std::uint32_t>((word >> 16) & 0xffffu);
+    if (next >= ranges) return;
+    if (!claim_.compare_exchange_weak(word, word + 1, std::memory_order_acq_rel,
+                                      std::memory_order_acquire)) {
+      continue;
+    }
+    const Job& job = job_;
+    const std::uint32_t begin = next * job.range;
+    const std::uint32_t end = std::min(begin + job.range, job.item_count);
+    job.task(begin, end, worker, job.context);
+    if (ranges_done_.fetch_add(1, std::memory_order_acq_rel) + 1 == ranges) {
+      ranges_done_.notify_all();
+    }
+    word = claim_.load(std::memory_order_acquire);
+  }
+}
+
+}  // namespace quadpool::game

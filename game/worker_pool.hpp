@@ -1,0 +1,66 @@
+#pragma once
+/// The game's implementation of the engine's task interface (engine/core/task_system.hpp): a
+/// fixed pool of std::jthread workers, started once, that split each task into ranges and take
+/// them from a shared counter. The thread that enqueues is worker 0 and runs ranges too while
+/// it waits in finish(), so a pool of N threads starts N - 1 of its own.
+///
+/// Why not a library (oneTBB): the engine runs a handful of flat parallel loops per tick, one at
+/// a time, so a shared counter is all the scheduling it needs; this pool makes no heap
+/// allocation after its construction (every one that a tick makes goes through the counted
+/// operator new), has no allocator of its own to name, and adds no package.
+///
+/// Idle workers sleep in std::atomic::wait (a futex on Linux), never spinning: the machines this
+/// runs on are shared. Not copyable; the destructor stops and joins the workers.
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "engine/core/task_system.hpp"
+
+namespace quadpool::game {
+
+/// The most threads a pool takes (the runner's --threads range is 1..kMaxThreads).
+inline constexpr std::uint32_t kMaxThreads = 256;
+
+/// The machine's hardware threads, clamped into 1..kMaxThreads (1 when unknown).
+std::uint32_t default_thread_count() noexcept;
+
+class WorkerPool {
+ public:
+  /// `threads` in 1..kMaxThreads, counting the caller's thread; asserts otherwise (clamped when
+  /// asserts are compiled out). 1 starts no thread: every task runs inline.
+  explicit WorkerPool(std::uint32_t threads);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  std::uint32_t threads() const noexcept { return threads_; }
+  /// The TaskSystem to give the engine; valid while the pool lives.
+  TaskSystem task_system() noexcept;
+
+ private:
+  struct Job {
+    TaskCallback task = nullptr;
+    void* context = nullptr;
+    std::uint32_t item_count = 0;
+    std::uint32_t range = 1;   // items per range
+    std::uint32_t ranges = 0;  // ranges in all
+  };
+
+  static void* enqueue(TaskCallback task, std::uint32_t item_count, std::uint32_t min_range,
+                       void* task_context, void* user_context);
+  static void finish(void* user_task, void* user_context);
+  void work(std::uint32_t worker, std::stop_token stop);
+  void run_ranges(std::uint32_t worker) noexcept;
+
+  std::uint32_t threads_;
+  Job job_;
+  std::atomic<std::uint64_t> claim_{0};  // the job, its range count, the next range (worker_pool.cpp)
+  std::atomic<std::uint32_t> ranges_done_{0};
+  std::atomic<std::uint32_t> generation_{0};  // bumped per job (and at shutdown) to wake workers
+  std::vector<std::jthread> workers_;          // last: started after every member above exists
+};
+
+}  // namespace quadpool::game

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The tick's thread scaling, measured side by side in one run: for each sprite count, the Release
+# runner at each thread count (and, with --baseline, another build's runner, which runs on one
+# thread), the order rotating between rounds so that drifting machine load favours none.
+#
+#   scripts/thread_scaling.sh [--rounds R] [--sprites "100000 1000000"] [--threads "1 2"]
+#                             [--scene KIND] [--baseline EXE]
+#
+# Prints a markdown table: the median over the rounds of each run's tick p50 and phase_ms, and
+# each row's speed-up over the first thread count's row (and over the baseline). The load average
+# before and after is printed too: on a shared machine a ratio means little without it.
+# Build: preset release (build/release), asserts off.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+
+ROUNDS=3
+SPRITES="100000 1000000"
+THREADS="1 2"
+SCENE=uniform
+BASELINE=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) ROUNDS=${2:?--rounds needs a value}; shift 2 ;;
+    --sprites) SPRITES=${2:?--sprites needs a value}; shift 2 ;;
+    --threads) THREADS=${2:?--threads needs a value}; shift 2 ;;
+    --scene) SCENE=${2:?--scene needs a value}; shift 2 ;;
+    --baseline) BASELINE=${2:?--baseline needs a value}; shift 2 ;;
+    *) echo "thread_scaling.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+case "$ROUNDS" in ''|*[!0-9]*|0) echo "thread_scaling.sh: --rounds must be an integer >= 1, got '$ROUNDS'" >&2; exit 2 ;; esac
+if [ -n "$BASELINE" ] && [ ! -x "$BASELINE" ]; then
+  echo "thread_scaling.sh: --baseline '$BASELINE' is not an executable" >&2; exit 2
+fi
+
+cmake --preset release >&2
+cmake --build --preset release -j 2 --target quadpool >&2
+EXE="$ROOT/build/release/game/quadpool"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+ticks_for() { if [ "$1" -ge 1000000 ]; then echo 30; elif [ "$1" -ge 100000 ]; then echo 200; else echo 1000; fi; }
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for n in $SPRITES; do
+  runs=()
+  for t in $THREADS; do runs+=("t$t"); done
+  [ -n "$BASELINE" ] && runs+=("baseline")
+  for ((r = 0; r < ROUNDS; ++r)); do
+    count=${#runs[@]}
+    for ((k = 0; k < count; ++k)); do
+      run=${runs[$(((k + r) % count))]}
+      args=(--headless --scene "$SCENE" --sprites "$n" --ticks "$(ticks_for "$n")" --seed 3 --json)
+      if [ "$run" = baseline ]; then
+        "$BASELINE" "${args[@]}" > "$TMP/$n-$run-$r.json"
+      else
+        "$EXE" "${args[@]}" --threads "${run#t}" > "$TMP/$n-$run-$r.json"
+      fi
+    done
+  done
+done
+echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
+
+python3 - "$TMP" "$ROUNDS" "$SPRITES" "$THREADS" "${BASELINE:+baseline}" <<'PY'
+import json, statistics, sys
+tmp, rounds, sprites, threads, baseline = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4].split(), sys.argv[5]
+runs = ["t" + t for t in threads] + ([baseline] if baseline else [])
+print("| sprites | run | tick p50 ms | integrate | rebuild | pairs | resolve | speed-up vs " + runs[0] + (" | vs baseline" if baseline else "") + " | state_hash |")
+print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |" + (" ---: |" if baseline else "") + " --- |")
+for n in sprites:
+    rows = {}
+    for run in runs:
+        data = [json.load(open(f"{tmp}/{n}-{run}-{r}.json")) for r in range(rounds)]
+        med = lambda f: statistics.median(f(d) for d in data)
+        rows[run] = (med(lambda d: d["tick_ms"]["median"]),
+                     [med(lambda d, p=p: d["phase_ms"][p]) for p in ("integrate", "rebuild", "pairs", "resolve")],
+                     data[0]["state_hash"])
+    for run in runs:
+        tick, phases, hash_ = rows[run]
+        line = f"| {n} | {run} | {tick:.2f} | " + " | ".join(f"{p:.2f}" for p in phases)
+        line += f" | {rows[runs[0]][0] / tick:.2f}x"
+        if baseline:
+            line += f" | {rows[baseline][0] / tick:.2f}x"
+        print(line + f" | {hash_} |")
+PY

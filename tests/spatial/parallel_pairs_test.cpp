@@ -1,0 +1,133 @@
+// Tests of engine/spatial/parallel_pairs.* and of QuadTree::rebuild on workers: the pairs found on several workers are those of
+// QuadTree::for_each_pair(), in its order, however the task system cuts the work and in whatever
+// order it runs the ranges. The task system here is a scripted one on the calling thread (it
+// runs the ranges last to first, on shifting worker indices), so these tests need no thread;
+// the game's tests run the same on real threads.
+#include "engine/spatial/parallel_pairs.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "engine/core/random.hpp"
+#include "engine/core/task_system.hpp"
+#include "engine/spatial/pair.hpp"
+#include "engine/spatial/quad_tree.hpp"
+
+namespace quadpool::spatial {
+namespace {
+
+// Cuts a task into ranges of `min_range` and runs them last to first, each on the next worker
+// index: a schedule no real pool would pick, and so a good test of order independence.
+struct ReversedScheduler {
+  std::uint32_t workers;
+  std::uint32_t calls = 0;
+
+  static void* enqueue(TaskCallback task, std::uint32_t count, std::uint32_t min_range,
+                       void* task_context, void* user_context) {
+    auto& self = *static_cast<ReversedScheduler*>(user_context);
+    const std::uint32_t ranges = (count + min_range - 1) / min_range;
+    for (std::uint32_t r = ranges; r-- > 0;) {
+      const std::uint32_t begin = r * min_range;
+      const std::uint32_t end = begin + min_range < count ? begin + min_range : count;
+      task(begin, end, self.calls++ % self.workers, task_context);
+    }
+    return nullptr;  // all done already: no finish call
+  }
+
+  TaskSystem task_system() {
+    return TaskSystem{.enqueue = &enqueue, .finish = nullptr, .user_context = this,
+                      .worker_count = workers};
+  }
+};
+
+std::vector<Pair> serial_pairs(const QuadTree& tree) {
+  std::vector<Pair> pairs;
+  tree.for_each_pair([&](std::uint32_t a, std::uint32_t b) { pairs.push_back({a, b}); });
+  return pairs;
+}
+
+std::vector<Aabb> random_boxes(std::uint64_t seed, std::size_t count, float side, float size) {
+  Random rng(seed);
+  std::vector<Aabb> boxes(count);
+  for (Aabb& box : boxes) {
+    const float x = rng.uniform(0.0f, side);
+    const float y = rng.uniform(0.0f, side);
+    box = {x, y, x + rng.uniform(0.0f, size), y + rng.uniform(0.0f, size)};
+  }
+  return boxes;
+}
+
+TEST(ParallelPairs, FindsTheTreesPairsInItsOrderOnAnyWorkerCount) {
+  const std::vector<Aabb> boxes = random_boxes(26, 40'000, 1000.0f, 6.0f);
+  QuadTree tree({.bounds = {0.0f, 0.0f, 1000.0f, 1000.0f}});
+  tree.rebuild(boxes);
+  const std::vector<Pair> expected = serial_pairs(tree);
+  ASSERT_GT(expected.size(), 10'000u);
+  for (const std::uint32_t workers : {1u, 2u, 3u, 7u, 64u}) {
+    ReversedScheduler scheduler{workers};
+    ParallelPairs finder;
+    std::vector<Pair> found;
+    finder.collect(tree, scheduler.task_system(), found);
+    EXPECT_EQ(found, expected) << workers << " workers";
+    if (workers > 1) {
+      EXPECT_GT(finder.pieces(), 8u) << workers << " workers";
+    }
+  }
+}
+
+TEST(ParallelPairs, SmallPiecesStillCoverEveryPairOnceInOrder) {
+  // Clustered boxes at several sizes, cut into the smallest pieces the tree allows.
+  std::vector<Aabb> boxes = random_boxes(7, 5'000, 300.0f, 4.0f);
+  const std::vector<Aabb> large = random_boxes(8, 200, 1000.0f, 120.0f);
+  boxes.insert(boxes.end(), large.begin(), large.end());
+  QuadTree tree({.bounds = {0.0f, 0.0f, 1000.0f, 1000.0f}, .max_depth = 10, .leaf_capacity = 8});
+  tree.rebuild(boxes);
+  std::vector<QuadTree::PairPiece> pieces;
+  tree.split_pair_work(1, pieces);
+  ASSERT_GT(pieces.size(), 100u);
+  std::vector<Pair> joined;
+  for (const QuadTree::PairPiece& piece : pieces) {
+    tree.for_each_pair_in(piece, [&](std::uint32_t a, std::uint32_t b) { joined.push_back({a, b}); });
+  }
+  EXPECT_EQ(joined, serial_pairs(tree));
+}
+
+TEST(ParallelRebuild, BuildsTheOneThreadTreeFrameAfterFrameWithRejectedBoxes) {
+  // Frame 1 sorts from scratch, frames 2 and 3 repair last frame's order (a few boxes moved),
+  // frame 4 has a NaN box, which sends the cell codes back to one thread.
+  std::vector<Aabb> boxes = random_boxes(11, 60'000, 1000.0f, 5.0f);
+  const QuadTreeConfig config{.bounds = {0.0f, 0.0f, 1000.0f, 1000.0f}};
+  QuadTree serial(config);
+  QuadTree parallel(config);
+  ReversedScheduler scheduler{3};
+  Random rng(12);
+  for (int frame = 0; frame < 4; ++frame) {
+    for (int k = 0; k < 300; ++k) {
+      Aabb& box = boxes[rng.below(static_cast<std::uint32_t>(boxes.size()))];
+      const float dx = rng.uniform(-20.0f, 20.0f);
+      box = {box.min_x + dx, box.min_y - dx, box.max_x + dx, box.max_y - dx};
+    }
+    if (frame == 3) boxes[777].min_x = std::numeric_limits<float>::quiet_NaN();
+    serial.rebuild(boxes);
+    parallel.rebuild(boxes, scheduler.task_system());
+    parallel.validate();
+    EXPECT_EQ(serial_pairs(parallel), serial_pairs(serial)) << "frame " << frame;
+    EXPECT_EQ(parallel.stats().rejected_boxes, frame == 3 ? 1u : 0u) << "frame " << frame;
+    EXPECT_EQ(parallel.stats().nodes, serial.stats().nodes) << "frame " << frame;
+  }
+}
+
+TEST(ParallelPairs, AnEmptyTreeHasNoPairs) {
+  QuadTree tree({.bounds = {0.0f, 0.0f, 10.0f, 10.0f}});
+  ReversedScheduler scheduler{4};
+  ParallelPairs finder;
+  std::vector<Pair> found{{1, 2}};
+  finder.collect(tree, scheduler.task_system(), found);
+  EXPECT_TRUE(found.empty());
+}
+
+}  // namespace
+}  // namespace quadpool::spatial
