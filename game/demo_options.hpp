@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/core/task_system.hpp"
 #include "engine/memory/allocator_kind.hpp"
 #include "scene/scene.hpp"
 
@@ -24,6 +25,9 @@ struct DemoOptions {
   std::uint64_t seed = 1;
   memory::AllocatorKind allocator = memory::AllocatorKind::Pool;
   std::uint32_t threads = 1;  // --threads, as HeadlessOptions::threads
+  /// The workers the tick runs on: run_demo() starts `threads` of them and sets this (the
+  /// default runs every task inline).
+  TaskSystem tasks{};
   int window_width = 1280;
   int window_height = 800;
   bool window_size_given = false;  // --window: that size; else the default, shrunk to the display

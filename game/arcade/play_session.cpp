@@ -6,14 +6,15 @@ namespace quadpool::game::arcade {
 
 namespace {
 
-// The config the first game starts from: the replay's start when there is one (the allocator
-// and heap counter stay the caller's: they change nothing in the state).
+// The config the first game starts from: the replay's start when there is one (the allocator,
+// heap counter and workers stay the caller's: they change nothing in the state).
 SessionStart resolved(SessionStart start) {
   if (!start.replay) return start;
   const play::PlayConfig given = start.config;
   start.config = play::play_config_of(start.replay->start);
   start.config.field.allocator = given.field.allocator;
   start.config.field.heap_counter = given.field.heap_counter;
+  start.config.field.tasks = given.field.tasks;
   start.pilot = Pilot::Replay;
   return start;
 }

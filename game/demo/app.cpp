@@ -60,7 +60,7 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const D
       lab_{lab::SimRunner(
                scene::SceneConfig{
                    .seed = options.seed, .sprites = options.sprites, .kind = options.scene},
-               options.allocator, options.heap_counter),
+               options.allocator, options.heap_counter, options.tasks),
            {},
            {}},
       play_(options, std::move(replay)),

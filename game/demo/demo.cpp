@@ -22,6 +22,7 @@
 #include "game/demo/app.hpp"
 #include "game/play/replay.hpp"
 #include "game/shown_value.hpp"
+#include "game/worker_pool.hpp"
 
 namespace quadpool::game {
 
@@ -243,14 +244,20 @@ int run_demo(const DemoOptions& options) {
   SDL_RendererInfo info{};
   SDL_GetRendererInfo(renderer.get(), &info);
   logger().info(
-      "demo: {} sprites, seed {}, {}x{} window, renderer {} (video driver {}), vsync {}, pair "
-      "kernel {}",
-      options.sprites, options.seed, window_w, window_h, info.name ? info.name : "?",
+      "demo: {} sprites, seed {}, {} thread(s), {}x{} window, renderer {} (video driver {}), "
+      "vsync {}, pair kernel {}",
+      options.sprites, options.seed, options.threads, window_w, window_h,
+      info.name ? info.name : "?",
       SDL_GetCurrentVideoDriver(), options.vsync ? "on" : "off",
       quadpool::spatial::pair_kernel_name());
 
   ImGuiSession imgui(window.get(), renderer.get());
-  demo::App app(window.get(), renderer.get(), atlas, options, std::move(script), std::move(replay));
+  // The tick's workers live as long as the App that ticks on them.
+  WorkerPool workers(options.threads);
+  DemoOptions with_workers = options;
+  with_workers.tasks = workers.task_system();
+  demo::App app(window.get(), renderer.get(), atlas, with_workers, std::move(script),
+                std::move(replay));
   return app.run();
 }
 

@@ -30,6 +30,7 @@ arcade::SessionStart session_start(const DemoOptions& options, std::optional<pla
   field.scene.kind = options.scene;
   field.allocator = options.allocator;
   field.heap_counter = options.heap_counter;
+  field.tasks = options.tasks;
   start.config.storm = options.storm;
   start.pilot = options.bot ? arcade::Pilot::Bot : arcade::Pilot::Player;
   start.bot_seed = options.seed;  // as the headless runner seeds it: the same game

@@ -9,8 +9,9 @@
 namespace quadpool::game::lab {
 
 SimRunner::SimRunner(const scene::SceneConfig& scene, memory::AllocatorKind allocator,
-                     HeapCounter heap_counter) {
+                     HeapCounter heap_counter, TaskSystem tasks) {
   config_.scene = scene;
+  config_.tasks = tasks;
   config_.allocator = allocator;
   config_.heap_counter = heap_counter;
   reset(scene.sprites, scene.seed);

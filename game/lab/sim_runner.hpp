@@ -24,7 +24,7 @@ class SimRunner {
   /// tree on `allocator` with the game's default settings; `heap_counter` may be nullptr (then
   /// no allocation counts).
   SimRunner(const scene::SceneConfig& scene, memory::AllocatorKind allocator,
-            HeapCounter heap_counter);
+            HeapCounter heap_counter, TaskSystem tasks = {});
 
   /// Replaces the scene with a new one of `sprites` (clamped) from `seed`, of the same kind, on
   /// the same allocator and tree settings.

@@ -667,13 +667,20 @@ TEST_F(DemoSmoke, TheBotPlaysByItselfAndScores) {
   EXPECT_GT(image.distinct_colours, 20u);
 }
 
-// One tick a frame, the bot seeded as headless: the window's attract mode is the headless game.
-TEST_F(DemoSmoke, TheBotInTheWindowFliesTheHeadlessBotsGame) {
-  const auto window = summary_of("", "--bot --sprites 3000 --seed 5 --frames 500 --window 640x400");
+// One tick a frame, the bot seeded as headless: the window's attract mode is the headless game,
+// on any number of threads.
+TEST_F(DemoSmoke, TheBotInTheWindowFliesTheHeadlessBotsGameOnAnyThreadCount) {
+  const std::string game = "--bot --sprites 3000 --seed 5 --frames 500 --window 640x400";
+  const auto one = summary_of("", game + " --threads 1");
+  const auto two = summary_of("", game + " --threads 2");
+  EXPECT_EQ(number(one, "threads"), 1u);
+  EXPECT_EQ(number(two, "threads"), 2u);
   const test::ProcessResult headless = test::run_quadpool(
-      "--headless --play --bot --sprites 3000 --seed 5 --ticks 500 --json", test::Capture::Stdout);
+      "--headless --play --bot --sprites 3000 --seed 5 --ticks 500 --threads 3 --json",
+      test::Capture::Stdout);
   ASSERT_EQ(headless.exit_code, 0) << headless.output;
-  EXPECT_EQ(window.at("play.state_hash"), parse_summary(headless).at("state_hash"));
+  EXPECT_EQ(one.at("play.state_hash"), parse_summary(headless).at("state_hash"));
+  EXPECT_EQ(two.at("play.state_hash"), one.at("play.state_hash"));
 }
 
 TEST_F(DemoSmoke, AHumanGameFiresHitsLosesItsLivesEndsAndRestartsAcrossAllocatorSwitches) {
