@@ -5,8 +5,9 @@
 # With BASELINE_BUILD_DIR (a build of another commit), every run of BUILD_DIR is followed by the
 # same run of the baseline, so that both see the same machine load, and the medians are compared.
 #
-#   scripts/demo_fps.sh [BUILD_DIR] [FRAMES] [ROUNDS] [BASELINE_BUILD_DIR]
-#   (defaults: build/release 600 3, no baseline)
+#   [MODE=lab|play] scripts/demo_fps.sh [BUILD_DIR] [FRAMES] [ROUNDS] [BASELINE_BUILD_DIR]
+#   (defaults: lab, build/release 600 3, no baseline). MODE=play measures the game with the
+#   bot flying (--bot), the sprites being its rocks; lab the lab (--lab).
 #
 # The machine's load average is printed with the table: on a shared machine it moves the
 # numbers more than anything in the demo does.
@@ -16,6 +17,12 @@ BUILD=${1:-build/release}
 FRAMES=${2:-600}
 ROUNDS=${3:-3}
 BASELINE=${4:-}
+MODE=${MODE:-lab}
+case "$MODE" in
+  lab) mode_flags=(--lab) ;;
+  play) mode_flags=(--bot) ;;
+  *) echo "demo_fps.sh: MODE must be 'lab' or 'play', got '$MODE'" >&2; exit 2 ;;
+esac
 case "$FRAMES" in ''|*[!0-9]*|0) echo "demo_fps.sh: FRAMES must be an integer >= 1, got '$FRAMES'" >&2; exit 2 ;; esac
 case "$ROUNDS" in ''|*[!0-9]*|0) echo "demo_fps.sh: ROUNDS must be an integer >= 1, got '$ROUNDS'" >&2; exit 2 ;; esac
 builds=("$BUILD")
@@ -31,7 +38,7 @@ declare -A results
 for round in $(seq 1 "$ROUNDS"); do
   for sprites in 5000 20000 50000; do
     for b in "${!builds[@]}"; do
-      json=$(xvfb-run -a -s "-screen 0 1280x800x24" "${builds[$b]}/game/quadpool" --sprites "$sprites" \
+      json=$(xvfb-run -a -s "-screen 0 1280x800x24" "${builds[$b]}/game/quadpool" "${mode_flags[@]}" --sprites "$sprites" \
              --frames "$FRAMES" --window 1280x800 --vsync off 2>/dev/null)
       row=$(python3 -c '
 import json, sys
@@ -51,7 +58,7 @@ print("%.1f %.2f %.2f %.2f %.2f %.2f" % (d["fps_median"], f["median"], f["p99"],
   done
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-echo "median FPS over $ROUNDS rounds (frames: $FRAMES, window 1280x800, overlay on):"
+echo "median FPS over $ROUNDS rounds ($MODE, frames: $FRAMES, window 1280x800, overlay on):"
 for sprites in 5000 20000 50000; do
   this=$(median ${results[0,$sprites]})
   if [ -n "$BASELINE" ]; then
