@@ -17,9 +17,9 @@
 
 #include <fmt/format.h>
 
-#include "game/log.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "game/demo/app.hpp"
+#include "game/log.hpp"
 #include "game/play/replay.hpp"
 #include "game/shown_value.hpp"
 #include "game/worker_pool.hpp"
@@ -162,8 +162,10 @@ void fit_frame_to_display(SDL_Window* window, const DemoOptions& options) {
 
 }  // namespace
 
-int run_demo(const DemoOptions& options) {
-  std::vector<demo::ScriptedKey> script;
+// The key script and the replay file: bad input when malformed, said before any window opens.
+// Returns 0, or the exit code.
+int read_inputs(const DemoOptions& options, std::vector<demo::ScriptedKey>& script,
+                std::optional<play::Replay>& replay) {
   if (const char* keys = std::getenv("QUADPOOL_DEMO_KEYS"); keys != nullptr) {
     std::string error;
     script = demo::parse_key_script(keys, error);
@@ -172,8 +174,6 @@ int run_demo(const DemoOptions& options) {
       return 2;
     }
   }
-  // A replay file that cannot be used is bad input: said before any window opens.
-  std::optional<play::Replay> replay;
   if (!options.replay.empty()) {
     try {
       replay = play::read_replay(options.replay);
@@ -182,7 +182,12 @@ int run_demo(const DemoOptions& options) {
       return 2;
     }
   }
+  return 0;
+}
 
+// SDL's video subsystem started on a driver that can show a window. Returns 0, or the exit
+// code after the project's one line on why there is no display.
+int start_video() {
   // Defaults only (SDL_HINT_DEFAULT): the SDL_RENDER_DRIVER and SDL_FRAMEBUFFER_ACCELERATION
   // environment variables still win. The software renderer is the one this demo is measured
   // with; under xvfb SDL would otherwise pick OpenGL on Mesa's llvmpipe (about 3x slower here),
@@ -207,6 +212,14 @@ int run_demo(const DemoOptions& options) {
         shown_value(display != nullptr ? display : ""));
     return no_display("no X11 or Wayland display", detail.c_str());
   }
+  return 0;
+}
+
+int run_demo(const DemoOptions& options) {
+  std::vector<demo::ScriptedKey> script;
+  std::optional<play::Replay> replay;
+  if (const int bad = read_inputs(options, script, replay); bad != 0) return bad;
+  if (const int no_video = start_video(); no_video != 0) return no_video;
   SdlVideo video;
   // The pilot reads game controllers; without the subsystem it plays on keyboard and mouse.
   if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) != 0) {
@@ -247,8 +260,7 @@ int run_demo(const DemoOptions& options) {
       "demo: {} sprites, seed {}, {} thread(s), {}x{} window, renderer {} (video driver {}), "
       "vsync {}, pair kernel {}",
       options.sprites, options.seed, options.threads, window_w, window_h,
-      info.name ? info.name : "?",
-      SDL_GetCurrentVideoDriver(), options.vsync ? "on" : "off",
+      info.name ? info.name : "?", SDL_GetCurrentVideoDriver(), options.vsync ? "on" : "off",
       quadpool::spatial::pair_kernel_name());
 
   ImGuiSession imgui(window.get(), renderer.get());
