@@ -195,8 +195,8 @@ class OffsetAllocator {
 
   bool is_free(std::uint32_t node) const noexcept { return states_[node] >= State::kPending; }
 
-  // A search's best block so far, with its key (defined in offset_allocator.cpp): the searches
-  // return it, so that allocate() knows the offset before it loads the block's node.
+  // A search's best block so far, with its key (defined in detail/offset_candidate.hpp): the
+  // searches return it, so that allocate() knows the offset before it loads the block's node.
   struct Candidate;
   Candidate find_best_fit(std::uint64_t size, std::uint64_t alignment);
   Candidate find_aligned_fit(std::uint64_t size, std::uint64_t alignment);
