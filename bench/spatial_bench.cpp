@@ -1,7 +1,7 @@
 // spatial_bench: the broad phase per tick (build + every overlapping pair) on every scene of the
 // game (scene/scene.hpp: uniform, clustered, mixed, streams), for N = 1k, 10k and 100k, and for
-// N = 1M on the uniform and clustered scenes (the tree and the grid only: see register_benchmarks),
-// with every peer in one binary and one run:
+// N = 1M on the uniform and clustered scenes (the tree and the grid only: see
+// register_benchmarks()), with every peer in one binary and one run:
 //   quadtree_pool       QuadTree with the game's default settings, nodes from its ObjectPool
 //   quadtree_new_delete the same, nodes from new/delete
 //   uniform_grid        bench/uniform_grid.hpp, a counting-sorted grid rebuilt every tick (SoA
@@ -426,8 +426,10 @@ void report_interleaved(benchmark::State& state,
     const Samples* top = find(numerator);
     const Samples* bottom = find(denominator);
     if (top == nullptr || bottom == nullptr) return;
-    state.counters[counter] = cpu ? percentile(top->cpu, fraction) / percentile(bottom->cpu, fraction)
-                                  : percentile(top->total, fraction) / percentile(bottom->total, fraction);
+    const auto& top_samples = cpu ? top->cpu : top->total;
+    const auto& bottom_samples = cpu ? bottom->cpu : bottom->total;
+    state.counters[counter] =
+        percentile(top_samples, fraction) / percentile(bottom_samples, fraction);
   };
   if (const Samples* pool = find("quadtree_pool")) {
     // The best peer of each tick's p50: the tree's goal is to be no slower than it.
@@ -541,8 +543,8 @@ void register_benchmarks() {
   };
   for (const quadpool::scene::SceneKind kind : quadpool::scene::kSceneKinds) {
     const std::string scene = quadpool::scene::scene_name(kind);
-    const bool large_scene =
-        kind == quadpool::scene::SceneKind::Uniform || kind == quadpool::scene::SceneKind::Clustered;
+    const bool large_scene = kind == quadpool::scene::SceneKind::Uniform ||
+                             kind == quadpool::scene::SceneKind::Clustered;
     for (const std::size_t n : {std::size_t{1'000}, std::size_t{10'000}, std::size_t{100'000},
                                 std::size_t{1'000'000}}) {
       if (n > static_cast<std::size_t>(g_max_sprites) || (n >= 1'000'000 && !large_scene)) continue;
@@ -557,7 +559,8 @@ void register_benchmarks() {
       // At 1M the tree, its new/delete twin and the grid only (the first three): sweep and prune
       // takes about 2 s a tick there and Box2D about 75 s (96% in b2DynamicTree::Query).
       const std::string name = "interleaved/" + scene + "/" + std::to_string(n);
-      const auto methods = n >= 1'000'000 ? std::span(kInterleaved).first(3) : std::span(kInterleaved);
+      const auto methods =
+          n >= 1'000'000 ? std::span(kInterleaved).first(3) : std::span(kInterleaved);
       timed(benchmark::RegisterBenchmark(name.c_str(), interleaved, methods, kind, n), n);
       if (n < 10'000) continue;
       const std::string threads_name = "threads/" + scene + "/" + std::to_string(n);

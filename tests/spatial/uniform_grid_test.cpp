@@ -50,7 +50,8 @@ std::vector<Aabb> random_boxes(Random& rng, std::size_t count, float side, float
     };
     const float x = lattice(side), y = lattice(side);
     // A quarter of the boxes have the largest size exactly: the grid's worst case.
-    const float r = rng.below(4) == 0 ? largest : static_cast<float>(rng.below(5)) * 0.25f * largest;
+    const float r =
+        rng.below(4) == 0 ? largest : static_cast<float>(rng.below(5)) * 0.25f * largest;
     const float ry = rng.below(2) == 0 ? r : largest - r;
     box = {x - r, y - ry, x + r, y + ry};
   }
