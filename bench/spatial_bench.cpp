@@ -1,15 +1,22 @@
 // spatial_bench: the broad phase per tick (build + every overlapping pair) on every scene of the
-// game (scene/scene.hpp: uniform, clustered, mixed, streams), for N = 1k, 10k and 100k, with
-// every peer in one binary and one run:
+// game (scene/scene.hpp: uniform, clustered, mixed, streams), for N = 1k, 10k and 100k, and for
+// N = 1M on the uniform and clustered scenes (the tree and the grid only: see
+// register_benchmarks()), with every peer in one binary and one run:
 //   quadtree_pool       QuadTree with the game's default settings, nodes from its ObjectPool
 //   quadtree_new_delete the same, nodes from new/delete
-//   uniform_grid        bench/uniform_grid.hpp, a counting-sorted grid rebuilt every tick, cell =
-//                       2 x the scene's largest radius
+//   uniform_grid        bench/uniform_grid.hpp, a counting-sorted grid rebuilt every tick (SoA
+//                       arrays in cell order, half-shell pair search), cell = 2 x the scene's
+//                       largest radius
 //   sweep_and_prune     engine/spatial/sweep_and_prune.hpp, on x, order kept between ticks and repaired by
 //                       insertion sort
 //   box2d               Box2D 2.4 b2BroadPhase: MoveProxy every proxy, UpdatePairs, pair upkeep
 //                       (bench/box2d_pairs.hpp), when libbox2d-dev was found
 //   brute_force         engine/spatial/brute_force.hpp (1k and 10k only): the reference
+//
+// The thread axis (threads/<scene>/<N>, N = 10k, 100k and 1M as above) runs the tree the way the
+// game's tick does: QuadTree::rebuild on a TaskSystem and spatial::ParallelPairs::collect, on the
+// game's WorkerPool (game/worker_pool.hpp) of 1 thread, 2 threads and, when the machine has more,
+// all of its hardware threads (quadtree_pool_threads<T>), interleaved tick by tick.
 //
 // Every benchmark of one scene and N replays the same ticks from the same seed. The first method
 // to reach a tick (brute force where it runs) records its pair count and an order-independent
@@ -25,7 +32,10 @@
 //   --quadtree_leaf_capacity=K  --quadtree_max_depth=D  (default: the game's, QuadTreeConfig's)
 //   --box2d_units_per_meter=U   (default 16: sprites of radius 2..6 become 0.25..0.75 m balls)
 //   --ticks=T                   time exactly T ticks per benchmark (brute force: at most 10);
-//                               default 0 lets Google Benchmark choose (--benchmark_min_time)
+//                               default 0 lets Google Benchmark choose (--benchmark_min_time),
+//                               except at 1M sprites: 10 ticks (a run stays within minutes)
+//   --max_sprites=N             register only the benchmarks of at most N sprites (1000..1M;
+//                               default 1M; the test suite's token run passes 100000)
 //
 // Sections: pair tally and cross-check, methods, the timed loop, main.
 
@@ -50,8 +60,12 @@
 #include "engine/spatial/sweep_and_prune.hpp"
 #include "bench/uniform_grid.hpp"
 #include "engine/core/random.hpp"
+#include "engine/core/task_system.hpp"
 #include "engine/spatial/brute_force.hpp"
+#include "engine/spatial/pair.hpp"
+#include "engine/spatial/parallel_pairs.hpp"
 #include "engine/spatial/quad_tree.hpp"
+#include "game/worker_pool.hpp"
 #include "scene/scene.hpp"
 #if defined(QUADPOOL_HAVE_BOX2D)
 #include "bench/box2d_pairs.hpp"
@@ -70,6 +84,8 @@ int g_leaf_capacity = quadpool::spatial::QuadTreeConfig{}.leaf_capacity;
 int g_max_depth = quadpool::spatial::QuadTreeConfig{}.max_depth;
 int g_box2d_units_per_meter = 16;
 int g_ticks = 0;  // 0: Google Benchmark decides how many ticks to time
+int g_max_sprites = 1'000'000;  // the largest N registered
+constexpr int kTicksAtOneMillion = 10;  // timed ticks at 1M when --ticks is not given
 bool g_failed = false;
 
 // --- pair tally and cross-check ----------------------------------------------------------------
@@ -136,6 +152,33 @@ class QuadTreeMethod final : public Method {
   quadpool::spatial::QuadTree tree_;
 };
 
+// The tree as the game's tick runs it: rebuild and pairs on a WorkerPool of `threads` threads,
+// the pairs collected into one array in the one-thread order and then tallied.
+class ThreadedQuadTreeMethod final : public Method {
+ public:
+  ThreadedQuadTreeMethod(float side, std::uint32_t threads)
+      : tree_({.bounds = {0, 0, side, side},
+               .max_depth = g_max_depth,
+               .leaf_capacity = g_leaf_capacity},
+              quadpool::memory::AllocatorKind::Pool),
+        workers_(threads),
+        tasks_(workers_.task_system()) {}
+  void build(std::span<const Aabb> boxes) override { tree_.rebuild(boxes, tasks_); }
+  Tally pairs(std::span<const Aabb>) override {
+    finder_.collect(tree_, tasks_, pairs_);
+    Tally tally;
+    for (const quadpool::spatial::Pair& pair : pairs_) tally.add(pair.a, pair.b);
+    return tally;
+  }
+
+ private:
+  quadpool::spatial::QuadTree tree_;
+  quadpool::game::WorkerPool workers_;
+  quadpool::TaskSystem tasks_;
+  quadpool::spatial::ParallelPairs finder_;
+  std::vector<quadpool::spatial::Pair> pairs_;
+};
+
 class GridMethod final : public Method {
  public:
   GridMethod(float side, float cell) : grid_({0, 0, side, side}, cell) {}
@@ -198,7 +241,10 @@ enum class MethodKind {
   UniformGrid,
   SweepAndPrune,
   BruteForce,
-  Box2d
+  Box2d,
+  QuadTreeThreads1,
+  QuadTreeThreads2,
+  QuadTreeThreadsAll
 };
 
 std::unique_ptr<Method> make_method(MethodKind kind, std::span<const Aabb> boxes, float side,
@@ -214,6 +260,12 @@ std::unique_ptr<Method> make_method(MethodKind kind, std::span<const Aabb> boxes
       return std::make_unique<SweepAndPruneMethod>();
     case MethodKind::BruteForce:
       return std::make_unique<BruteForceMethod>();
+    case MethodKind::QuadTreeThreads1:
+      return std::make_unique<ThreadedQuadTreeMethod>(side, 1);
+    case MethodKind::QuadTreeThreads2:
+      return std::make_unique<ThreadedQuadTreeMethod>(side, 2);
+    case MethodKind::QuadTreeThreadsAll:
+      return std::make_unique<ThreadedQuadTreeMethod>(side, quadpool::game::default_thread_count());
     case MethodKind::Box2d:
 #if defined(QUADPOOL_HAVE_BOX2D)
       return std::make_unique<Box2dMethod>(boxes);
@@ -344,6 +396,66 @@ void broad_phase(benchmark::State& state, MethodKind kind, const char* name,
   method->add_counters(state);
 }
 
+// Each method's p50/p99 and the ratios the targets are about, for the methods that ran.
+void report_interleaved(benchmark::State& state,
+                        std::span<const std::pair<MethodKind, const char*>> kinds,
+                        const std::vector<Samples>& samples) {
+  auto find = [&](const char* name) -> const Samples* {
+    for (std::size_t m = 0; m < kinds.size(); ++m) {
+      if (std::strcmp(kinds[m].second, name) == 0) return &samples[m];
+    }
+    return nullptr;
+  };
+  for (std::size_t m = 0; m < kinds.size(); ++m) {
+    const std::vector<double>& total = samples[m].total;
+    const std::string name = kinds[m].second;
+    state.counters[name + "_p50_us"] = percentile(total, 0.50);
+    state.counters[name + "_p99_us"] = percentile(total, 0.99);
+    state.counters[name + "_build_p50_us"] = percentile(samples[m].build, 0.50);
+    state.counters[name + "_pairs_p50_us"] = percentile(samples[m].pairs, 0.50);
+    state.counters[name + "_cpu_p50_us"] = percentile(samples[m].cpu, 0.50);
+    state.counters[name + "_cpu_p99_us"] = percentile(samples[m].cpu, 0.99);
+    double sum = 0.0;
+    for (const double us : total) sum += us;
+    state.counters[name + "_mean_us"] =
+        total.empty() ? 0.0 : sum / static_cast<double>(total.size());
+  }
+  // counter = numerator's percentile / denominator's, when both methods ran.
+  auto ratio = [&](const char* counter, const char* numerator, const char* denominator,
+                   double fraction, bool cpu = false) {
+    const Samples* top = find(numerator);
+    const Samples* bottom = find(denominator);
+    if (top == nullptr || bottom == nullptr) return;
+    const auto& top_samples = cpu ? top->cpu : top->total;
+    const auto& bottom_samples = cpu ? bottom->cpu : bottom->total;
+    state.counters[counter] =
+        percentile(top_samples, fraction) / percentile(bottom_samples, fraction);
+  };
+  if (const Samples* pool = find("quadtree_pool")) {
+    // The best peer of each tick's p50: the tree's goal is to be no slower than it.
+    double best_peer = 0.0;
+    for (const char* peer : {"quadtree_new_delete", "uniform_grid", "sweep_and_prune", "box2d"}) {
+      const Samples* other = find(peer);
+      if (other == nullptr) continue;
+      const double p50 = percentile(other->total, 0.50);
+      best_peer = best_peer == 0.0 ? p50 : std::min(best_peer, p50);
+    }
+    if (best_peer > 0.0) {
+      state.counters["pool_over_best_peer_p50"] = percentile(pool->total, 0.50) / best_peer;
+    }
+  }
+  ratio("pool_over_sap_p50", "quadtree_pool", "sweep_and_prune", 0.50);
+  ratio("pool_over_grid_p50", "quadtree_pool", "uniform_grid", 0.50);
+  ratio("pool_over_box2d_p50", "quadtree_pool", "box2d", 0.50);
+  ratio("pool_over_new_delete_p50", "quadtree_pool", "quadtree_new_delete", 0.50);
+  ratio("pool_over_new_delete_p99", "quadtree_pool", "quadtree_new_delete", 0.99);
+  ratio("pool_over_new_delete_cpu_p50", "quadtree_pool", "quadtree_new_delete", 0.50, true);
+  ratio("pool_over_new_delete_cpu_p99", "quadtree_pool", "quadtree_new_delete", 0.99, true);
+  ratio("threads2_over_threads1_p50", "quadtree_pool_threads2", "quadtree_pool_threads1", 0.50);
+  ratio("threads_all_over_threads1_p50", "quadtree_pool_threads_all", "quadtree_pool_threads1",
+        0.50);
+}
+
 // Every method on every tick, in a fresh random order each tick. On a machine that other work
 // shares, a slow moment then hits all methods alike, so the ratios stay honest even when the
 // absolute times wander; the shuffle keeps any method from always running after the one that
@@ -379,52 +491,7 @@ void interleaved(benchmark::State& state, std::span<const std::pair<MethodKind, 
   for (auto _ : state) {
     if (!run_tick(true)) return;
   }
-  auto samples_of = [&](const char* name) -> const Samples& {
-    std::size_t m = 0;
-    while (std::strcmp(kinds[m].second, name) != 0) ++m;
-    return samples[m];
-  };
-  auto p = [&](const char* name, double fraction) {
-    return percentile(samples_of(name).total, fraction);
-  };
-  auto p_cpu = [&](const char* name, double fraction) {
-    return percentile(samples_of(name).cpu, fraction);
-  };
-  for (std::size_t m = 0; m < methods.size(); ++m) {
-    const std::vector<double>& total = samples[m].total;
-    const std::string name = kinds[m].second;
-    state.counters[name + "_p50_us"] = percentile(total, 0.50);
-    state.counters[name + "_p99_us"] = percentile(total, 0.99);
-    state.counters[name + "_build_p50_us"] = percentile(samples[m].build, 0.50);
-    state.counters[name + "_pairs_p50_us"] = percentile(samples[m].pairs, 0.50);
-    state.counters[name + "_cpu_p50_us"] = percentile(samples[m].cpu, 0.50);
-    state.counters[name + "_cpu_p99_us"] = percentile(samples[m].cpu, 0.99);
-    double sum = 0.0;
-    for (const double us : total) sum += us;
-    state.counters[name + "_mean_us"] =
-        total.empty() ? 0.0 : sum / static_cast<double>(total.size());
-  }
-  const double pool_p50 = p("quadtree_pool", 0.50);
-  // The best peer of each tick's p50: the tree's goal is to be no slower than it.
-  double best_peer = p("quadtree_new_delete", 0.50);
-  for (const char* peer : {"uniform_grid", "sweep_and_prune", "box2d"}) {
-    for (const auto& [kind, name] : kinds) {
-      if (std::strcmp(name, peer) == 0) best_peer = std::min(best_peer, p(peer, 0.50));
-    }
-  }
-  state.counters["pool_over_best_peer_p50"] = pool_p50 / best_peer;
-  state.counters["pool_over_sap_p50"] = pool_p50 / p("sweep_and_prune", 0.50);
-  state.counters["pool_over_grid_p50"] = pool_p50 / p("uniform_grid", 0.50);
-  state.counters["pool_over_new_delete_p50"] = pool_p50 / p("quadtree_new_delete", 0.50);
-  state.counters["pool_over_new_delete_cpu_p50"] =
-      p_cpu("quadtree_pool", 0.50) / p_cpu("quadtree_new_delete", 0.50);
-  state.counters["pool_over_new_delete_cpu_p99"] =
-      p_cpu("quadtree_pool", 0.99) / p_cpu("quadtree_new_delete", 0.99);
-  state.counters["pool_over_new_delete_p99"] =
-      p("quadtree_pool", 0.99) / p("quadtree_new_delete", 0.99);
-#if defined(QUADPOOL_HAVE_BOX2D)
-  state.counters["pool_over_box2d_p50"] = pool_p50 / p("box2d", 0.50);
-#endif
+  report_interleaved(state, kinds, samples);
 }
 
 // --- main --------------------------------------------------------------------------------------
@@ -445,6 +512,65 @@ bool read_int_flag(const char* arg, const char* name, int lo, int hi, int& out) 
   return true;
 }
 
+// Per scene and N: brute force first (it is the reference the others are checked against,
+// and its answer does not change with more ticks), then every other method interleaved tick
+// by tick, then the tree's thread axis. From 100k on there is no brute force; the methods are
+// checked against each other. 1M runs on the uniform and clustered scenes only.
+void register_benchmarks() {
+  static const std::pair<MethodKind, const char*> kInterleaved[] = {
+    {MethodKind::QuadTreePool, "quadtree_pool"},
+    {MethodKind::QuadTreeNewDelete, "quadtree_new_delete"},
+    {MethodKind::UniformGrid, "uniform_grid"},
+    {MethodKind::SweepAndPrune, "sweep_and_prune"},
+#if defined(QUADPOOL_HAVE_BOX2D)
+    {MethodKind::Box2d, "box2d"},
+#endif
+  };
+  static const std::pair<MethodKind, const char*> kThreads[] = {
+    {MethodKind::QuadTreeThreads1, "quadtree_pool_threads1"},
+    {MethodKind::QuadTreeThreads2, "quadtree_pool_threads2"},
+    {MethodKind::QuadTreeThreadsAll, "quadtree_pool_threads_all"},
+  };
+  // "all" is the machine's hardware threads; where that is 1 or 2 it would repeat a column.
+  const std::size_t thread_methods = quadpool::game::default_thread_count() > 2 ? 3 : 2;
+  auto timed = [](benchmark::internal::Benchmark* registered, std::size_t n) {
+    registered->UseManualTime()->Unit(benchmark::kMicrosecond);
+    if (g_ticks > 0) {
+      registered->Iterations(g_ticks);
+    } else if (n >= 1'000'000) {
+      registered->Iterations(kTicksAtOneMillion);
+    }
+  };
+  for (const quadpool::scene::SceneKind kind : quadpool::scene::kSceneKinds) {
+    const std::string scene = quadpool::scene::scene_name(kind);
+    const bool large_scene = kind == quadpool::scene::SceneKind::Uniform ||
+                             kind == quadpool::scene::SceneKind::Clustered;
+    for (const std::size_t n : {std::size_t{1'000}, std::size_t{10'000}, std::size_t{100'000},
+                                std::size_t{1'000'000}}) {
+      if (n > static_cast<std::size_t>(g_max_sprites) || (n >= 1'000'000 && !large_scene)) continue;
+      if (n <= 10'000) {
+        const std::string name = "broad_phase/" + scene + "/brute_force/" + std::to_string(n);
+        benchmark::RegisterBenchmark(name.c_str(), broad_phase, MethodKind::BruteForce,
+                                     "brute_force", kind, n)
+            ->UseManualTime()
+            ->Unit(benchmark::kMicrosecond)
+            ->Iterations(g_ticks > 0 ? std::min(g_ticks, 10) : 10);
+      }
+      // At 1M the tree, its new/delete twin and the grid only (the first three): sweep and prune
+      // takes about 2 s a tick there and Box2D about 75 s (96% in b2DynamicTree::Query).
+      const std::string name = "interleaved/" + scene + "/" + std::to_string(n);
+      const auto methods =
+          n >= 1'000'000 ? std::span(kInterleaved).first(3) : std::span(kInterleaved);
+      timed(benchmark::RegisterBenchmark(name.c_str(), interleaved, methods, kind, n), n);
+      if (n < 10'000) continue;
+      const std::string threads_name = "threads/" + scene + "/" + std::to_string(n);
+      timed(benchmark::RegisterBenchmark(threads_name.c_str(), interleaved,
+                                         std::span(kThreads).first(thread_methods), kind, n),
+            n);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -457,42 +583,13 @@ int main(int argc, char** argv) {
     if (read_int_flag(argv[i], "--box2d_units_per_meter", 1, 1000, g_box2d_units_per_meter))
       continue;
     if (read_int_flag(argv[i], "--ticks", 0, 1'000'000, g_ticks)) continue;
+    if (read_int_flag(argv[i], "--max_sprites", 1'000, 1'000'000, g_max_sprites)) continue;
     argv[kept++] = argv[i];
   }
   argc = kept;
   benchmark::AddCustomContext("quadtree_pair_kernel", quadpool::spatial::pair_kernel_name());
 
-  // Per scene and N: brute force first (it is the reference the others are checked against,
-  // and its answer does not change with more ticks), then every other method interleaved tick
-  // by tick. At 100k there is no brute force; the methods are checked against each other.
-  static const std::pair<MethodKind, const char*> kInterleaved[] = {
-    {MethodKind::QuadTreePool, "quadtree_pool"},
-    {MethodKind::QuadTreeNewDelete, "quadtree_new_delete"},
-    {MethodKind::UniformGrid, "uniform_grid"},
-    {MethodKind::SweepAndPrune, "sweep_and_prune"},
-#if defined(QUADPOOL_HAVE_BOX2D)
-    {MethodKind::Box2d, "box2d"},
-#endif
-  };
-  for (const quadpool::scene::SceneKind kind : quadpool::scene::kSceneKinds) {
-    const std::string scene = quadpool::scene::scene_name(kind);
-    for (const std::size_t n : {std::size_t{1'000}, std::size_t{10'000}, std::size_t{100'000}}) {
-      if (n <= 10'000) {
-        const std::string name = "broad_phase/" + scene + "/brute_force/" + std::to_string(n);
-        benchmark::RegisterBenchmark(name.c_str(), broad_phase, MethodKind::BruteForce,
-                                     "brute_force", kind, n)
-            ->UseManualTime()
-            ->Unit(benchmark::kMicrosecond)
-            ->Iterations(g_ticks > 0 ? std::min(g_ticks, 10) : 10);
-      }
-      const std::string name = "interleaved/" + scene + "/" + std::to_string(n);
-      auto* registered =
-          benchmark::RegisterBenchmark(name.c_str(), interleaved, std::span(kInterleaved), kind, n)
-              ->UseManualTime()
-              ->Unit(benchmark::kMicrosecond);
-      if (g_ticks > 0) registered->Iterations(g_ticks);
-    }
-  }
+  register_benchmarks();
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
