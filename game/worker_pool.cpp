@@ -32,7 +32,8 @@ std::uint32_t default_thread_count() noexcept {
   return std::clamp<std::uint32_t>(hardware, 1, kMaxThreads);
 }
 
-WorkerPool::WorkerPool(std::uint32_t threads) : threads_(std::clamp<std::uint32_t>(threads, 1, kMaxThreads)) {
+WorkerPool::WorkerPool(std::uint32_t threads)
+    : threads_(std::clamp<std::uint32_t>(threads, 1, kMaxThreads)) {
   QUADPOOL_ASSERT(threads >= 1 && threads <= kMaxThreads, "WorkerPool: threads must be in 1..256");
   workers_.reserve(threads_ - 1);
   for (std::uint32_t w = 1; w < threads_; ++w) {

@@ -57,10 +57,11 @@ class WorkerPool {
 
   std::uint32_t threads_;
   Job job_;
-  std::atomic<std::uint64_t> claim_{0};  // the job, its range count, the next range (worker_pool.cpp)
+  std::atomic<std::uint64_t> claim_{
+      0};  // the job, its range count, the next range (worker_pool.cpp)
   std::atomic<std::uint32_t> ranges_done_{0};
   std::atomic<std::uint32_t> generation_{0};  // bumped per job (and at shutdown) to wake workers
-  std::vector<std::jthread> workers_;          // last: started after every member above exists
+  std::vector<std::jthread> workers_;         // last: started after every member above exists
 };
 
 }  // namespace quadpool::game

@@ -37,7 +37,7 @@ using FinishTaskCallback = void (*)(void* user_task, void* user_context);
 struct TaskSystem {
   EnqueueTaskCallback enqueue = nullptr;  ///< nullptr: every task runs inline as worker 0
   FinishTaskCallback finish = nullptr;
-  void* user_context = nullptr;  ///< passed back to enqueue and finish
+  void* user_context = nullptr;    ///< passed back to enqueue and finish
   std::uint32_t worker_count = 1;  ///< >= 1; worker indices are 0..worker_count - 1
 };
 
@@ -65,7 +65,8 @@ void parallel_for(const TaskSystem& tasks, std::uint32_t item_count, std::uint32
                                      void* context) {
     (*static_cast<Callable*>(context))(begin, end, worker);
   };
-  run_task(tasks, item_count, min_range, trampoline, const_cast<void*>(static_cast<const void*>(&f)));
+  run_task(tasks, item_count, min_range, trampoline,
+           const_cast<void*>(static_cast<const void*>(&f)));
 }
 
 }  // namespace quadpool

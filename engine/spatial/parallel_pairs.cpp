@@ -42,7 +42,8 @@ void ParallelPairs::collect(const QuadTree& tree, const TaskSystem& tasks, std::
   const std::uint32_t max_items =
       std::max(kMinPieceItems, items / (tasks.worker_count * kPiecesPerWorker));
   tree.split_pair_work(max_items, pieces_);
-  if (pieces_.capacity() < pieces_.size() + pieces_.size() / 8) pieces_.reserve(pieces_.size() * 5 / 4);
+  if (pieces_.capacity() < pieces_.size() + pieces_.size() / 8)
+    pieces_.reserve(pieces_.size() * 5 / 4);
   if (runs_.size() < pieces_.size()) runs_.resize(pieces_.capacity());
   if (arena_.empty()) size_arena(tasks.worker_count, 2 * std::size_t{items}, kRegion);
 
@@ -91,35 +92,37 @@ bool ParallelPairs::try_collect(const QuadTree& tree, const TaskSystem& tasks) {
   next_free_.store(0, std::memory_order_relaxed);
   overflowed_.store(false, std::memory_order_relaxed);
   const auto piece_count = static_cast<std::uint32_t>(pieces_.size());
-  parallel_for(tasks, piece_count, 1, [&](std::uint32_t begin, std::uint32_t end, std::uint32_t worker) {
-    Pair* arena = arena_.data();
-    const std::size_t discard = regions_end_ + std::size_t{worker} * kRegion;
-    std::size_t at = 0, region_end = 0;  // this worker's region: empty at first
-    for (std::uint32_t p = begin; p < end; ++p) {
-      std::size_t first = at;
-      const auto grow = [&] {
-        const std::size_t so_far = at - first;
-        const std::size_t want = std::max(kRegion, 2 * so_far + 64);
-        const std::size_t start = next_free_.fetch_add(want, std::memory_order_relaxed);
-        if (start + want > regions_end_ || overflowed_.load(std::memory_order_relaxed)) {
-          overflowed_.store(true, std::memory_order_relaxed);
-          first = discard;  // the rest of this run is thrown away, and redone
-          at = discard;
-          region_end = discard + kRegion;
-          return;
+  parallel_for(
+      tasks, piece_count, 1, [&](std::uint32_t begin, std::uint32_t end, std::uint32_t worker) {
+        Pair* arena = arena_.data();
+        const std::size_t discard = regions_end_ + std::size_t{worker} * kRegion;
+        std::size_t at = 0, region_end = 0;  // this worker's region: empty at first
+        for (std::uint32_t p = begin; p < end; ++p) {
+          std::size_t first = at;
+          const auto grow = [&] {
+            const std::size_t so_far = at - first;
+            const std::size_t want = std::max(kRegion, 2 * so_far + 64);
+            const std::size_t start = next_free_.fetch_add(want, std::memory_order_relaxed);
+            if (start + want > regions_end_ || overflowed_.load(std::memory_order_relaxed)) {
+              overflowed_.store(true, std::memory_order_relaxed);
+              first = discard;  // the rest of this run is thrown away, and redone
+              at = discard;
+              region_end = discard + kRegion;
+              return;
+            }
+            std::copy(arena + first, arena + at, arena + start);
+            first = start;
+            at = start + so_far;
+            region_end = start + want;
+          };
+          tree.for_each_pair_in(pieces_[p], [&](std::uint32_t a, std::uint32_t b) {
+            if (at == region_end) grow();
+            arena[at++] = Pair{a, b};
+          });
+          runs_[p] =
+              PieceRun{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(at - first)};
         }
-        std::copy(arena + first, arena + at, arena + start);
-        first = start;
-        at = start + so_far;
-        region_end = start + want;
-      };
-      tree.for_each_pair_in(pieces_[p], [&](std::uint32_t a, std::uint32_t b) {
-        if (at == region_end) grow();
-        arena[at++] = Pair{a, b};
       });
-      runs_[p] = PieceRun{static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(at - first)};
-    }
-  });
   return !overflowed_.load(std::memory_order_relaxed);
 }
 

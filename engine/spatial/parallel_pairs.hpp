@@ -50,9 +50,9 @@ class ParallelPairs {
   void size_arena(std::size_t workers, std::size_t pairs, std::size_t largest_piece);
 
   std::vector<QuadTree::PairPiece> pieces_;
-  std::vector<PieceRun> runs_;           // one per piece
-  std::vector<Pair> arena_;              // regions, then one discard zone per worker
-  std::size_t regions_end_ = 0;          // the discard zones start here
+  std::vector<PieceRun> runs_;   // one per piece
+  std::vector<Pair> arena_;      // regions, then one discard zone per worker
+  std::size_t regions_end_ = 0;  // the discard zones start here
   std::atomic<std::size_t> next_free_{0};
   std::atomic<bool> overflowed_{false};
   std::uint64_t reruns_ = 0;

@@ -207,13 +207,16 @@ void QuadTree::cell_codes_of(std::span<const Aabb> boxes, const detail::CellGrid
   }
   if (worker_rejected_.size() < tasks.worker_count) worker_rejected_.resize(tasks.worker_count);
   std::atomic<bool> any_rejected{false};
-  parallel_for(tasks, count, kItemsPerTask, [&](std::uint32_t begin, std::uint32_t end, std::uint32_t worker) {
-    std::vector<std::uint32_t>& rejected = worker_rejected_[worker];
-    rejected.clear();
-    codes_of(boxes.subspan(begin, end - begin), scratch_cells_.data() + begin, rejected);
-    if (!rejected.empty()) any_rejected.store(true, std::memory_order_relaxed);
-  });
-  if (any_rejected.load(std::memory_order_relaxed)) codes_of(boxes, scratch_cells_.data(), rejected_ids_);
+  parallel_for(tasks, count, kItemsPerTask,
+               [&](std::uint32_t begin, std::uint32_t end, std::uint32_t worker) {
+                 std::vector<std::uint32_t>& rejected = worker_rejected_[worker];
+                 rejected.clear();
+                 codes_of(boxes.subspan(begin, end - begin), scratch_cells_.data() + begin,
+                          rejected);
+                 if (!rejected.empty()) any_rejected.store(true, std::memory_order_relaxed);
+               });
+  if (any_rejected.load(std::memory_order_relaxed))
+    codes_of(boxes, scratch_cells_.data(), rejected_ids_);
 }
 
 // The (cell at the sort depth, id) key of an item: the order both sorts produce.
@@ -295,9 +298,10 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
   const std::uint64_t* fresh = nullptr;
   if (tasks.enqueue != nullptr && tasks.worker_count > 1) {
     std::uint64_t* next = next_keys_.data();
-    parallel_for(tasks, count, kItemsPerTask, [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
-      for (std::uint32_t s = begin; s < end; ++s) next[s] = key_now(keys[s]);
-    });
+    parallel_for(tasks, count, kItemsPerTask,
+                 [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
+                   for (std::uint32_t s = begin; s < end; ++s) next[s] = key_now(keys[s]);
+                 });
     fresh = next;
   }
   std::uint32_t kept = 0;
@@ -326,14 +330,15 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
         from_moved < moved_count && (from_kept == kept || moved[from_moved] < keys[from_kept]);
     merged[s] = take_moved ? moved[from_moved++] : keys[from_kept++];
   }
-  parallel_for(tasks, count, kItemsPerTask, [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
-    for (std::uint32_t s = begin; s < end; ++s) {
-      const auto id = static_cast<std::uint32_t>(merged[s]);
-      item_cells_[s] = codes[id];
-      item_ids_[s] = id;
-      columns_.set(s, boxes[id]);
-    }
-  });
+  parallel_for(tasks, count, kItemsPerTask,
+               [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
+                 for (std::uint32_t s = begin; s < end; ++s) {
+                   const auto id = static_cast<std::uint32_t>(merged[s]);
+                   item_cells_[s] = codes[id];
+                   item_ids_[s] = id;
+                   columns_.set(s, boxes[id]);
+                 }
+               });
   order_keys_.swap(next_keys_);
   return true;
 }
@@ -417,8 +422,8 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
 void QuadTree::compute_bounds(Node* node, const Aabb& quadrant) noexcept {
   if (node->is_leaf()) {
     std::uint32_t outside = 0;
-    node->loose = detail::bounds_of_run(columns_, node->first_item, node->end_item, quadrant,
-                                        outside);
+    node->loose =
+        detail::bounds_of_run(columns_, node->first_item, node->end_item, quadrant, outside);
     stats_.straddling_items += outside;
     return;
   }
@@ -463,11 +468,13 @@ void QuadTree::split_piece(const PairPiece& piece, std::uint32_t max_items,
   }
   if (b->is_leaf() || (!a->is_leaf() && a->item_count() >= b->item_count())) {
     for (int i = 0; i < a->child_count; ++i) {
-      if (overlaps(a->children[i]->loose, b->loose)) split_piece({a->children[i], b}, max_items, pieces);
+      if (overlaps(a->children[i]->loose, b->loose))
+        split_piece({a->children[i], b}, max_items, pieces);
     }
   } else {
     for (int i = 0; i < b->child_count; ++i) {
-      if (overlaps(a->loose, b->children[i]->loose)) split_piece({a, b->children[i]}, max_items, pieces);
+      if (overlaps(a->loose, b->children[i]->loose))
+        split_piece({a, b->children[i]}, max_items, pieces);
     }
   }
 }
