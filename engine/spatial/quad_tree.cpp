@@ -81,7 +81,8 @@ const char* pair_kernel_name() noexcept {
 // --- construction and teardown -----------------------------------------------------------------
 
 QuadTree::QuadTree(const QuadTreeConfig& config, memory::AllocatorKind kind)
-    : config_(checked(config)), requested_kind_(kind), live_kind_(kind), node_pool_(1024) {
+    : config_(checked(config)), requested_kind_(kind), live_kind_(kind) {
+  subtree_tasks_.reserve(kNodePools - 1);
   rebuild({});
 }
 
@@ -89,9 +90,26 @@ QuadTree::~QuadTree() {
   destroy_subtree(root_);
 }
 
-QuadTree::Node* QuadTree::make_node() {
-  if (live_kind_ == memory::AllocatorKind::Pool) return node_pool_.create();
-  return new Node();
+QuadTree::Node* QuadTree::make_node(std::uint8_t pool) {
+  if (live_kind_ == memory::AllocatorKind::NewDelete) return new Node();
+  Node* node = node_pools_[pool].create();
+  node->pool = pool;
+  return node;
+}
+
+memory::PoolStats QuadTree::pool_stats() const noexcept {
+  memory::PoolStats total = node_pools_[0].stats();
+  for (std::size_t p = 1; p < kNodePools; ++p) {
+    const memory::PoolStats one = node_pools_[p].stats();
+    total.blocks_in_use += one.blocks_in_use;
+    total.capacity += one.capacity;
+    total.chunks += one.chunks;
+    total.high_water += one.high_water;
+    total.total_allocations += one.total_allocations;
+    total.total_deallocations += one.total_deallocations;
+    total.bytes_reserved += one.bytes_reserved;
+  }
+  return total;
 }
 
 void QuadTree::destroy_subtree(Node* node) noexcept {
@@ -102,7 +120,7 @@ void QuadTree::destroy_subtree(Node* node) noexcept {
   // frame.
   for (int i = 3; i >= 0; --i) destroy_subtree(node->children[i]);
   if (live_kind_ == memory::AllocatorKind::Pool) {
-    node_pool_.destroy(node);
+    node_pools_[node->pool].destroy(node);
   } else {
     delete node;
   }
@@ -122,9 +140,12 @@ void QuadTree::rebuild(std::span<const Aabb> boxes, const TaskSystem& tasks) {
 
   const std::uint32_t count = sort_items_by_cell(boxes, tasks);
   try {
-    root_ = make_node();
+    root_ = make_node(0);
     stats_.nodes = 1;
-    build(root_, 0, count, 0, 0, boxes);
+    subtree_tasks_.clear();
+    BuildContext top{stats_, 0, count >= kMinItemsForSubtreeTasks ? &subtree_tasks_ : nullptr};
+    build(root_, 0, count, 0, 0, config_.bounds, boxes, top);
+    build_subtrees(boxes, tasks);
   } catch (...) {
     // Only a node allocation can throw, and build() links every node before filling it in, so
     // the partial tree can be torn down. The tree is then empty (root_ == nullptr).
@@ -140,7 +161,70 @@ void QuadTree::rebuild(std::span<const Aabb> boxes, const TaskSystem& tasks) {
   }
   stats_.items = count;
   stats_.rejected_boxes = rejected_ids_.size();
-  compute_bounds(root_, config_.bounds);
+  compute_bounds(root_, config_.bounds, stats_, /*skip_tasks=*/!subtree_tasks_.empty());
+}
+
+// The subtrees that build() listed at kTaskDepth, each built and bounded as one task from its
+// own pool (the i-th subtree from pool i + 1). Their item runs are disjoint, and so are the
+// parts of the item arrays and of the scratch that each one touches.
+void QuadTree::build_subtrees(std::span<const Aabb> boxes, const TaskSystem& tasks) {
+  parallel_for(tasks, static_cast<std::uint32_t>(subtree_tasks_.size()), 1,
+               [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
+                 for (std::uint32_t i = begin; i < end; ++i) {
+                   SubtreeTask& task = subtree_tasks_[i];
+                   task.stats = {};
+                   task.failed = false;
+                   BuildContext context{task.stats, static_cast<std::uint8_t>(i + 1), nullptr};
+                   // An exception must not leave a worker's thread; the nodes built so far are
+                   // linked, so the caller can tear the tree down.
+                   try {
+                     build(task.node, task.first, task.end, kTaskDepth, task.node->quadrant_index,
+                           task.quadrant, boxes, context);
+                   } catch (...) {
+                     task.failed = true;
+                     continue;
+                   }
+                   compute_bounds(task.node, task.quadrant, task.stats, /*skip_tasks=*/false);
+                 }
+               });
+  for (const SubtreeTask& task : subtree_tasks_) {
+    if (task.failed) throw std::bad_alloc();
+    stats_.nodes += task.stats.nodes;
+    stats_.leaves += task.stats.leaves;
+    stats_.straddling_items += task.stats.straddling_items;
+    stats_.max_depth_reached = std::max(stats_.max_depth_reached, task.stats.max_depth_reached);
+    stats_.max_leaf_items = std::max(stats_.max_leaf_items, task.stats.max_leaf_items);
+  }
+  if (!subtree_tasks_.empty() && live_kind_ == memory::AllocatorKind::Pool) level_subtree_pools();
+}
+
+// Grows every subtree pool to a quarter more blocks than the largest subtree holds, by creating
+// nodes and destroying them again in reverse (the pool takes them back LIFO, so its next nodes
+// are these blocks in the same order). Only after a subtree larger than ever, so a warm frame
+// passes through without allocating. A failed allocation leaves the pools as they were: the
+// levelling only saves allocations later.
+void QuadTree::level_subtree_pools() noexcept {
+  std::size_t largest = 0;
+  for (std::size_t p = 1; p < kNodePools; ++p) {
+    largest = std::max(largest, node_pools_[p].stats().blocks_in_use);
+  }
+  const std::size_t wanted = largest + largest / 4;
+  for (std::size_t p = 1; p < kNodePools; ++p) {
+    const memory::PoolStats pool = node_pools_[p].stats();
+    if (pool.capacity >= wanted) continue;
+    levelling_nodes_.clear();
+    try {
+      levelling_nodes_.reserve(wanted - pool.blocks_in_use);
+      while (levelling_nodes_.size() < wanted - pool.blocks_in_use) {
+        levelling_nodes_.push_back(node_pools_[p].create());
+      }
+    } catch (const std::bad_alloc&) {
+      // Fewer than wanted: give back what was made.
+    }
+    for (auto node = levelling_nodes_.rbegin(); node != levelling_nodes_.rend(); ++node) {
+      node_pools_[p].destroy(*node);
+    }
+  }
 }
 
 // Returns the number of items: the boxes without the rejected ones (NaN, or min > max).
@@ -274,9 +358,24 @@ void QuadTree::remember_order(int shift) {
   order_keys_.resize(count);
   moved_keys_.resize(count);
   next_keys_.resize(count);
+  range_moved_.resize((count + kItemsPerTask - 1) / kItemsPerTask);
   for (std::uint32_t s = 0; s < count; ++s) {
     order_keys_[s] = order_key(item_cells_[s], item_ids_[s], shift);
   }
+}
+
+bool QuadTree::renumber_in_item_order() noexcept {
+  if (!rejected_ids_.empty()) return false;
+  const auto count = static_cast<std::uint32_t>(item_ids_.size());
+  for (std::uint32_t s = 0; s < count; ++s) item_ids_[s] = s;
+  // The kept order's keys are the items' keys in slot order too: their ids become the slots,
+  // which leaves them sorted (a cell's items were in id order, and now are in slot order).
+  if (order_is_hint_) {
+    for (std::uint32_t s = 0; s < count; ++s) {
+      order_keys_[s] = (order_keys_[s] & ~std::uint64_t{0xffffffffu}) | s;
+    }
+  }
+  return true;
 }
 
 // Sorts this frame's items by starting from last frame's order (order_keys_) instead of from
@@ -286,59 +385,94 @@ void QuadTree::remember_order(int shift) {
 // false, for the counting sort to take over, when more than an eighth of the items moved.
 bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const TaskSystem& tasks) {
   const auto count = static_cast<std::uint32_t>(boxes.size());
+  const std::uint32_t ranges = (count + kItemsPerTask - 1) / kItemsPerTask;
   std::uint64_t* keys = order_keys_.data();
   std::uint64_t* moved = moved_keys_.data();
+  std::uint64_t* next = next_keys_.data();
+  std::uint32_t* moved_before = range_moved_.data();  // per range, then summed up to it
   const std::uint32_t* codes = scratch_cells_.data();
-  const auto key_now = [&](std::uint64_t old_key) {
-    const auto id = static_cast<std::uint32_t>(old_key);
-    return order_key(codes[id], id, shift);
-  };
-  // With workers, the new keys (a gather of codes[] in last frame's order, which misses the
-  // cache) are found on them first, into next_keys_, which is free until the merge.
-  const std::uint64_t* fresh = nullptr;
-  if (tasks.enqueue != nullptr && tasks.worker_count > 1) {
-    std::uint64_t* next = next_keys_.data();
-    parallel_for(tasks, count, kItemsPerTask,
-                 [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
-                   for (std::uint32_t s = begin; s < end; ++s) next[s] = key_now(keys[s]);
-                 });
-    fresh = next;
-  }
-  std::uint32_t kept = 0;
-  std::uint32_t moved_count = 0;
-  for (std::uint32_t s = 0; s < count; ++s) {
-    const std::uint64_t old_key = keys[s];
-    const std::uint64_t key = fresh != nullptr ? fresh[s] : key_now(old_key);
-    // Both stores always happen and only one counter moves: no branch to mispredict.
-    const bool same = key == old_key;
-    keys[kept] = key;
-    moved[moved_count] = key;
-    kept += same;
-    moved_count += !same;
-  }
-  // keys[] is half rewritten now, but the counting sort does not read it and rewrites it.
-  if (moved_count > count / 8) return false;
-  std::sort(moved, moved + moved_count);
-  // Merged front to back into the other key buffer; then the items are gathered slot by slot,
-  // the part that misses the cache (boxes[id] in cell order), on the workers.
-  next_keys_.resize(count);
-  std::uint64_t* merged = next_keys_.data();
-  std::uint32_t from_kept = 0;
-  std::uint32_t from_moved = 0;
-  for (std::uint32_t s = 0; s < count; ++s) {
-    const bool take_moved =
-        from_moved < moved_count && (from_kept == kept || moved[from_moved] < keys[from_kept]);
-    merged[s] = take_moved ? moved[from_moved++] : keys[from_kept++];
-  }
-  parallel_for(tasks, count, kItemsPerTask,
-               [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
-                 for (std::uint32_t s = begin; s < end; ++s) {
-                   const auto id = static_cast<std::uint32_t>(merged[s]);
-                   item_cells_[s] = codes[id];
-                   item_ids_[s] = id;
-                   columns_.set(s, boxes[id]);
+  // Keys hold a cell of at most 2 * kMaxSortDepth bits above the id: the top bit is free.
+  constexpr std::uint64_t kMovedBit = std::uint64_t{1} << 63;
+
+  // 1: every item's key now, in last frame's order, marked when it changed (a gather of
+  // codes[], the part that misses the cache), and how many changed in each range.
+  parallel_for(tasks, ranges, 1,
+               [&](std::uint32_t first_range, std::uint32_t end_range, std::uint32_t) {
+                 for (std::uint32_t r = first_range; r < end_range; ++r) {
+                   const std::uint32_t end = std::min(count, (r + 1) * kItemsPerTask);
+                   std::uint32_t changed = 0;
+                   for (std::uint32_t s = r * kItemsPerTask; s < end; ++s) {
+                     const auto id = static_cast<std::uint32_t>(keys[s]);
+                     const std::uint64_t key = order_key(codes[id], id, shift);
+                     const bool same = key == keys[s];
+                     next[s] = key | (same ? 0 : kMovedBit);
+                     changed += !same;
+                   }
+                   moved_before[r] = changed;
                  }
                });
+  std::uint32_t moved_count = 0;
+  for (std::uint32_t r = 0; r < ranges; ++r) {
+    const std::uint32_t changed = moved_before[r];
+    moved_before[r] = moved_count;
+    moved_count += changed;
+  }
+  if (moved_count > count / 8) return false;
+
+  // 2: the unchanged keys, still in order, to the front of keys[], the changed ones to moved[],
+  // each range at the place the counts give it. A branch, not two stores with one index moving:
+  // a store past a range's last place would be the next range's first (few keys change, so
+  // the branch is well predicted).
+  parallel_for(tasks, ranges, 1,
+               [&](std::uint32_t first_range, std::uint32_t end_range, std::uint32_t) {
+                 for (std::uint32_t r = first_range; r < end_range; ++r) {
+                   const std::uint32_t begin = r * kItemsPerTask;
+                   const std::uint32_t end = std::min(count, begin + kItemsPerTask);
+                   std::uint32_t to_moved = moved_before[r];
+                   std::uint32_t to_kept = begin - to_moved;
+                   for (std::uint32_t s = begin; s < end; ++s) {
+                     const std::uint64_t key = next[s];
+                     if ((key & kMovedBit) != 0) {
+                       moved[to_moved++] = key & ~kMovedBit;
+                     } else {
+                       keys[to_kept++] = key;
+                     }
+                   }
+                 }
+               });
+  std::sort(moved, moved + moved_count);
+
+  // 3: merged into next_keys_, each range of kept keys with the moved keys that fall between it
+  // and the next range, found by binary search; the items are gathered at their slots on the way
+  // (boxes[id] in cell order, the other part that misses the cache).
+  const std::uint32_t kept = count - moved_count;
+  const std::uint32_t kept_ranges = (kept + kItemsPerTask - 1) / kItemsPerTask;
+  parallel_for(
+      tasks, kept_ranges, 1,
+      [&](std::uint32_t first_range, std::uint32_t end_range, std::uint32_t) {
+        for (std::uint32_t r = first_range; r < end_range; ++r) {
+          const std::uint32_t kept_begin = r * kItemsPerTask;
+          const std::uint32_t kept_end = std::min(kept, kept_begin + kItemsPerTask);
+          const auto moved_at = [&](std::uint32_t k) {
+            return static_cast<std::uint32_t>(
+                std::lower_bound(moved, moved + moved_count, keys[k]) - moved);
+          };
+          std::uint32_t from_moved = r == 0 ? 0 : moved_at(kept_begin);
+          const std::uint32_t moved_end = kept_end == kept ? moved_count : moved_at(kept_end);
+          std::uint32_t from_kept = kept_begin;
+          for (std::uint32_t s = kept_begin + from_moved;
+               from_kept < kept_end || from_moved < moved_end; ++s) {
+            const bool take_moved = from_moved < moved_end &&
+                                    (from_kept == kept_end || moved[from_moved] < keys[from_kept]);
+            const std::uint64_t key = take_moved ? moved[from_moved++] : keys[from_kept++];
+            const auto id = static_cast<std::uint32_t>(key);
+            next[s] = key;
+            item_cells_[s] = codes[id];
+            item_ids_[s] = id;
+            columns_.set(s, boxes[id]);
+          }
+        }
+      });
   order_keys_.swap(next_keys_);
   return true;
 }
@@ -367,19 +501,25 @@ void QuadTree::partition_by_quadrant(std::uint32_t first, std::uint32_t end, int
 }
 
 void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
-                     std::uint8_t quadrant_index, std::span<const Aabb> boxes) {
+                     std::uint8_t quadrant_index, const Aabb& quadrant, std::span<const Aabb> boxes,
+                     BuildContext& context) {
+  QuadTreeStats& stats = context.stats;
   node->quadrant_index = quadrant_index;
   node->first_item = first;
   node->end_item = end;
   node->depth = static_cast<std::uint8_t>(depth);
-  if (static_cast<std::size_t>(depth) > stats_.max_depth_reached) {
-    stats_.max_depth_reached = static_cast<std::size_t>(depth);
+  if (static_cast<std::size_t>(depth) > stats.max_depth_reached) {
+    stats.max_depth_reached = static_cast<std::size_t>(depth);
   }
 
   const std::uint32_t count = end - first;
   if (count <= static_cast<std::uint32_t>(config_.leaf_capacity) || depth == config_.max_depth) {
-    ++stats_.leaves;
-    if (count > stats_.max_leaf_items) stats_.max_leaf_items = count;
+    ++stats.leaves;
+    if (count > stats.max_leaf_items) stats.max_leaf_items = count;
+    return;
+  }
+  if (context.tasks != nullptr && depth == kTaskDepth) {
+    context.tasks->push_back({node, first, end, quadrant, {}, false});
     return;
   }
 
@@ -412,25 +552,32 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
     if (cut[q] == cut[q + 1]) continue;
     // Linked before it is filled in, so that if a deeper allocation throws, the partial tree can
     // still be torn down from the root.
-    Node* child = make_node();
+    Node* child = make_node(context.pool);
     node->children[node->child_count++] = child;
-    ++stats_.nodes;
-    build(child, cut[q], cut[q + 1], depth + 1, q, boxes);
+    ++stats.nodes;
+    build(child, cut[q], cut[q + 1], depth + 1, q, detail::child_quadrant(quadrant, q), boxes,
+          context);
   }
 }
 
-void QuadTree::compute_bounds(Node* node, const Aabb& quadrant) noexcept {
+// Bottom-up: a leaf's loose bounds from its items, an inner node's from its children. Called on
+// a subtree task's root by the task, and then on the root, where a subtree task's root (an inner
+// node at kTaskDepth) already has its bounds.
+void QuadTree::compute_bounds(Node* node, const Aabb& quadrant, QuadTreeStats& stats,
+                              bool skip_tasks) noexcept {
   if (node->is_leaf()) {
     std::uint32_t outside = 0;
     node->loose =
         detail::bounds_of_run(columns_, node->first_item, node->end_item, quadrant, outside);
-    stats_.straddling_items += outside;
+    stats.straddling_items += outside;
     return;
   }
+  if (skip_tasks && node->depth == kTaskDepth) return;
   Aabb loose = kEmptyBox;
   for (int i = 0; i < node->child_count; ++i) {
     Node* child = node->children[i];
-    compute_bounds(child, detail::child_quadrant(quadrant, child->quadrant_index));
+    compute_bounds(child, detail::child_quadrant(quadrant, child->quadrant_index), stats,
+                   skip_tasks);
     loose = united(loose, child->loose);
   }
   node->loose = loose;
@@ -608,7 +755,7 @@ void QuadTree::validate() const {
                       counted.straddling_items == stats_.straddling_items,
                   "QuadTree::validate: stats() disagree with the tree");
   const std::size_t pooled = live_kind_ == memory::AllocatorKind::Pool ? stats_.nodes : 0;
-  QUADPOOL_ASSERT(node_pool_.stats().blocks_in_use == pooled,
+  QUADPOOL_ASSERT(pool_stats().blocks_in_use == pooled,
                   "QuadTree::validate: the node pool's live blocks are not the tree's nodes");
 }
 

@@ -8,6 +8,16 @@
 /// is stored once, no pair can be found twice and nothing needs de-duplicating. README.md gives
 /// the measurements behind this choice, a picture and the invariants.
 ///
+/// Node pools: a tree of fewer than kMinItemsForSubtreeTasks items takes all its nodes from pool
+/// 0. In a larger one, the top kTaskDepth levels take theirs from pool 0 and, below them, each
+/// subtree is built as one task and takes its nodes from a pool of its own (the i-th subtree in
+/// pre-order from pool i + 1). A pool is never shared by two threads at once, so no lock and no
+/// atomic guard it, and a subtree's nodes come from the same pool every frame, whichever worker
+/// builds it: a warm rebuild allocates nothing however the tasks fall on the workers. After a
+/// rebuild that found a subtree larger than ever, every subtree pool grows to a quarter more
+/// than the largest subtree (on the calling thread), so that a subtree growing as sprites move
+/// between quadrants finds the blocks there.
+///
 /// Threads: rebuild() and set_allocator() need the tree to themselves; the const functions keep
 /// no scratch state, so any number of them may run at once between rebuilds.
 ///
@@ -128,11 +138,34 @@ class QuadTree {
 
   /// O(1).
   QuadTreeStats stats() const noexcept { return stats_; }
-  /// The node pool's occupancy (it holds no live nodes while the tree uses NewDelete).
-  memory::PoolStats pool_stats() const noexcept { return node_pool_.stats(); }
-  /// The node pool's allocator, read-only, for tools such as the demo's per-chunk strip
-  /// (PoolAllocator::chunk_block_states).
-  const memory::PoolAllocator& pool_allocator() const noexcept { return node_pool_.allocator(); }
+  /// The levels built before the subtrees become tasks: 16 subtrees at most.
+  static constexpr int kTaskDepth = 2;
+  /// The fewest items for which the subtrees are built as tasks, from pools of their own.
+  static constexpr std::uint32_t kMinItemsForSubtreeTasks = 32768;
+  /// Pool 0 for the top levels, one for each subtree below them.
+  static constexpr std::size_t kNodePools = 1 + (std::size_t{1} << (2 * kTaskDepth));
+
+  /// The node pools' occupancy, all together: sums, and the sum of their high-waters (none holds
+  /// live nodes while the tree uses NewDelete).
+  memory::PoolStats pool_stats() const noexcept;
+  /// One node pool's occupancy (pool < kNodePools).
+  memory::PoolStats pool_stats(std::size_t pool) const noexcept {
+    return node_pools_[pool].stats();
+  }
+  /// A node pool's allocator (pool < kNodePools), read-only, for tools such as the demo's
+  /// per-chunk strip (PoolAllocator::chunk_block_states).
+  const memory::PoolAllocator& pool_allocator(std::size_t pool = 0) const noexcept {
+    return node_pools_[pool].allocator();
+  }
+
+  /// The ids of the items in the tree's order (its leaves in pre-order; within a leaf, by id):
+  /// boxes close together in the world are close together here. Valid until the next rebuild.
+  std::span<const std::uint32_t> item_order() const noexcept { return item_ids_; }
+  /// Gives every item the id of its place in item_order() (item_order()[i] becomes i), for a
+  /// caller that has just put its own boxes in that order: the tree, its pairs and queries then
+  /// speak of the new ids, and the next rebuild starts from this order as usual. Returns false,
+  /// changing nothing, when the last rebuild left boxes out (stats().rejected_boxes > 0). O(n).
+  bool renumber_in_item_order() noexcept;
 
   /// Checks every invariant listed in README.md with QUADPOOL_ASSERT: O(n + nodes), allocates.
   /// Does nothing when asserts are compiled out.
@@ -143,7 +176,24 @@ class QuadTree {
  private:
   using Node = detail::QuadTreeNode;
 
-  Node* make_node();
+  // A subtree at kTaskDepth, built as one task from its own pool.
+  struct SubtreeTask {
+    Node* node;
+    std::uint32_t first, end;
+    Aabb quadrant;
+    QuadTreeStats stats;  // the subtree's nodes (below its root), leaves, depth, straddlers
+    bool failed;          // a node allocation threw: the rebuild throws std::bad_alloc
+  };
+  // Where build() puts what it counts and takes its nodes from; with `tasks` set, it stops at
+  // kTaskDepth and lists the subtrees there instead of building them.
+  struct BuildContext {
+    QuadTreeStats& stats;
+    std::uint8_t pool;
+    std::vector<SubtreeTask>* tasks;
+  };
+  Node* make_node(std::uint8_t pool);
+  void build_subtrees(std::span<const Aabb> boxes, const TaskSystem& tasks);
+  void level_subtree_pools() noexcept;
   void destroy_subtree(Node* node) noexcept;
   std::uint32_t sort_items_by_cell(std::span<const Aabb> boxes, const TaskSystem& tasks);
   void cell_codes_of(std::span<const Aabb> boxes, const detail::CellGrid& grid,
@@ -153,10 +203,13 @@ class QuadTree {
   void remember_order(int shift);
   bool repair_last_order(std::span<const Aabb> boxes, int shift, const TaskSystem& tasks);
   void build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
-             std::uint8_t quadrant_index, std::span<const Aabb> boxes);
+             std::uint8_t quadrant_index, const Aabb& quadrant, std::span<const Aabb> boxes,
+             BuildContext& context);
   void partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
                              std::span<const Aabb> boxes, std::array<std::uint32_t, 5>& cut);
-  void compute_bounds(Node* node, const Aabb& quadrant) noexcept;
+  // skip_tasks: stop at the subtree tasks' roots, whose tasks found their bounds already.
+  void compute_bounds(Node* node, const Aabb& quadrant, QuadTreeStats& stats,
+                      bool skip_tasks) noexcept;
   void split_piece(const PairPiece& piece, std::uint32_t max_items,
                    std::vector<PairPiece>& pieces) const;
   void validate_node(const Node* node, int depth, std::uint32_t prefix, const Aabb& quadrant,
@@ -183,7 +236,9 @@ class QuadTree {
   QuadTreeConfig config_;
   memory::AllocatorKind requested_kind_;
   memory::AllocatorKind live_kind_;  // the source of the current tree's nodes
-  memory::ObjectPool<Node> node_pool_;
+  std::array<memory::ObjectPool<Node>, kNodePools> node_pools_;
+  std::vector<SubtreeTask> subtree_tasks_;  // this rebuild's, at most kNodePools - 1
+  std::vector<Node*> levelling_nodes_;      // level_subtree_pools()'s scratch
   Node* root_ = nullptr;
   QuadTreeStats stats_{};
 
@@ -207,6 +262,7 @@ class QuadTree {
   std::vector<std::uint64_t> order_keys_;
   std::vector<std::uint64_t> moved_keys_;
   std::vector<std::uint64_t> next_keys_;
+  std::vector<std::uint32_t> range_moved_;  // the repair's count of moved items per range
   bool order_is_hint_ = false;
 };
 

@@ -284,12 +284,19 @@ void Overlay::draw_pool_panel(const OverlayView& view) {
 
     // Per-chunk strip, refreshed a few times a second: reading every block's state is a tool's
     // job, not a hot path.
-    const memory::PoolAllocator& allocator = view.sim.tree().pool_allocator();
-    const std::size_t per_chunk = allocator.blocks_per_chunk();
+    // The tree's pools one after the other (the top levels', then each subtree's): every pool
+    // has chunks of the same size.
+    const spatial::QuadTree& tree = view.sim.tree();
+    const std::size_t per_chunk = tree.pool_allocator().blocks_per_chunk();
     if (view.frame % 15 == 0 || chunk_states_.size() != pool.chunks * per_chunk) {
       chunk_states_.resize(pool.chunks * per_chunk);
-      for (std::size_t c = 0; c < pool.chunks; ++c) {
-        allocator.chunk_block_states(c, std::span(chunk_states_).subspan(c * per_chunk, per_chunk));
+      std::size_t row = 0;
+      for (std::size_t p = 0; p < spatial::QuadTree::kNodePools; ++p) {
+        const memory::PoolAllocator& allocator = tree.pool_allocator(p);
+        for (std::size_t c = 0; c < allocator.stats().chunks; ++c, ++row) {
+          allocator.chunk_block_states(
+              c, std::span(chunk_states_).subspan(row * per_chunk, per_chunk));
+        }
       }
     }
     // One row per chunk in a band of at most 4 rows' height: at a million sprites 12 rows of

@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "engine/core/heap_counter.hpp"
 #include "engine/core/random.hpp"
 #include "engine/core/task_system.hpp"
 #include "engine/spatial/pair.hpp"
@@ -118,6 +120,50 @@ TEST(ParallelRebuild, BuildsTheOneThreadTreeFrameAfterFrameWithRejectedBoxes) {
     EXPECT_EQ(parallel.stats().rejected_boxes, frame == 3 ? 1u : 0u) << "frame " << frame;
     EXPECT_EQ(parallel.stats().nodes, serial.stats().nodes) << "frame " << frame;
   }
+}
+
+// A large tree builds its subtrees as tasks, each from a pool of its own: every node is in one
+// of the pools, more than one pool is used, and once the pools have grown a rebuild of a scene
+// whose boxes move allocates nothing on any schedule. A small tree uses pool 0 alone.
+TEST(ParallelRebuild, EachSubtreeTakesItsNodesFromItsOwnPoolAndAWarmRebuildAllocatesNothing) {
+  std::vector<Aabb> boxes = random_boxes(21, 2 * QuadTree::kMinItemsForSubtreeTasks, 2000.0f, 6.0f);
+  QuadTree tree(QuadTreeConfig{.bounds = {0.0f, 0.0f, 2000.0f, 2000.0f}});
+  ReversedScheduler scheduler{2};
+  Random rng(22);
+  const auto nudge = [&] {
+    for (Aabb& box : boxes) {
+      if (!rng.chance(0.3)) continue;
+      const float dx = rng.uniform(-3.0f, 3.0f), dy = rng.uniform(-3.0f, 3.0f);
+      box = {box.min_x + dx, box.min_y + dy, box.max_x + dx, box.max_y + dy};
+    }
+  };
+  for (int frame = 0; frame < 3; ++frame) {
+    nudge();
+    tree.rebuild(boxes, scheduler.task_system());
+  }
+  std::size_t pools_used = 0, in_pools = 0;
+  for (std::size_t p = 0; p < QuadTree::kNodePools; ++p) {
+    in_pools += tree.pool_stats(p).blocks_in_use;
+    pools_used += tree.pool_stats(p).blocks_in_use > 0 ? 1 : 0;
+  }
+  EXPECT_EQ(in_pools, tree.stats().nodes);
+  EXPECT_EQ(tree.pool_stats().blocks_in_use, tree.stats().nodes);
+  EXPECT_GT(pools_used, 1u);
+  tree.validate();
+  if (quadpool::heap_counting_enabled()) {
+    for (int frame = 0; frame < 10; ++frame) {
+      nudge();
+      const std::uint64_t before = quadpool::heap_allocations();
+      tree.rebuild(boxes, frame % 2 == 0 ? scheduler.task_system() : TaskSystem{});
+      EXPECT_EQ(quadpool::heap_allocations() - before, 0u) << "frame " << frame;
+    }
+  }
+
+  QuadTree small(QuadTreeConfig{.bounds = {0.0f, 0.0f, 2000.0f, 2000.0f}});
+  small.rebuild(std::span(boxes).first(QuadTree::kMinItemsForSubtreeTasks - 1),
+                scheduler.task_system());
+  EXPECT_GT(small.stats().nodes, 21u);  // deeper than the levels above the subtree tasks
+  EXPECT_EQ(small.pool_stats(0).blocks_in_use, small.stats().nodes);
 }
 
 TEST(ParallelPairs, AnEmptyTreeHasNoPairs) {

@@ -4,6 +4,7 @@
 // order is repaired), many moved (it falls back to the counting sort), their number changed, or
 // some were rejected.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -88,6 +89,62 @@ TEST(QuadTreeOrder, ATreeRebuiltFrameAfterFrameReportsWhatAFreshTreeReports) {
 // 8-wide AVX kernels (on a CPU that has them) and once with QUADPOOL_DISABLE_AVX=1, and both must
 // give the sequence this hash was taken from (the 4-wide kernels'). Crowded leaves with many
 // hits in each, so that rows, blocks of four and leaves over 64 boxes all decide the order.
+// A caller that puts its boxes in the tree's order and renumbers the tree (the game does, every
+// few ticks) gets the same pairs under the new ids, and the next frames' rebuilds, which start
+// from the renumbered order, build what a fresh tree builds from the same boxes. Run for a tree
+// built in one piece and for one built as subtree tasks.
+TEST(QuadTreeOrder, ARenumberedTreeReportsThePairsUnderTheNewIdsAndRebuildsAsAFreshTree) {
+  for (const std::size_t count : {3000u, 2 * QuadTree::kMinItemsForSubtreeTasks}) {
+    const std::uint64_t seed = test::announce_seed("QuadTreeOrder renumber", 20261126);
+    Random rng(seed);
+    const float side = 40.0f * std::sqrt(static_cast<float>(count));
+    const Aabb world{0.0f, 0.0f, side, side};
+    std::vector<Aabb> boxes(count);
+    for (Aabb& box : boxes) box = random_box(rng, world, 30.0f);
+    QuadTree tree(QuadTreeConfig{.bounds = world});
+    tree.rebuild(boxes);
+    const std::vector<Pair> before = pairs_in_order(tree);
+    ASSERT_GT(before.size(), count / 10);
+    const std::vector<std::uint32_t> order(tree.item_order().begin(), tree.item_order().end());
+    ASSERT_EQ(order.size(), count);
+
+    std::vector<Aabb> sorted(count);
+    for (std::size_t i = 0; i < count; ++i) sorted[i] = boxes[order[i]];
+    ASSERT_TRUE(tree.renumber_in_item_order());
+    tree.validate();
+    for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(tree.item_order()[i], i);
+    std::vector<Pair> after = pairs_in_order(tree);
+    ASSERT_EQ(after.size(), before.size());
+    for (std::size_t k = 0; k < after.size(); ++k) {
+      const std::uint32_t a = order[after[k].first], b = order[after[k].second];
+      ASSERT_EQ(Pair(std::min(a, b), std::max(a, b)), before[k]) << "pair " << k << ", " << count;
+    }
+
+    for (int frame = 0; frame < 4; ++frame) {
+      for (Aabb& box : sorted) {
+        if (!rng.chance(0.2)) continue;
+        const float dx = rng.uniform(-20.0f, 20.0f), dy = rng.uniform(-20.0f, 20.0f);
+        box = {box.min_x + dx, box.min_y + dy, box.max_x + dx, box.max_y + dy};
+      }
+      tree.rebuild(sorted);
+      tree.validate();
+      QuadTree fresh(QuadTreeConfig{.bounds = world});
+      fresh.rebuild(sorted);
+      ASSERT_EQ(pairs_in_order(tree), pairs_in_order(fresh)) << "frame " << frame << ", " << count;
+    }
+  }
+}
+
+TEST(QuadTreeOrder, ATreeThatLeftABoxOutIsNotRenumbered) {
+  std::vector<Aabb> boxes{{0, 0, 1, 1}, {0.5f, 0.5f, 2, 2}, {5, 5, 6, 6}};
+  boxes[1].min_x = std::numeric_limits<float>::quiet_NaN();
+  QuadTree tree(QuadTreeConfig{.bounds = {0, 0, 10, 10}});
+  tree.rebuild(boxes);
+  const std::vector<std::uint32_t> order(tree.item_order().begin(), tree.item_order().end());
+  EXPECT_FALSE(tree.renumber_in_item_order());
+  EXPECT_EQ(std::vector<std::uint32_t>(tree.item_order().begin(), tree.item_order().end()), order);
+}
+
 TEST(QuadTreeOrder, ThePairSequenceIsTheSameOnEveryCpu) {
   Random rng(7);  // fixed: the expected hash belongs to these boxes
   const QuadTreeConfig config{.bounds = {0, 0, 100, 100}};

@@ -23,6 +23,7 @@ struct alignas(64) QuadTreeNode {
   std::uint8_t depth = 0;
   std::uint8_t child_count = 0;
   std::uint8_t quadrant_index = 0;  // which quarter of its parent: bit 0 high x, bit 1 high y
+  std::uint8_t pool = 0;            // the node pool it came from (Pool mode): QuadTree's index
 
   bool is_leaf() const noexcept { return child_count == 0; }
   std::uint32_t item_count() const noexcept { return end_item - first_item; }
