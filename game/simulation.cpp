@@ -92,6 +92,9 @@ Simulation::Simulation(const SimulationConfig& config)
                               .leaf_capacity = config.tree_leaf_capacity},
       config.allocator);
   sprites_ = scene::spawn_sprites(config.scene);
+  ids_.resize(sprites_.size());
+  for (std::uint32_t i = 0; i < ids_.size(); ++i) ids_[i] = i;
+  next_id_ = static_cast<std::uint32_t>(ids_.size());
   boxes_.reserve(sprites_.size());
   // About 1.3 overlaps per sprite at the scene's density; the first tick corrects the guess.
   pairs_.reserve(sprites_.size() * 2);
@@ -148,6 +151,7 @@ const TickStats& Simulation::step() {
                  for (std::uint32_t i = begin; i < end; ++i) boxes_[i] = scene::bounds_of(sprites_[i]);
                });
   tree_->rebuild(boxes_, tasks);
+  if (ticks_ % kSpriteSortPeriod == 0) put_sprites_in_tree_order();
   const Clock::time_point rebuilt = Clock::now();
 
   // 4: the pairs, in the tree's order, which depends only on the boxes (on any workers). The
@@ -198,6 +202,36 @@ const TickStats& Simulation::step() {
   return last_;
 }
 
+// Puts sprites_, ids_ and boxes_ in the order of the tree just built, and renumbers the tree
+// to match: the pairs and the contacts that follow speak of the new indices. A gather on the
+// workers; the scratch keeps every capacity of the arrays it is swapped with, so that a warm
+// tick allocates nothing here and add_sprite() does not either.
+void Simulation::put_sprites_in_tree_order() {
+  const std::span<const std::uint32_t> order = tree_->item_order();
+  if (order.size() != sprites_.size()) return;  // a box left out: never for finite sprites
+  const auto count = static_cast<std::uint32_t>(sprites_.size());
+  if (sorted_sprites_.capacity() < sprites_.capacity())
+    sorted_sprites_.reserve(sprites_.capacity());
+  if (sorted_ids_.capacity() < ids_.capacity()) sorted_ids_.reserve(ids_.capacity());
+  if (sorted_boxes_.capacity() < boxes_.capacity()) sorted_boxes_.reserve(boxes_.capacity());
+  sorted_sprites_.resize(count);
+  sorted_ids_.resize(count);
+  sorted_boxes_.resize(count);
+  parallel_for(config_.tasks, count, kSpritesPerTask,
+               [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
+                 for (std::uint32_t s = begin; s < end; ++s) {
+                   const std::uint32_t from = order[s];
+                   sorted_sprites_[s] = sprites_[from];
+                   sorted_ids_[s] = ids_[from];
+                   sorted_boxes_[s] = boxes_[from];
+                 }
+               });
+  if (!tree_->renumber_in_item_order()) return;
+  sprites_.swap(sorted_sprites_);
+  ids_.swap(sorted_ids_);
+  boxes_.swap(sorted_boxes_);
+}
+
 std::size_t Simulation::add_sprite(const scene::Sprite& sprite) {
   QUADPOOL_ASSERT(std::isfinite(sprite.radius) && sprite.radius > 0.0f,
                   "Simulation::add_sprite: the radius must be finite and > 0");
@@ -209,6 +243,7 @@ std::size_t Simulation::add_sprite(const scene::Sprite& sprite) {
   added.kind = static_cast<std::uint8_t>(added.kind % scene::kSpriteKinds);
   scene::clamp_into_world(added, side_);
   sprites_.push_back(added);
+  ids_.push_back(next_id_++);
   return sprites_.size() - 1;
 }
 
@@ -236,6 +271,7 @@ std::size_t Simulation::spawn_at(float x, float y, std::size_t count, float spre
     s.kind = static_cast<std::uint8_t>(rng_.below(scene::kSpriteKinds));
     scene::clamp_into_world(s, side_);
     sprites_.push_back(s);
+    ids_.push_back(next_id_++);
   }
   return count;
 }
@@ -244,14 +280,23 @@ void Simulation::remove_sprite(std::size_t index) {
   QUADPOOL_ASSERT(index < sprites_.size(), "Simulation::remove_sprite: index out of range");
   if (index >= sprites_.size()) return;  // asserts compiled out: ignore rather than corrupt
   sprites_.erase(sprites_.begin() + static_cast<std::ptrdiff_t>(index));
+  ids_.erase(ids_.begin() + static_cast<std::ptrdiff_t>(index));
 }
 
 std::size_t Simulation::remove_sprites_near(float x, float y, float radius) {
-  return std::erase_if(sprites_, [&](const scene::Sprite& s) {
-    const float dx = s.x - x;
-    const float dy = s.y - y;
-    return dx * dx + dy * dy <= radius * radius;
-  });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < sprites_.size(); ++i) {
+    const float dx = sprites_[i].x - x;
+    const float dy = sprites_[i].y - y;
+    if (dx * dx + dy * dy <= radius * radius) continue;
+    sprites_[kept] = sprites_[i];
+    ids_[kept] = ids_[i];
+    ++kept;
+  }
+  const std::size_t removed = sprites_.size() - kept;
+  sprites_.resize(kept);
+  ids_.resize(kept);
+  return removed;
 }
 
 std::size_t Simulation::remove_sprites(std::span<const std::uint32_t> sorted_indices) {
@@ -267,31 +312,50 @@ std::size_t Simulation::remove_sprites(std::span<const std::uint32_t> sorted_ind
   std::size_t write = sorted_indices[0];  // nothing before the first removed sprite moves
   for (std::size_t k = 0; k < count; ++k) {
     const std::size_t keep_end = k + 1 < count ? sorted_indices[k + 1] : sprites_.size();
-    for (std::size_t i = sorted_indices[k] + 1; i < keep_end; ++i) sprites_[write++] = sprites_[i];
+    for (std::size_t i = sorted_indices[k] + 1; i < keep_end; ++i) {
+      sprites_[write] = sprites_[i];
+      ids_[write] = ids_[i];
+      ++write;
+    }
   }
   sprites_.resize(write);
+  ids_.resize(write);
   return count;
 }
 
 std::uint64_t Simulation::state_hash() const noexcept {
-  return game::state_hash(sprites_);
+  return game::state_hash(sprites_, ids_);
 }
 
-std::uint64_t state_hash(std::span<const scene::Sprite> sprites) noexcept {
+std::uint64_t state_hash(std::span<const scene::Sprite> sprites,
+                         std::span<const std::uint32_t> ids) noexcept {
   constexpr std::uint64_t kOffsetBasis = 0xcbf29ce484222325ull;
   constexpr std::uint64_t kPrime = 0x100000001b3ull;
-  std::uint64_t hash = kOffsetBasis;
-  const auto mix = [&hash](std::uint64_t value, int bytes) {
+  const auto mix = [](std::uint64_t& hash, std::uint64_t value, int bytes) {
     // Little-endian byte order by construction, whatever the host's.
     for (int i = 0; i < bytes; ++i) {
       hash ^= (value >> (8 * i)) & 0xffu;
       hash *= kPrime;
     }
   };
-  for (const scene::Sprite& s : sprites) {
-    for (const float f : {s.x, s.y, s.vx, s.vy}) mix(std::bit_cast<std::uint32_t>(f), 4);
+  QUADPOOL_ASSERT(ids.empty() || ids.size() == sprites.size(),
+                  "state_hash: ids must be empty or one per sprite");
+  const bool own_ids = ids.size() == sprites.size();
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < sprites.size(); ++i) {
+    const scene::Sprite& s = sprites[i];
+    std::uint64_t hash = kOffsetBasis;
+    mix(hash, own_ids ? ids[i] : i, 4);
+    for (const float f : {s.x, s.y, s.vx, s.vy}) mix(hash, std::bit_cast<std::uint32_t>(f), 4);
+    // FNV-1a's last bytes barely reach its high bits: a finaliser spreads every bit over all 64
+    // before the sum (splitmix64's).
+    hash = (hash ^ (hash >> 30)) * 0xbf58476d1ce4e5b9ull;
+    hash = (hash ^ (hash >> 27)) * 0x94d049bb133111ebull;
+    sum += hash ^ (hash >> 31);
   }
-  mix(sprites.size(), 8);
+  std::uint64_t hash = kOffsetBasis;
+  mix(hash, sum, 8);
+  mix(hash, sprites.size(), 8);
   return hash;
 }
 

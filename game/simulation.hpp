@@ -11,6 +11,11 @@
 ///   5. resolve each true circle contact, in that order (elastic impulse plus positional
 ///      correction), then clamp every sprite back inside the world
 ///
+/// Memory order: every kSpriteSortPeriod ticks (tick 0 included), right after the rebuild, the
+/// sprites are put in the tree's order (close in the world, close in memory), so that the
+/// phases that follow, and the next ticks' rebuilds, read them nearly front to back. Each sprite
+/// keeps an id for life (ids()); its index changes at those ticks and when sprites are removed.
+///
 /// Determinism: the same config gives bit-identical sprites after every tick, whichever
 /// allocator the tree uses and however often it is switched. The tree's pair order depends on
 /// the boxes only (never on node addresses), and all randomness comes from quadpool::Random.
@@ -48,6 +53,10 @@ namespace quadpool::game {
 /// Ticks after a start or reset in which heap allocations are expected: the first ticks grow the
 /// buffers and the pool. The runner's heap_allocs_per_tick and the demo's check skip them.
 inline constexpr std::uint64_t kHeapWarmupTicks = 10;
+
+/// The sprites are put in the tree's order at every tick whose number is a multiple of this,
+/// in every build, mode, allocator and thread count: part of the simulation's definition.
+inline constexpr std::uint64_t kSpriteSortPeriod = 4;
 
 /// The fewest and the most sprites a Simulation holds (sprite indices are 32-bit in the broad
 /// phase; the cap keeps memory around 100 MB). The command line and the demo's slider use the
@@ -133,9 +142,9 @@ class Simulation {
 
   // --- scene changes, between ticks (the demo's spawn tools) ----------------------------------
 
-  /// Appends a sprite, clamped inside the world; returns its index. Its radius must be > 0
-  /// and finite, its position and velocity finite, and there must be fewer than kMaxSprites
-  /// sprites (asserts otherwise).
+  /// Appends a sprite, clamped inside the world, with the next unused id; returns its index. Its
+  /// radius must be > 0 and finite, its position and velocity finite, and there must be fewer than
+  /// kMaxSprites sprites (asserts otherwise).
   std::size_t add_sprite(const scene::Sprite& sprite);
   /// Spawns `count` sprites around (x, y), up to `spread` away, with the scene's radii and
   /// speed, random headings and kinds drawn from the simulation's own seeded generator (so a
@@ -158,6 +167,9 @@ class Simulation {
   // --- state -----------------------------------------------------------------------------------
 
   std::span<const scene::Sprite> sprites() const noexcept { return sprites_; }
+  /// Each sprite's id, by index: the spawned sprites have 0..n-1, an added one the next unused
+  /// id. An id stays with its sprite when indices change (the sort, a removal); never reused.
+  std::span<const std::uint32_t> ids() const noexcept { return ids_; }
   float world_side() const noexcept { return side_; }
   const SimulationConfig& config() const noexcept { return config_; }
   /// Ticks run so far.
@@ -166,7 +178,7 @@ class Simulation {
   const TickStats& last_tick() const noexcept { return last_; }
   /// Sum of TickStats::contacts over every tick so far.
   std::uint64_t contacts_total() const noexcept { return contacts_total_; }
-  /// Hash of the current state: see state_hash(std::span<const Sprite>).
+  /// Hash of the current state: state_hash(sprites(), ids()).
   std::uint64_t state_hash() const noexcept;
 
   /// The tree as the last tick built it (for drawing: for_each_node, stats, pool_stats).
@@ -183,7 +195,15 @@ class Simulation {
   SimulationConfig config_;
   float side_;
   Random rng_;  // only for spawn_at: ticks themselves draw no random numbers
+  void put_sprites_in_tree_order();
+
   std::vector<scene::Sprite> sprites_;
+  std::vector<std::uint32_t> ids_;  // by index, as sprites_
+  std::uint32_t next_id_ = 0;
+  // put_sprites_in_tree_order()'s scratch, swapped with sprites_, ids_ and boxes_.
+  std::vector<scene::Sprite> sorted_sprites_;
+  std::vector<std::uint32_t> sorted_ids_;
+  std::vector<spatial::Aabb> sorted_boxes_;
   std::vector<spatial::Aabb> boxes_;  // reused every tick
   std::vector<spatial::Pair> pairs_;           // reused every tick
   std::vector<spatial::Pair> contacts_;        // reused every tick
@@ -195,9 +215,13 @@ class Simulation {
   TickStats last_;
 };
 
-/// 64-bit FNV-1a over the bit patterns of every sprite's x, y, vx and vy, in index order,
-/// followed by the sprite count. Equal states hash equal on every platform; -0.0 and 0.0 differ.
-std::uint64_t state_hash(std::span<const scene::Sprite> sprites) noexcept;
+/// Hash of a set of sprites: each sprite's id and the bit patterns of its x, y, vx and vy go
+/// through 64-bit FNV-1a, the sprites' hashes are added (mod 2^64), and the count is mixed in
+/// last. The sum makes it a hash of the set, whatever order the sprites are in memory; with
+/// `ids` empty, a sprite's id is its index (a plain list). Equal states hash equal on every
+/// platform; -0.0 and 0.0 differ.
+std::uint64_t state_hash(std::span<const scene::Sprite> sprites,
+                         std::span<const std::uint32_t> ids = {}) noexcept;
 
 /// The state hash as the runner prints it: 16 lower-case hex digits.
 std::string format_hash(std::uint64_t hash);

@@ -59,6 +59,7 @@ void Selection::clear() noexcept {
   ids_.clear();
   stats_.reset();
   pick_at_.reset();
+  picked_id_.reset();
   picked_.reset();
   leaf_.reset();
 }
@@ -67,18 +68,26 @@ void Selection::update(const Simulation& sim) {
   ids_.clear();
   stats_.reset();
   leaf_.reset();
+  picked_.reset();
   if (sim.ticks() == 0) return;
   if (region_) run_query(sim);
   if (pick_at_) {
     // A click picks once; the pick then follows its sprite. A click on empty space clears.
     picked_ = sprite_at(sim, *pick_at_, pick_reach_);
+    picked_id_.reset();
+    if (picked_) picked_id_ = sim.ids()[*picked_];
     pick_at_.reset();
+  } else if (picked_id_) {
+    // The sprite's index changes when the simulation sorts or removes sprites; its id does not.
+    const std::span<const std::uint32_t> ids = sim.ids();
+    const auto found = std::find(ids.begin(), ids.end(), *picked_id_);
+    if (found != ids.end()) picked_ = static_cast<std::uint32_t>(found - ids.begin());
   }
-  if (picked_ && *picked_ < sim.sprites().size()) {
+  if (picked_) {
     ids_.push_back(*picked_);
     leaf_ = leaf_of(sim, *picked_);
   } else {
-    picked_.reset();
+    picked_id_.reset();  // removed from the scene
   }
 }
 

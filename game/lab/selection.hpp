@@ -43,11 +43,15 @@ class Selection {
   std::span<const std::uint32_t> ids() const noexcept { return ids_; }
   /// The box query's numbers (no value for a pick or without a rectangle).
   const std::optional<QueryStats>& stats() const noexcept { return stats_; }
-  /// A point pick's sprite, if one was under the cursor, and its leaf's quadrant.
+  /// A point pick's sprite, if one was under the cursor: its index at the last update() (the
+  /// simulation moves sprites in memory; the pick follows its sprite by id), and its leaf's
+  /// quadrant.
   std::optional<std::uint32_t> picked() const noexcept { return picked_; }
+  /// The picked sprite's id (Simulation::ids()), which stays with it.
+  std::optional<std::uint32_t> picked_id() const noexcept { return picked_id_; }
   const std::optional<spatial::Aabb>& picked_leaf() const noexcept { return leaf_; }
   /// A sprite is picked.
-  bool picking() const noexcept { return picked_.has_value(); }
+  bool picking() const noexcept { return picked_id_.has_value(); }
 
   /// How far from a sprite's edge a click still picks it, screen pixels: at the default zoom
   /// sprites are a few pixels across, and a click needs no pixel precision.
@@ -69,9 +73,10 @@ class Selection {
   bool dragging_ = false;
   std::vector<std::uint32_t> ids_;
   std::optional<QueryStats> stats_;
-  std::optional<ScreenPoint> pick_at_;  // world point of a click not yet resolved
-  float pick_reach_ = 0.0f;             // its reach in world units (kPickPixels at its zoom)
-  std::optional<std::uint32_t> picked_;
+  std::optional<ScreenPoint> pick_at_;      // world point of a click not yet resolved
+  float pick_reach_ = 0.0f;                 // its reach in world units (kPickPixels at its zoom)
+  std::optional<std::uint32_t> picked_id_;  // the pick, by id
+  std::optional<std::uint32_t> picked_;     // its index at the last update()
   std::optional<spatial::Aabb> leaf_;
 };
 

@@ -131,9 +131,9 @@ void write_query(JsonWriter& json, const Selection& selection) {
   } else {
     json.null("query");
   }
-  if (selection.picked() && selection.picked_leaf()) {
+  if (selection.picked_id() && selection.picked_leaf()) {
     json.begin("picked");
-    json.integer("sprite", *selection.picked());
+    json.integer("sprite", *selection.picked_id());
     const spatial::Aabb& leaf = *selection.picked_leaf();
     json.begin("leaf");
     json.real("min_x", leaf.min_x);

@@ -207,6 +207,31 @@ std::unique_ptr<Simulation> ticked_scene(std::size_t sprites) {
   return sim;
 }
 
+// The simulation moves sprites in memory every few ticks; a pick stays on its sprite.
+TEST(Selection, APickFollowsItsSpriteWhenTheSimulationReordersTheSprites) {
+  const std::unique_ptr<Simulation> sim = ticked_scene(4000);
+  const scene::Sprite& target = sim->sprites()[321];
+  Selection selection;
+  selection.begin_drag({target.x, target.y});
+  selection.end_drag(1.0f);
+  selection.update(*sim);
+  ASSERT_TRUE(selection.picked_id().has_value());
+  const std::uint32_t id = *selection.picked_id();
+  const float radius = sim->sprites()[*selection.picked()].radius;
+  bool index_changed = false;
+  for (std::uint64_t t = 0; t < 2 * kSpriteSortPeriod; ++t) {
+    const std::uint32_t index = *selection.picked();
+    sim->step();
+    selection.update(*sim);
+    ASSERT_TRUE(selection.picked().has_value()) << "tick " << t;
+    EXPECT_EQ(*selection.picked_id(), id);
+    EXPECT_EQ(sim->ids()[*selection.picked()], id);
+    EXPECT_EQ(sim->sprites()[*selection.picked()].radius, radius);
+    index_changed |= *selection.picked() != index;
+  }
+  EXPECT_TRUE(index_changed) << "the sort should have moved the sprite at least once";
+}
+
 TEST(Selection, ABoxQueryFindsWhatABruteForceScanFindsAndTimesBoth) {
   const std::unique_ptr<Simulation> owner = ticked_scene(5000);
   const Simulation& sim = *owner;

@@ -173,6 +173,63 @@ TEST(Simulation, StateHashSeesASingleBitOfOneVelocity) {
   EXPECT_EQ(format_hash(0x1ull), "0000000000000001");
 }
 
+// The sprites move in memory: at every kSpriteSortPeriod-th tick they are put in the tree's
+// order. Each keeps its id, the hash follows the ids and not the memory order, and the tree
+// speaks of the new indices.
+TEST(Simulation, PutsTheSpritesInTheTreesOrderEveryFewTicksAndEachKeepsItsId) {
+  Simulation sim(config_for(3000, 8));
+  std::vector<scene::Sprite> spawned(sim.sprites().begin(), sim.sprites().end());
+  for (std::uint32_t i = 0; i < sim.ids().size(); ++i) ASSERT_EQ(sim.ids()[i], i);
+  bool moved = false;
+  for (std::uint64_t t = 0; t < 3 * kSpriteSortPeriod; ++t) {
+    sim.step();
+    std::vector<std::uint32_t> ids(sim.ids().begin(), sim.ids().end());
+    std::sort(ids.begin(), ids.end());
+    for (std::uint32_t i = 0; i < ids.size(); ++i) ASSERT_EQ(ids[i], i) << "tick " << t;
+    if (t % kSpriteSortPeriod == 0) {
+      for (std::uint32_t i = 0; i < sim.tree().item_order().size(); ++i) {
+        ASSERT_EQ(sim.tree().item_order()[i], i) << "tick " << t;
+      }
+    }
+    // The boxes the tree was built from are at the sprites' current indices: a box as wide as
+    // its sprite, around where the sprite was before the contacts moved it a little.
+    for (std::size_t i = 0; i < sim.sprites().size(); i += 97) {
+      const spatial::Aabb& box = sim.last_boxes()[i];
+      const scene::Sprite& s = sim.sprites()[i];
+      EXPECT_NEAR(box.max_x - box.min_x, 2.0f * s.radius, 1e-3f) << "tick " << t;
+      EXPECT_NEAR(0.5f * (box.min_x + box.max_x), s.x, 2.0f * s.radius) << "tick " << t;
+    }
+    for (std::size_t i = 0; i < sim.ids().size(); ++i) moved |= sim.ids()[i] != i;
+  }
+  EXPECT_TRUE(moved);
+  // A sprite's radius and kind never change: the id found it again.
+  for (std::size_t i = 0; i < sim.sprites().size(); ++i) {
+    ASSERT_EQ(sim.sprites()[i].radius, spawned[sim.ids()[i]].radius);
+    ASSERT_EQ(sim.sprites()[i].kind, spawned[sim.ids()[i]].kind);
+  }
+  const std::uint32_t next = sim.ids().size();
+  sim.remove_sprite(0);
+  sim.spawn_at(10.0f, 10.0f, 2, 5.0f);
+  EXPECT_EQ(sim.ids()[sim.ids().size() - 2], next);
+  EXPECT_EQ(sim.ids().back(), next + 1);
+}
+
+TEST(StateHash, IsAHashOfTheSetOfSpritesWithTheirIds) {
+  Simulation sim(config_for(400, 9));
+  for (int t = 0; t < 5; ++t) sim.step();
+  const std::vector<scene::Sprite> sprites(sim.sprites().begin(), sim.sprites().end());
+  const std::vector<std::uint32_t> ids(sim.ids().begin(), sim.ids().end());
+  EXPECT_EQ(state_hash(sprites, ids), sim.state_hash());
+  // The same sprites with the same ids in another memory order: the same hash.
+  std::vector<scene::Sprite> reversed(sprites.rbegin(), sprites.rend());
+  std::vector<std::uint32_t> reversed_ids(ids.rbegin(), ids.rend());
+  EXPECT_EQ(state_hash(reversed, reversed_ids), sim.state_hash());
+  // Two sprites that trade ids, or a plain list hashed by index: another state.
+  std::swap(reversed_ids[3], reversed_ids[200]);
+  EXPECT_NE(state_hash(reversed, reversed_ids), sim.state_hash());
+  EXPECT_NE(state_hash(reversed), state_hash(sprites));
+}
+
 TEST(Simulation, SetAllocatorTakesEffectAtTheNextTick) {
   Simulation sim(config_for(500, 4));
   sim.step();
@@ -506,17 +563,18 @@ SimulationConfig scene_config(scene::SceneKind kind, std::size_t sprites, std::u
 
 // Each scene's hash from `quadpool --headless --scene K --sprites 5000 --ticks 300 --seed 42
 // --json`, which every build must print, whatever its compiler, flags and C library (CI checks it
-// on a second build, -march=x86-64-v3). Contacts are resolved in the tree's pair order, so a hash
-// follows the tree's default settings as well as the scene and the tick. A change here voids
+// on a second build, -march=x86-64-v3). Contacts are resolved in the tree's pair order and the
+// sprites are put in the tree's order every kSpriteSortPeriod ticks, so a hash follows the tree's
+// default settings and that period as well as the scene and the tick. A change here voids
 // every published hash and every comparison with an earlier run.
 struct PinnedHash {
   scene::SceneKind kind;
   const char* hash;
 };
-constexpr std::array kPinnedHashes{PinnedHash{scene::SceneKind::Uniform, "1746f9d3fd52a3c9"},
-                                   PinnedHash{scene::SceneKind::Clustered, "39fcc6fc96f8fdc4"},
-                                   PinnedHash{scene::SceneKind::Mixed, "0e7da536f63f8d70"},
-                                   PinnedHash{scene::SceneKind::Streams, "657e5d997514e449"}};
+constexpr std::array kPinnedHashes{PinnedHash{scene::SceneKind::Uniform, "e77acf8a96755d50"},
+                                   PinnedHash{scene::SceneKind::Clustered, "7ed54b42a3b0027d"},
+                                   PinnedHash{scene::SceneKind::Mixed, "6c541778d09b2bd0"},
+                                   PinnedHash{scene::SceneKind::Streams, "0c9bc1297a4bff28"}};
 static_assert(kPinnedHashes.size() == scene::kSceneKinds.size(), "pin every scene's hash");
 
 // ctest's test names show the parameter: the scene and its hash, not 16 bytes of hex.
@@ -594,18 +652,21 @@ TEST(StreamsScene, TheCrowdsSlideThroughEachOtherAndStayInTheirLanes) {
   Simulation sim(scene_config(scene::SceneKind::Streams, 2000, seed));
   const std::vector<scene::Sprite> start(sim.sprites().begin(), sim.sprites().end());
   // Until the first front reaches the far wall, nothing in either crowd has touched anything.
+  // The sprites move in memory (the tree's order); a spawned sprite's id is its index at spawn.
   for (int t = 0; t < 100; ++t) EXPECT_EQ(sim.step().contacts, 0u) << "tick " << t;
+  ASSERT_EQ(sim.sprites().size(), start.size());
   for (std::size_t i = 0; i < start.size(); ++i) {
     const scene::Sprite& s = sim.sprites()[i];
-    ASSERT_EQ(s.vx, start[i].vx);
-    ASSERT_NEAR(s.x, start[i].x + 100.0f * start[i].vx, 1e-3f) << "sprite " << i;
+    const scene::Sprite& was = start[sim.ids()[i]];
+    ASSERT_EQ(s.vx, was.vx);
+    ASSERT_NEAR(s.x, was.x + 100.0f * was.vx, 1e-3f) << "sprite " << sim.ids()[i];
   }
   // Later the lanes fill with a one-dimensional gas, but every sprite keeps to its lane.
   for (int t = 0; t < 2000; ++t) sim.step();
   EXPECT_GT(sim.contacts_total(), 0u);
   for (std::size_t i = 0; i < start.size(); ++i) {
-    ASSERT_EQ(sim.sprites()[i].y, start[i].y) << "sprite " << i;
-    ASSERT_EQ(sim.sprites()[i].vy, 0.0f) << "sprite " << i;
+    ASSERT_EQ(sim.sprites()[i].y, start[sim.ids()[i]].y) << "sprite " << sim.ids()[i];
+    ASSERT_EQ(sim.sprites()[i].vy, 0.0f) << "sprite " << sim.ids()[i];
   }
 }
 
