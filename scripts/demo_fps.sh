@@ -5,9 +5,10 @@
 # With BASELINE_BUILD_DIR (a build of another commit), every run of BUILD_DIR is followed by the
 # same run of the baseline, so that both see the same machine load, and the medians are compared.
 #
-#   [MODE=lab|play] scripts/demo_fps.sh [BUILD_DIR] [FRAMES] [ROUNDS] [BASELINE_BUILD_DIR]
-#   (defaults: lab, build/release 600 3, no baseline). MODE=play measures the game with the
-#   bot flying (--bot), the sprites being its rocks; lab the lab (--lab).
+#   [MODE=lab|play] [SPRITES="5000 20000 50000"] scripts/demo_fps.sh [BUILD_DIR] [FRAMES]
+#       [ROUNDS] [BASELINE_BUILD_DIR]
+#   (defaults: lab, those sprite counts, build/release 600 3, no baseline). MODE=play measures
+#   the game with the bot flying (--bot), the sprites being its rocks; lab the lab (--lab).
 #
 # The machine's load average is printed with the table: on a shared machine it moves the
 # numbers more than anything in the demo does.
@@ -18,6 +19,10 @@ FRAMES=${2:-600}
 ROUNDS=${3:-3}
 BASELINE=${4:-}
 MODE=${MODE:-lab}
+SPRITES=${SPRITES:-5000 20000 50000}
+for n in $SPRITES; do
+  case "$n" in ''|*[!0-9]*|0) echo "demo_fps.sh: SPRITES must be integers >= 1, got '$n'" >&2; exit 2 ;; esac
+done
 case "$MODE" in
   lab) mode_flags=(--lab) ;;
   play) mode_flags=(--bot) ;;
@@ -36,7 +41,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-8s %-6s %-5s %8s %10s %10s %10s %10s %10s\n' sprites round build fps median_ms p99_ms tick_ms render_ms cpu_ms
 declare -A results
 for round in $(seq 1 "$ROUNDS"); do
-  for sprites in 5000 20000 50000; do
+  for sprites in $SPRITES; do
     for b in "${!builds[@]}"; do
       json=$(xvfb-run -a -s "-screen 0 1280x800x24" "${builds[$b]}/game/quadpool" "${mode_flags[@]}" --sprites "$sprites" \
              --frames "$FRAMES" --window 1280x800 --vsync off 2>/dev/null)
@@ -59,7 +64,7 @@ print("%.1f %.2f %.2f %.2f %.2f %.2f" % (d["fps_median"], f["median"], f["p99"],
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 echo "median FPS over $ROUNDS rounds ($MODE, frames: $FRAMES, window 1280x800, overlay on):"
-for sprites in 5000 20000 50000; do
+for sprites in $SPRITES; do
   this=$(median ${results[0,$sprites]})
   if [ -n "$BASELINE" ]; then
     base=$(median ${results[1,$sprites]})
