@@ -17,6 +17,27 @@ namespace {
 // range instead of waiting for the slowest one.
 constexpr std::uint32_t kRangesPerThread = 8;
 
+// How long a thread that ran out of work polls for more before it sleeps: about 30 µs. A tick's
+// next phase comes within microseconds, and waking a sleeping thread costs tens of
+// microseconds on a virtual machine (the idle CPU has halted); longer would waste a shared
+// machine's time between frames.
+constexpr int kPollsBeforeSleep = 2000;
+
+void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Polls `value` until it differs from `old` or kPollsBeforeSleep polls have passed.
+template <class T>
+void poll_while_equal(const std::atomic<T>& value, T old) noexcept {
+  for (int poll = 0; poll < kPollsBeforeSleep; ++poll) {
+    if (value.load(std::memory_order_relaxed) != old) return;
+    cpu_relax();
+  }
+}
+
 // The claim word: which job (bits 32..63), how many ranges it has (bits 16..31), the next
 // unclaimed range (bits 0..15). A worker claims a range by one compare-and-swap, and reads the
 // job's fields only after a claim has succeeded: while a range of a job is claimed but not done,
@@ -82,6 +103,8 @@ void WorkerPool::finish(void* user_task, void* /*user_context*/) {
   const std::uint32_t ranges = pool.job_.ranges;
   for (std::uint32_t done = pool.ranges_done_.load(std::memory_order_acquire); done < ranges;
        done = pool.ranges_done_.load(std::memory_order_acquire)) {
+    poll_while_equal(pool.ranges_done_, done);
+    if (pool.ranges_done_.load(std::memory_order_acquire) != done) continue;
     pool.ranges_done_.wait(done, std::memory_order_acquire);
   }
 }
@@ -89,6 +112,7 @@ void WorkerPool::finish(void* user_task, void* /*user_context*/) {
 void WorkerPool::work(std::uint32_t worker, std::stop_token stop) {
   std::uint32_t seen = 0;
   while (true) {
+    poll_while_equal(generation_, seen);
     generation_.wait(seen, std::memory_order_acquire);
     if (stop.stop_requested()) return;
     seen = generation_.load(std::memory_order_acquire);

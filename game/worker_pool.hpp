@@ -9,8 +9,10 @@
 /// allocation after its construction (every one that a tick makes goes through the counted
 /// operator new), has no allocator of its own to name, and adds no package.
 ///
-/// Idle workers sleep in std::atomic::wait (a futex on Linux), never spinning: the machines this
-/// runs on are shared. Not copyable; the destructor stops and joins the workers.
+/// A thread out of work polls for about 30 µs (a tick's next phase comes within microseconds,
+/// and waking a sleeping thread costs tens of microseconds on a virtual machine), then sleeps in
+/// std::atomic::wait (a futex on Linux): the machines this runs on are shared, so it never spins
+/// longer. Not copyable; the destructor stops and joins the workers.
 
 #include <atomic>
 #include <cstdint>
