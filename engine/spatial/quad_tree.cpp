@@ -441,10 +441,23 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
                  }
                });
   std::sort(moved, moved + moved_count);
+  // 3: the two merged, and the items gathered in the new order.
+  merge_repaired_order(boxes, moved_count, tasks);
+  order_keys_.swap(next_keys_);
+  return true;
+}
 
-  // 3: merged into next_keys_, each range of kept keys with the moved keys that fall between it
-  // and the next range, found by binary search; the items are gathered at their slots on the way
-  // (boxes[id] in cell order, the other part that misses the cache).
+// The repair's last step: the kept keys (the front of order_keys_, in order) and the sorted moved
+// keys (moved_keys_) merged into next_keys_, each range of kept keys with the moved keys that
+// fall between it and the next range, found by binary search; the items are gathered at their
+// slots on the way (boxes[id] in cell order, the other part that misses the cache).
+void QuadTree::merge_repaired_order(std::span<const Aabb> boxes, std::uint32_t moved_count,
+                                    const TaskSystem& tasks) {
+  const auto count = static_cast<std::uint32_t>(boxes.size());
+  const std::uint64_t* keys = order_keys_.data();
+  const std::uint64_t* moved = moved_keys_.data();
+  std::uint64_t* next = next_keys_.data();
+  const std::uint32_t* codes = scratch_cells_.data();
   const std::uint32_t kept = count - moved_count;
   const std::uint32_t kept_ranges = (kept + kItemsPerTask - 1) / kItemsPerTask;
   parallel_for(
@@ -473,8 +486,6 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
           }
         }
       });
-  order_keys_.swap(next_keys_);
-  return true;
 }
 
 void QuadTree::partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,

@@ -202,6 +202,8 @@ class QuadTree {
   std::uint32_t counting_sort(std::span<const Aabb> boxes, int shift);
   void remember_order(int shift);
   bool repair_last_order(std::span<const Aabb> boxes, int shift, const TaskSystem& tasks);
+  void merge_repaired_order(std::span<const Aabb> boxes, std::uint32_t moved_count,
+                            const TaskSystem& tasks);
   void build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
              std::uint8_t quadrant_index, const Aabb& quadrant, std::span<const Aabb> boxes,
              BuildContext& context);
