@@ -200,10 +200,9 @@ class Simulation {
   std::vector<scene::Sprite> sprites_;
   std::vector<std::uint32_t> ids_;  // by index, as sprites_
   std::uint32_t next_id_ = 0;
-  // put_sprites_in_tree_order()'s scratch, swapped with sprites_, ids_ and boxes_.
+  // put_sprites_in_tree_order()'s scratch, swapped with sprites_ and ids_.
   std::vector<scene::Sprite> sorted_sprites_;
   std::vector<std::uint32_t> sorted_ids_;
-  std::vector<spatial::Aabb> sorted_boxes_;
   std::vector<spatial::Aabb> boxes_;  // reused every tick
   std::vector<spatial::Pair> pairs_;           // reused every tick
   std::vector<spatial::Pair> contacts_;        // reused every tick
