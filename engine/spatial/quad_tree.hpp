@@ -191,6 +191,9 @@ class QuadTree {
     std::uint8_t pool;
     std::vector<SubtreeTask>* tasks;
   };
+  // Items per task in the rebuild's per-item loops: big enough that a task's overhead is noise.
+  static constexpr std::uint32_t kItemsPerTask = 16384;
+
   Node* make_node(std::uint8_t pool);
   void build_subtrees(std::span<const Aabb> boxes, const TaskSystem& tasks);
   void level_subtree_pools() noexcept;

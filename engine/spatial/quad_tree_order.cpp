@@ -1,0 +1,279 @@
+// QuadTree's item order: the rebuild's sort of the items by cell (a counting sort, or a repair
+// of last frame's order when few items changed cell), the order kept for the next frame, and
+// the renumbering for a caller that keeps its objects in that order. The rest of the class is
+// in quad_tree.cpp.
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "engine/core/task_system.hpp"
+#include "engine/spatial/detail/cell_codes.hpp"
+#include "engine/spatial/detail/wide_kernels.hpp"
+#include "engine/spatial/quad_tree.hpp"
+
+namespace quadpool::spatial {
+
+// Returns the number of items: the boxes without the rejected ones (NaN, or min > max).
+std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes, const TaskSystem& tasks) {
+  const auto count = static_cast<std::uint32_t>(boxes.size());
+  const Aabb& world = config_.bounds;
+  const std::uint32_t cells = 1u << config_.max_depth;
+  const float scale_x = static_cast<float>(cells) / (world.max_x - world.min_x);
+  const float scale_y = static_cast<float>(cells) / (world.max_y - world.min_y);
+
+  // resize() within the capacity of an earlier frame allocates nothing.
+  item_cells_.resize(count);
+  item_ids_.resize(count);
+  scratch_cells_.resize(count);
+  scratch_ids_.resize(count);
+  columns_.resize(count);
+
+  // Sorted by the cell at `sort_depth_`, the depth where a uniform scene's cells hold about
+  // leaf_capacity items: above it every node's quadrants are then contiguous. The few runs still
+  // over capacity below it are split by build(), a 4-way partition each.
+  const auto capacity = static_cast<std::uint32_t>(config_.leaf_capacity);
+  int depth = 0;
+  for (std::uint64_t per_cell = count;
+       per_cell > capacity && depth < config_.max_depth && depth < kMaxSortDepth; per_cell /= 4) {
+    ++depth;
+  }
+  const bool same_shape = depth == sort_depth_ && order_keys_.size() == count;
+  sort_depth_ = depth;
+  const int shift = 2 * (config_.max_depth - depth);
+  rejected_ids_.clear();
+  cell_codes_of(boxes, detail::CellGrid{world, scale_x, scale_y, cells}, tasks);
+
+  // Last frame's order is a valid start only for as many boxes as last frame and no rejection;
+  // it is dropped first so that a throw or a rejection in this frame cannot leave a stale one.
+  const bool hint = order_is_hint_ && same_shape && rejected_ids_.empty();
+  order_is_hint_ = false;
+  if (hint && repair_last_order(boxes, shift, tasks)) {
+    order_is_hint_ = true;
+    return count;
+  }
+  const std::uint32_t items = counting_sort(boxes, shift);
+  if (rejected_ids_.empty()) {
+    remember_order(shift);
+    order_is_hint_ = true;
+  }
+  return items;
+}
+
+// Every box's cell code into scratch_cells_, the rejected boxes' ids into rejected_ids_. With
+// workers, ranges of boxes at once; a rejected box (NaN or min > max, never in a game) sends
+// the whole back to one thread, which lists the rejections in id order.
+void QuadTree::cell_codes_of(std::span<const Aabb> boxes, const detail::CellGrid& grid,
+                             const TaskSystem& tasks) {
+  const auto codes_of = [&grid](std::span<const Aabb> part, std::uint32_t* codes,
+                                std::vector<std::uint32_t>& rejected) {
+    const std::uint32_t wide_done =
+        detail::wide_kernels_enabled() ? detail::cell_codes_wide(part, grid, codes, rejected) : 0;
+    detail::cell_codes(part, grid, codes, rejected, wide_done);
+  };
+  const auto count = static_cast<std::uint32_t>(boxes.size());
+  if (tasks.enqueue == nullptr || tasks.worker_count <= 1 || count < 2 * kItemsPerTask) {
+    codes_of(boxes, scratch_cells_.data(), rejected_ids_);
+    return;
+  }
+  if (worker_rejected_.size() < tasks.worker_count) worker_rejected_.resize(tasks.worker_count);
+  std::atomic<bool> any_rejected{false};
+  parallel_for(tasks, count, kItemsPerTask,
+               [&](std::uint32_t begin, std::uint32_t end, std::uint32_t worker) {
+                 std::vector<std::uint32_t>& rejected = worker_rejected_[worker];
+                 rejected.clear();
+                 codes_of(boxes.subspan(begin, end - begin), scratch_cells_.data() + begin,
+                          rejected);
+                 if (!rejected.empty()) any_rejected.store(true, std::memory_order_relaxed);
+               });
+  if (any_rejected.load(std::memory_order_relaxed))
+    codes_of(boxes, scratch_cells_.data(), rejected_ids_);
+}
+
+// The (cell at the sort depth, id) key of an item: the order both sorts produce.
+std::uint64_t QuadTree::order_key(std::uint32_t code, std::uint32_t id, int shift) noexcept {
+  // The shift is 32 for a one-bucket sort at max_depth 16: shift a 64-bit value.
+  return (std::uint64_t{code} >> shift << 32) | id;
+}
+
+// One stable counting sort by the cell at the sort depth of the codes in scratch_cells_: ids in
+// increasing order into each bucket, so items of one cell stay in id order. Returns the items.
+std::uint32_t QuadTree::counting_sort(std::span<const Aabb> boxes, int shift) {
+  const auto count = static_cast<std::uint32_t>(boxes.size());
+  const auto bucket_of = [shift](std::uint32_t code) {
+    return static_cast<std::uint32_t>(std::uint64_t{code} >> shift);
+  };
+  bucket_starts_.assign((std::size_t{1} << (2 * sort_depth_)) + 1, 0);
+  std::uint32_t* starts = bucket_starts_.data();
+  for (std::uint32_t i = 0; i < count; ++i) ++starts[bucket_of(scratch_cells_[i]) + 1];
+  // A rejected box was counted in bucket 0; it is not scattered, so take it out again.
+  starts[1] -= static_cast<std::uint32_t>(rejected_ids_.size());
+  const std::size_t buckets = bucket_starts_.size() - 1;
+  for (std::size_t c = 1; c <= buckets; ++c) starts[c] += starts[c - 1];
+  // The boxes go straight to their slot in the columns: a leaf's run is its slots in this
+  // order (a rare over-full run below the sort depth is re-partitioned, and its boxes with it).
+  const auto scatter = [&](std::uint32_t i) {
+    const std::uint32_t code = scratch_cells_[i];
+    const std::uint32_t slot = starts[bucket_of(code)]++;
+    item_cells_[slot] = code;
+    item_ids_[slot] = i;
+    columns_.set(slot, boxes[i]);
+  };
+  if (rejected_ids_.empty()) {
+    for (std::uint32_t i = 0; i < count; ++i) scatter(i);
+    return count;
+  }
+  std::size_t next_rejected = 0;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (next_rejected < rejected_ids_.size() && rejected_ids_[next_rejected] == i) {
+      ++next_rejected;
+      continue;
+    }
+    scatter(i);
+  }
+  const auto items = static_cast<std::uint32_t>(count - rejected_ids_.size());
+  item_cells_.resize(items);
+  item_ids_.resize(items);
+  columns_.resize(items);  // shrinks, and pads after the last item again
+  return items;
+}
+
+// Keeps this frame's sorted order, as keys, for the next frame's repair_last_order().
+void QuadTree::remember_order(int shift) {
+  const auto count = static_cast<std::uint32_t>(item_ids_.size());
+  // The repair's scratch is sized here too, so that a frame repairing allocates nothing.
+  order_keys_.resize(count);
+  moved_keys_.resize(count);
+  next_keys_.resize(count);
+  range_moved_.resize((count + kItemsPerTask - 1) / kItemsPerTask);
+  for (std::uint32_t s = 0; s < count; ++s) {
+    order_keys_[s] = order_key(item_cells_[s], item_ids_[s], shift);
+  }
+}
+
+bool QuadTree::renumber_in_item_order() noexcept {
+  if (!rejected_ids_.empty()) return false;
+  const auto count = static_cast<std::uint32_t>(item_ids_.size());
+  for (std::uint32_t s = 0; s < count; ++s) item_ids_[s] = s;
+  // The kept order's keys are the items' keys in slot order too: their ids become the slots,
+  // which leaves them sorted (a cell's items were in id order, and now are in slot order).
+  if (order_is_hint_) {
+    for (std::uint32_t s = 0; s < count; ++s) {
+      order_keys_[s] = (order_keys_[s] & ~std::uint64_t{0xffffffffu}) | s;
+    }
+  }
+  return true;
+}
+
+// Sorts this frame's items by starting from last frame's order (order_keys_) instead of from
+// scratch. Slow sprites rarely change cell, so the items whose key is unchanged are still in
+// order; the few that moved are sorted on their own and merged back in: O(n + m log m) for m
+// moved items, and the same (cell, id) order as the counting sort to the last item. Returns
+// false, for the counting sort to take over, when more than an eighth of the items moved.
+bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const TaskSystem& tasks) {
+  const auto count = static_cast<std::uint32_t>(boxes.size());
+  const std::uint32_t ranges = (count + kItemsPerTask - 1) / kItemsPerTask;
+  std::uint64_t* keys = order_keys_.data();
+  std::uint64_t* moved = moved_keys_.data();
+  std::uint64_t* next = next_keys_.data();
+  std::uint32_t* moved_before = range_moved_.data();  // per range, then summed up to it
+  const std::uint32_t* codes = scratch_cells_.data();
+  // Keys hold a cell of at most 2 * kMaxSortDepth bits above the id: the top bit is free.
+  constexpr std::uint64_t kMovedBit = std::uint64_t{1} << 63;
+
+  // 1: every item's key now, in last frame's order, marked when it changed (a gather of
+  // codes[], the part that misses the cache), and how many changed in each range.
+  parallel_for(tasks, ranges, 1,
+               [&](std::uint32_t first_range, std::uint32_t end_range, std::uint32_t) {
+                 for (std::uint32_t r = first_range; r < end_range; ++r) {
+                   const std::uint32_t end = std::min(count, (r + 1) * kItemsPerTask);
+                   std::uint32_t changed = 0;
+                   for (std::uint32_t s = r * kItemsPerTask; s < end; ++s) {
+                     const auto id = static_cast<std::uint32_t>(keys[s]);
+                     const std::uint64_t key = order_key(codes[id], id, shift);
+                     const bool same = key == keys[s];
+                     next[s] = key | (same ? 0 : kMovedBit);
+                     changed += !same;
+                   }
+                   moved_before[r] = changed;
+                 }
+               });
+  std::uint32_t moved_count = 0;
+  for (std::uint32_t r = 0; r < ranges; ++r) {
+    const std::uint32_t changed = moved_before[r];
+    moved_before[r] = moved_count;
+    moved_count += changed;
+  }
+  if (moved_count > count / 8) return false;
+
+  // 2: the unchanged keys, still in order, to the front of keys[], the changed ones to moved[],
+  // each range at the place the counts give it. A branch, not two stores with one index moving:
+  // a store past a range's last place would be the next range's first (few keys change, so
+  // the branch is well predicted).
+  parallel_for(tasks, ranges, 1,
+               [&](std::uint32_t first_range, std::uint32_t end_range, std::uint32_t) {
+                 for (std::uint32_t r = first_range; r < end_range; ++r) {
+                   const std::uint32_t begin = r * kItemsPerTask;
+                   const std::uint32_t end = std::min(count, begin + kItemsPerTask);
+                   std::uint32_t to_moved = moved_before[r];
+                   std::uint32_t to_kept = begin - to_moved;
+                   for (std::uint32_t s = begin; s < end; ++s) {
+                     const std::uint64_t key = next[s];
+                     if ((key & kMovedBit) != 0) {
+                       moved[to_moved++] = key & ~kMovedBit;
+                     } else {
+                       keys[to_kept++] = key;
+                     }
+                   }
+                 }
+               });
+  std::sort(moved, moved + moved_count);
+  // 3: the two merged, and the items gathered in the new order.
+  merge_repaired_order(boxes, moved_count, tasks);
+  order_keys_.swap(next_keys_);
+  return true;
+}
+
+// The repair's last step: the kept keys (the front of order_keys_, in order) and the sorted moved
+// keys (moved_keys_) merged into next_keys_, each range of kept keys with the moved keys that
+// fall between it and the next range, found by binary search; the items are gathered at their
+// slots on the way (boxes[id] in cell order, the other part that misses the cache).
+void QuadTree::merge_repaired_order(std::span<const Aabb> boxes, std::uint32_t moved_count,
+                                    const TaskSystem& tasks) {
+  const auto count = static_cast<std::uint32_t>(boxes.size());
+  const std::uint64_t* keys = order_keys_.data();
+  const std::uint64_t* moved = moved_keys_.data();
+  std::uint64_t* next = next_keys_.data();
+  const std::uint32_t* codes = scratch_cells_.data();
+  const std::uint32_t kept = count - moved_count;
+  const std::uint32_t kept_ranges = (kept + kItemsPerTask - 1) / kItemsPerTask;
+  parallel_for(
+      tasks, kept_ranges, 1,
+      [&](std::uint32_t first_range, std::uint32_t end_range, std::uint32_t) {
+        for (std::uint32_t r = first_range; r < end_range; ++r) {
+          const std::uint32_t kept_begin = r * kItemsPerTask;
+          const std::uint32_t kept_end = std::min(kept, kept_begin + kItemsPerTask);
+          const auto moved_at = [&](std::uint32_t k) {
+            return static_cast<std::uint32_t>(
+                std::lower_bound(moved, moved + moved_count, keys[k]) - moved);
+          };
+          std::uint32_t from_moved = r == 0 ? 0 : moved_at(kept_begin);
+          const std::uint32_t moved_end = kept_end == kept ? moved_count : moved_at(kept_end);
+          std::uint32_t from_kept = kept_begin;
+          for (std::uint32_t s = kept_begin + from_moved;
+               from_kept < kept_end || from_moved < moved_end; ++s) {
+            const bool take_moved = from_moved < moved_end &&
+                                    (from_kept == kept_end || moved[from_moved] < keys[from_kept]);
+            const std::uint64_t key = take_moved ? moved[from_moved++] : keys[from_kept++];
+            const auto id = static_cast<std::uint32_t>(key);
+            next[s] = key;
+            item_cells_[s] = codes[id];
+            item_ids_[s] = id;
+            columns_.set(s, boxes[id]);
+          }
+        }
+      });
+}
+
+}  // namespace quadpool::spatial
