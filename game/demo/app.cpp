@@ -67,7 +67,7 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const D
       // A start: the stream grows to what is drawn, which the density map bounds by the
       // screen's area however many sprites there are.
       stream_(kInitialStreamQuads * 4 * lab::VertexStream::kFramesInFlight),
-      sprite_renderer_(renderer, atlas),
+      sprite_renderer_(renderer, atlas, options.tasks),
       overlay_(options.seed),
       loop_{options.lab ? Mode::Lab : Mode::Play} {
   update_layout();

@@ -37,9 +37,6 @@ struct WindowDeleter {
 struct RendererDeleter {
   void operator()(SDL_Renderer* r) const noexcept { SDL_DestroyRenderer(r); }
 };
-struct TextureDeleter {
-  void operator()(SDL_Texture* t) const noexcept { SDL_DestroyTexture(t); }
-};
 
 struct ImGuiSession {
   ImGuiSession(SDL_Window* window, SDL_Renderer* renderer) {
@@ -252,7 +249,7 @@ int run_demo(const DemoOptions& options) {
     std::fprintf(stderr, "quadpool: %s\n", error.c_str());
     return 1;
   }
-  std::unique_ptr<SDL_Texture, TextureDeleter> atlas_texture(atlas.texture);
+  demo::TexturePtr atlas_texture(atlas.texture);
 
   SDL_RendererInfo info{};
   SDL_GetRendererInfo(renderer.get(), &info);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "game/log.hpp"
 #include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
@@ -101,8 +102,8 @@ class SpriteRenderer::Batch {
   std::size_t expected_ = 0;
 };
 
-SpriteRenderer::SpriteRenderer(SDL_Renderer* renderer, const Atlas& atlas)
-    : renderer_(renderer), atlas_(atlas), indices_(kBatchQuads * 6) {
+SpriteRenderer::SpriteRenderer(SDL_Renderer* renderer, const Atlas& atlas, TaskSystem tasks)
+    : renderer_(renderer), atlas_(atlas), tasks_(tasks), indices_(kBatchQuads * 6) {
   for (std::size_t q = 0; q < kBatchQuads; ++q) {
     const int base = static_cast<int>(q * 4);
     const int pattern[6] = {0, 1, 2, 2, 3, 0};
@@ -214,18 +215,10 @@ void SpriteRenderer::draw_density(Batch& batch, const lab::Camera& camera,
   const int cell = kDensityCellPixels;
   const int columns = std::max(1, static_cast<int>(area.w) / cell + 1);
   const int rows = std::max(1, static_cast<int>(area.h) / cell + 1);
-  density_.assign(static_cast<std::size_t>(columns) * static_cast<std::size_t>(rows), 0);
-  for (const scene::Sprite& s : view.sprites) {
-    const lab::ScreenPoint p = camera.to_screen(s.x, s.y);
-    const float cx = (p.x - area.x) / static_cast<float>(cell);
-    const float cy = (p.y - area.y) / static_cast<float>(cell);
-    if (cx < 0 || cy < 0 || cx >= static_cast<float>(columns) || cy >= static_cast<float>(rows)) {
-      continue;
-    }
-    ++density_[static_cast<std::size_t>(cy) * static_cast<std::size_t>(columns) +
-               static_cast<std::size_t>(cx)];
-    ++counts.sprites;
-  }
+  count_density(camera, area, view.sprites, columns, rows);
+  for (const std::uint32_t n : density_) counts.sprites += n;
+  SDL_Texture* texture = density_texture(columns, rows);
+  if (texture == nullptr) return;
   // The scale is the scene's mean density, not this frame's busiest cell, so colours do not
   // flicker as sprites move: a cell at four times the mean is full scale.
   const float side = std::max(view.world_side, 1e-3f);
@@ -233,27 +226,106 @@ void SpriteRenderer::draw_density(Batch& batch, const lab::Camera& camera,
   const float mean =
       static_cast<float>(view.sprites.size()) * cell_world * cell_world / (side * side);
   const float full = std::log2(1.0f + std::max(4.0f * mean, 1.0f));
-  std::size_t filled = 0;
-  for (const std::uint32_t n : density_) filled += n > 0 ? 1 : 0;
-  batch.expect(filled);
-  // The cells follow the screen's grid, not the world's edges: a cell across an edge is cut at
-  // it, so the map stays inside the world's border.
-  const lab::ScreenRect world = camera.world_on_screen(view.world_side);
+  void* pixels = nullptr;
+  int pitch = 0;
+  if (SDL_LockTexture(texture, nullptr, &pixels, &pitch) != 0) {
+    warn_density_once("cannot write the density map's texture");
+    return;
+  }
   for (int y = 0; y < rows; ++y) {
+    auto* row = reinterpret_cast<std::uint32_t*>(static_cast<std::uint8_t*>(pixels) +
+                                                 static_cast<std::ptrdiff_t>(y) * pitch);
+    const std::uint32_t* n =
+        &density_[static_cast<std::size_t>(y) * static_cast<std::size_t>(columns)];
     for (int x = 0; x < columns; ++x) {
-      const std::uint32_t n =
-          density_[static_cast<std::size_t>(y) * static_cast<std::size_t>(columns) +
-                   static_cast<std::size_t>(x)];
-      if (n == 0) continue;
-      const float t = std::min(1.0f, std::log2(1.0f + static_cast<float>(n)) / full);
-      const float x0 = std::max(world.x, area.x + static_cast<float>(x * cell));
-      const float y0 = std::max(world.y, area.y + static_cast<float>(y * cell));
-      const float x1 = std::min(world.x + world.w, area.x + static_cast<float>((x + 1) * cell));
-      const float y1 = std::min(world.y + world.h, area.y + static_cast<float>((y + 1) * cell));
-      if (x1 <= x0 || y1 <= y0) continue;
-      batch.quad(x0, y0, x1, y1, atlas_.white, density_colour(t));
+      // An empty cell is transparent: the background (and nothing else) shows through.
+      if (n[x] == 0) {
+        row[x] = 0;
+        continue;
+      }
+      const float t = std::min(1.0f, std::log2(1.0f + static_cast<float>(n[x])) / full);
+      const Rgba c = density_colour(t);
+      row[x] = std::uint32_t{c.a} << 24 | std::uint32_t{c.r} << 16 | std::uint32_t{c.g} << 8 | c.b;
     }
   }
+  SDL_UnlockTexture(texture);
+
+  // One texel per cell, stretched without filtering onto the screen's grid of cells, and cut at
+  // the world's edges, so the map stays inside the world's border. What the batch holds so far
+  // is drawn first, to keep the order of drawing.
+  batch.flush();
+  const lab::ScreenRect world = camera.world_on_screen(view.world_side);
+  const SDL_Rect world_pixels{
+      static_cast<int>(std::lround(world.x)), static_cast<int>(std::lround(world.y)),
+      static_cast<int>(std::lround(world.x + world.w) - std::lround(world.x)),
+      static_cast<int>(std::lround(world.y + world.h) - std::lround(world.y))};
+  SDL_Rect old_clip{};
+  SDL_RenderGetClipRect(renderer_, &old_clip);
+  const bool clipped = SDL_RenderIsClipEnabled(renderer_) == SDL_TRUE;
+  SDL_Rect clip = world_pixels;
+  if (clipped && SDL_IntersectRect(&old_clip, &world_pixels, &clip) == SDL_FALSE) return;
+  SDL_RenderSetClipRect(renderer_, &clip);
+  const SDL_Rect target{static_cast<int>(area.x), static_cast<int>(area.y), columns * cell,
+                        rows * cell};
+  SDL_RenderCopy(renderer_, texture, nullptr, &target);
+  SDL_RenderSetClipRect(renderer_, clipped ? &old_clip : nullptr);
+  ++counts.draw_calls;
+}
+
+void SpriteRenderer::count_density(const lab::Camera& camera, const lab::ScreenRect& area,
+                                   std::span<const scene::Sprite> sprites, int columns, int rows) {
+  const std::size_t cells = static_cast<std::size_t>(columns) * static_cast<std::size_t>(rows);
+  worker_density_.resize(tasks_.worker_count);
+  for (WorkerGrid& grid : worker_density_) grid.used = false;
+  // Each worker counts its ranges of sprites into a grid of its own; the grids are summed after.
+  const float to_cell = camera.scale() / static_cast<float>(kDensityCellPixels);
+  const lab::ScreenPoint origin = camera.to_screen(0.0f, 0.0f);
+  const float x0 = (origin.x - area.x) / static_cast<float>(kDensityCellPixels);
+  const float y0 = (origin.y - area.y) / static_cast<float>(kDensityCellPixels);
+  parallel_for(tasks_, static_cast<std::uint32_t>(sprites.size()), kDensitySpritesPerTask,
+               [&](std::uint32_t begin, std::uint32_t end, std::uint32_t worker) {
+                 WorkerGrid& grid = worker_density_[worker];
+                 if (!grid.used) grid.cells.assign(cells, 0);
+                 grid.used = true;
+                 for (std::uint32_t i = begin; i < end; ++i) {
+                   const float cx = sprites[i].x * to_cell + x0;
+                   const float cy = sprites[i].y * to_cell + y0;
+                   if (cx < 0 || cy < 0 || cx >= static_cast<float>(columns) ||
+                       cy >= static_cast<float>(rows)) {
+                     continue;
+                   }
+                   ++grid.cells[static_cast<std::size_t>(cy) * static_cast<std::size_t>(columns) +
+                                static_cast<std::size_t>(cx)];
+                 }
+               });
+  density_.assign(cells, 0);
+  for (const WorkerGrid& grid : worker_density_) {
+    if (!grid.used) continue;
+    for (std::size_t c = 0; c < cells; ++c) density_[c] += grid.cells[c];
+  }
+}
+
+SDL_Texture* SpriteRenderer::density_texture(int columns, int rows) {
+  if (density_texture_ != nullptr && density_columns_ == columns && density_rows_ == rows) {
+    return density_texture_.get();
+  }
+  density_texture_.reset(SDL_CreateTexture(renderer_, SDL_PIXELFORMAT_ARGB8888,
+                                           SDL_TEXTUREACCESS_STREAMING, columns, rows));
+  if (density_texture_ == nullptr) {
+    warn_density_once("cannot make the density map's texture");
+    return nullptr;
+  }
+  density_columns_ = columns;
+  density_rows_ = rows;
+  SDL_SetTextureBlendMode(density_texture_.get(), SDL_BLENDMODE_BLEND);
+  SDL_SetTextureScaleMode(density_texture_.get(), SDL_ScaleModeNearest);
+  return density_texture_.get();
+}
+
+void SpriteRenderer::warn_density_once(const char* what) {
+  if (density_warned_) return;
+  density_warned_ = true;
+  logger().warn("{} ({}): the sprites are not drawn while zoomed out", what, SDL_GetError());
 }
 
 }  // namespace quadpool::game::demo

@@ -15,6 +15,10 @@
 
 namespace quadpool::game::demo {
 
+void TextureDeleter::operator()(SDL_Texture* texture) const noexcept {
+  SDL_DestroyTexture(texture);
+}
+
 namespace {
 
 constexpr const char* kAtlasFile = "sprites.png";

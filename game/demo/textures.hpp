@@ -2,6 +2,7 @@
 /// The sprite atlas (assets/sprites.png) and the screenshot writer.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "scene/scene.hpp"
@@ -10,6 +11,12 @@ struct SDL_Renderer;
 struct SDL_Texture;
 
 namespace quadpool::game::demo {
+
+/// Destroys an SDL texture: `TexturePtr` owns one.
+struct TextureDeleter {
+  void operator()(SDL_Texture* texture) const noexcept;
+};
+using TexturePtr = std::unique_ptr<SDL_Texture, TextureDeleter>;
 
 /// A rectangle of the atlas in texture coordinates [0, 1].
 struct AtlasRegion {
