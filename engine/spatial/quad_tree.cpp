@@ -168,11 +168,12 @@ void QuadTree::rebuild(std::span<const Aabb> boxes, const TaskSystem& tasks) {
 // parts of the item arrays and of the scratch that each one touches.
 void QuadTree::build_subtrees(std::span<const Aabb> boxes, const TaskSystem& tasks) {
   parallel_for(tasks, static_cast<std::uint32_t>(subtree_tasks_.size()), 1,
-               [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
+               [&](std::uint32_t begin, std::uint32_t end, std::uint32_t worker) {
                  for (std::uint32_t i = begin; i < end; ++i) {
                    SubtreeTask& task = subtree_tasks_[i];
                    task.stats = {};
                    task.failed = false;
+                   task.worker = worker;
                    BuildContext context{task.stats, static_cast<std::uint8_t>(i + 1), nullptr};
                    // An exception must not leave a worker's thread; the nodes built so far are
                    // linked, so the caller can tear the tree down.
@@ -269,7 +270,7 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
     return;
   }
   if (context.tasks != nullptr && depth == kTaskDepth) {
-    context.tasks->push_back({node, first, end, quadrant, {}, false});
+    context.tasks->push_back({node, first, end, quadrant, {}, false, kNotBuilt});
     return;
   }
 

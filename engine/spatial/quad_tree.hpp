@@ -158,6 +158,16 @@ class QuadTree {
     return node_pools_[pool].allocator();
   }
 
+  /// Which worker (its index in the TaskSystem) built the subtree whose nodes come from pool
+  /// `pool` in the last rebuild, for tools that show how the work fell; kNotBuilt for pool 0
+  /// (the top levels, built on the calling thread) and for a pool that the last rebuild left
+  /// without a subtree (a tree of fewer than kMinItemsForSubtreeTasks items uses pool 0 alone).
+  static constexpr std::uint32_t kNotBuilt = ~std::uint32_t{0};
+  std::uint32_t pool_builder(std::size_t pool) const noexcept {
+    return pool >= 1 && pool - 1 < subtree_tasks_.size() ? subtree_tasks_[pool - 1].worker
+                                                         : kNotBuilt;
+  }
+
   /// The ids of the items in the tree's order (its leaves in pre-order; within a leaf, by id):
   /// boxes close together in the world are close together here. Valid until the next rebuild.
   std::span<const std::uint32_t> item_order() const noexcept { return item_ids_; }
@@ -183,6 +193,7 @@ class QuadTree {
     Aabb quadrant;
     QuadTreeStats stats;  // the subtree's nodes (below its root), leaves, depth, straddlers
     bool failed;          // a node allocation threw: the rebuild throws std::bad_alloc
+    std::uint32_t worker;  // the worker that built it (pool_builder())
   };
   // Where build() puts what it counts and takes its nodes from; with `tasks` set, it stops at
   // kTaskDepth and lists the subtrees there instead of building them.

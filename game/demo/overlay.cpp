@@ -12,6 +12,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -70,6 +71,46 @@ ImVec2 reserve_bar(float width, float height) {
 
 void text(const std::string& s) {
   ImGui::TextUnformatted(s.c_str());
+}
+
+// The node pool bar's tooltip: how the last rebuild's nodes fell. The top levels' pool, then
+// per worker the subtrees it built and their pools' live nodes, then each pool. Under
+// new/delete the pools hold nothing: every worker calls new itself. A tooltip, so that it costs
+// the panel no line at 720 pixels.
+void pools_by_worker_tooltip(const spatial::QuadTree& tree, memory::AllocatorKind kind,
+                             std::uint32_t workers) {
+  ImGui::BeginTooltip();
+  if (kind == memory::AllocatorKind::NewDelete) {
+    text("new/delete: each worker calls new itself");
+  }
+  text(fmt::format("top levels: pool 0, {} nodes, the calling thread",
+                   tree.pool_stats(0).blocks_in_use));
+  std::vector<std::size_t> subtrees(workers, 0), nodes(workers, 0);
+  for (std::size_t p = 1; p < spatial::QuadTree::kNodePools; ++p) {
+    const std::uint32_t worker = tree.pool_builder(p);
+    if (worker >= workers) continue;
+    ++subtrees[worker];
+    nodes[worker] += tree.pool_stats(p).blocks_in_use;
+  }
+  std::size_t built = 0;
+  for (std::uint32_t w = 0; w < workers; ++w) {
+    if (subtrees[w] == 0) continue;
+    built += subtrees[w];
+    text(fmt::format("worker {}: {} subtrees, {} nodes", w, subtrees[w], nodes[w]));
+  }
+  if (built == 0) {
+    text(fmt::format("no subtree tasks: under {} sprites the tree is one piece",
+                     spatial::QuadTree::kMinItemsForSubtreeTasks));
+  }
+  for (std::size_t p = 1; p < spatial::QuadTree::kNodePools && built > 0; ++p) {
+    const std::uint32_t worker = tree.pool_builder(p);
+    const memory::PoolStats pool = tree.pool_stats(p);
+    text(worker == spatial::QuadTree::kNotBuilt
+             ? fmt::format("pool {:2}: {} / {}, no subtree", p, pool.blocks_in_use, pool.capacity)
+             : fmt::format("pool {:2}: {} / {}, worker {}", p, pool.blocks_in_use, pool.capacity,
+                           worker));
+  }
+  ImGui::EndTooltip();
 }
 
 // An integer field with - and + (ctrl: `fast_step`), clamped to [low, high]. True when a new
@@ -278,6 +319,10 @@ void Overlay::draw_pool_panel(const OverlayView& view) {
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colour(kBarFill));
     ImGui::ProgressBar(used, ImVec2(content_w_, 0), label.c_str());
     ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) {
+      pools_by_worker_tooltip(view.sim.tree(), view.sim.last_tick().allocator,
+                              view.sim.config().tasks.worker_count);
+    }
     text(fmt::format("chunks {}   high-water {}   {} each", pool.chunks, pool.high_water,
                      bytes_text(pool.block_size)));
     text(fmt::format("creates {}   destroys {}", pool.total_allocations, pool.total_deallocations));

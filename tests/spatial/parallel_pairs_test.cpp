@@ -150,6 +150,17 @@ TEST(ParallelRebuild, EachSubtreeTakesItsNodesFromItsOwnPoolAndAWarmRebuildAlloc
   EXPECT_EQ(tree.pool_stats().blocks_in_use, tree.stats().nodes);
   EXPECT_GT(pools_used, 1u);
   tree.validate();
+  // Every used subtree pool names the worker that built it; the scheduler gave them to both.
+  std::size_t built_by[2] = {0, 0};
+  EXPECT_EQ(tree.pool_builder(0), QuadTree::kNotBuilt);
+  for (std::size_t p = 1; p < QuadTree::kNodePools; ++p) {
+    const std::uint32_t worker = tree.pool_builder(p);
+    if (tree.pool_stats(p).blocks_in_use == 0) continue;
+    ASSERT_LT(worker, 2u) << "pool " << p;
+    ++built_by[worker];
+  }
+  EXPECT_GT(built_by[0], 0u);
+  EXPECT_GT(built_by[1], 0u);
   if (quadpool::heap_counting_enabled()) {
     for (int frame = 0; frame < 10; ++frame) {
       nudge();
@@ -164,6 +175,9 @@ TEST(ParallelRebuild, EachSubtreeTakesItsNodesFromItsOwnPoolAndAWarmRebuildAlloc
                 scheduler.task_system());
   EXPECT_GT(small.stats().nodes, 21u);  // deeper than the levels above the subtree tasks
   EXPECT_EQ(small.pool_stats(0).blocks_in_use, small.stats().nodes);
+  for (std::size_t p = 0; p < QuadTree::kNodePools; ++p) {
+    EXPECT_EQ(small.pool_builder(p), QuadTree::kNotBuilt) << "pool " << p;
+  }
 }
 
 TEST(ParallelPairs, AnEmptyTreeHasNoPairs) {
