@@ -2,14 +2,17 @@
 
 #include <box2d/b2_broad_phase.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
+#include <utility>
 
 namespace quadpool::bench {
 
 namespace {
 
 constexpr std::uint64_t kEmptySlot = ~std::uint64_t{0};
+constexpr std::size_t kPrefetchAhead = 16;
 
 b2AABB to_b2(const spatial::Aabb& box, float meters_per_unit) {
   b2AABB out;
@@ -92,17 +95,65 @@ class PairSet {
   int shift_ = 64;
 };
 
+// The distance of a point along a Hilbert curve over a 65536 x 65536 grid: points close on the
+// curve are close in the plane. Used only to choose the order in which proxies are created.
+std::uint64_t hilbert_distance(std::uint32_t x, std::uint32_t y) {
+  std::uint64_t d = 0;
+  for (std::uint32_t s = 1u << 15; s > 0; s >>= 1) {
+    const std::uint32_t rx = (x & s) != 0 ? 1 : 0;
+    const std::uint32_t ry = (y & s) != 0 ? 1 : 0;
+    d += static_cast<std::uint64_t>(s) * s * ((3 * rx) ^ ry);
+    if (ry == 0) {  // rotate the quadrant so that the curve stays continuous
+      if (rx == 1) {
+        x = 0xFFFF - x;
+        y = 0xFFFF - y;
+      }
+      std::swap(x, y);
+    }
+  }
+  return d;
+}
+
+// The box indices sorted along a Hilbert curve through the boxes' centres.
+std::vector<std::uint32_t> creation_order(std::span<const spatial::Aabb> boxes) {
+  float lo_x = 0, lo_y = 0, hi_x = 0, hi_y = 0;
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    const float x = 0.5f * (boxes[i].min_x + boxes[i].max_x);
+    const float y = 0.5f * (boxes[i].min_y + boxes[i].max_y);
+    lo_x = i == 0 ? x : std::min(lo_x, x);
+    hi_x = i == 0 ? x : std::max(hi_x, x);
+    lo_y = i == 0 ? y : std::min(lo_y, y);
+    hi_y = i == 0 ? y : std::max(hi_y, y);
+  }
+  const float scale = 65535.0f / std::max({hi_x - lo_x, hi_y - lo_y, 1e-6f});
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(boxes.size());
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    const float x = 0.5f * (boxes[i].min_x + boxes[i].max_x);
+    const float y = 0.5f * (boxes[i].min_y + boxes[i].max_y);
+    keyed[i] = {hilbert_distance(static_cast<std::uint32_t>((x - lo_x) * scale),
+                                 static_cast<std::uint32_t>((y - lo_y) * scale)),
+                static_cast<std::uint32_t>(i)};
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<std::uint32_t> order(boxes.size());
+  for (std::size_t k = 0; k < keyed.size(); ++k) order[k] = keyed[k].second;
+  return order;
+}
+
 }  // namespace
 
+// Proxies are known by their creation rank k: proxy[k] is the k-th proxy created, for the box
+// order[k]; its user data is k, and the pair keys are pairs of ranks.
 struct Box2dPairs::Impl {
   float meters_per_unit;
   b2BroadPhase broad_phase;
-  std::vector<int32> proxy_of_box;  // Box2D's proxy ids are tree node indices, not box indices
-  std::vector<spatial::Aabb> previous;
+  std::vector<std::uint32_t> order;  // box index of each rank
+  std::vector<int32> proxy;          // Box2D's proxy ids are tree node indices, not ranks
+  std::vector<spatial::Aabb> current, previous;  // by rank, in world units
   PairSet live;
   std::vector<std::uint64_t> overlapping;
 
-  // Called by b2BroadPhase::UpdatePairs with the user data (box indices) of the two proxies.
+  // Called by b2BroadPhase::UpdatePairs with the user data (ranks) of the two proxies.
   void AddPair(void* user_a, void* user_b) {
     auto a = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(user_a));
     auto b = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(user_b));
@@ -113,38 +164,51 @@ struct Box2dPairs::Impl {
 
 Box2dPairs::Box2dPairs(std::span<const spatial::Aabb> boxes, float units_per_meter)
     : impl_(std::make_unique<Impl>()) {
-  impl_->meters_per_unit = 1.0f / units_per_meter;
-  impl_->previous.assign(boxes.begin(), boxes.end());
-  impl_->proxy_of_box.reserve(boxes.size());
-  for (std::size_t i = 0; i < boxes.size(); ++i) {
-    impl_->proxy_of_box.push_back(
-        impl_->broad_phase.CreateProxy(to_b2(boxes[i], impl_->meters_per_unit),
-                                       reinterpret_cast<void*>(static_cast<std::uintptr_t>(i))));
+  Impl& impl = *impl_;
+  impl.meters_per_unit = 1.0f / units_per_meter;
+  impl.order = creation_order(boxes);
+  impl.proxy.reserve(boxes.size());
+  impl.current.reserve(boxes.size());
+  for (std::size_t k = 0; k < boxes.size(); ++k) {
+    const spatial::Aabb& box = boxes[impl.order[k]];
+    impl.current.push_back(box);
+    impl.proxy.push_back(impl.broad_phase.CreateProxy(
+        to_b2(box, impl.meters_per_unit), reinterpret_cast<void*>(static_cast<std::uintptr_t>(k))));
   }
+  impl.previous = impl.current;
 }
 
 Box2dPairs::~Box2dPairs() = default;
 
 void Box2dPairs::move(std::span<const spatial::Aabb> boxes) {
-  for (std::size_t i = 0; i < boxes.size(); ++i) {
-    const spatial::Aabb& box = boxes[i];
-    const spatial::Aabb& was = impl_->previous[i];
-    const float scale = impl_->meters_per_unit;
+  Impl& impl = *impl_;
+  const float scale = impl.meters_per_unit;
+  impl.previous.swap(impl.current);
+  const std::size_t count = impl.proxy.size();
+  for (std::size_t k = 0; k < count; ++k) {
+    // The boxes are read in creation order, which is not theirs: fetch a few ahead.
+    if (k + kPrefetchAhead < count) __builtin_prefetch(&boxes[impl.order[k + kPrefetchAhead]]);
+    const spatial::Aabb& box = boxes[impl.order[k]];
+    const spatial::Aabb& was = impl.previous[k];
     const b2Vec2 displacement((box.min_x - was.min_x) * scale, (box.min_y - was.min_y) * scale);
-    impl_->broad_phase.MoveProxy(impl_->proxy_of_box[i], to_b2(box, scale), displacement);
-    impl_->previous[i] = box;
+    impl.broad_phase.MoveProxy(impl.proxy[k], to_b2(box, scale), displacement);
+    impl.current[k] = box;
   }
 }
 
-std::span<const std::uint64_t> Box2dPairs::overlapping_pairs(std::span<const spatial::Aabb> boxes) {
+std::span<const std::uint64_t> Box2dPairs::overlapping_pairs() {
   Impl& impl = *impl_;
   impl.broad_phase.UpdatePairs(&impl);
   impl.overlapping.clear();
   impl.live.sweep([&](std::uint64_t key) {
     const auto a = static_cast<std::uint32_t>(key >> 32);
     const auto b = static_cast<std::uint32_t>(key);
-    if (!impl.broad_phase.TestOverlap(impl.proxy_of_box[a], impl.proxy_of_box[b])) return false;
-    if (spatial::overlaps(boxes[a], boxes[b])) impl.overlapping.push_back(key);
+    if (!impl.broad_phase.TestOverlap(impl.proxy[a], impl.proxy[b])) return false;
+    if (spatial::overlaps(impl.current[a], impl.current[b])) {
+      const std::uint64_t box_a = impl.order[a];
+      const std::uint64_t box_b = impl.order[b];
+      impl.overlapping.push_back(box_a < box_b ? box_a << 32 | box_b : box_b << 32 | box_a);
+    }
     return true;
   });
   return impl.overlapping;
