@@ -36,8 +36,8 @@ class Box2dPairs {
   Box2dPairs& operator=(const Box2dPairs&) = delete;
 
   /// b2BroadPhase::MoveProxy for every box, with its displacement since the last frame (Box2D
-  /// stretches the fat AABB along it), in creation order (b2World walks its body list, which
-  /// keeps its bodies newest first), and keeps this frame's boxes. `boxes` has as many boxes as
+  /// stretches the fat AABB along it), in creation order (b2World walks its body list, newest
+  /// first: the same neighbourhoods, the other way round), and keeps this frame's boxes. `boxes` has as many boxes as
   /// the constructor's.
   void move(std::span<const spatial::Aabb> boxes);
 
