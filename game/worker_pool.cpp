@@ -80,7 +80,8 @@ void* WorkerPool::enqueue(TaskCallback task, std::uint32_t item_count, std::uint
                           void* task_context, void* user_context) {
   auto& pool = *static_cast<WorkerPool*>(user_context);
   const std::uint32_t range_floor = std::max<std::uint32_t>(min_range, 1);
-  const std::uint32_t most_ranges = (item_count + range_floor - 1) / range_floor;
+  // As many ranges as fit whole: every range but the last at least min_range long.
+  const std::uint32_t most_ranges = item_count / range_floor;
   const std::uint32_t wanted = std::min<std::uint32_t>(pool.threads_ * kRangesPerThread, 0xffff);
   const std::uint32_t ranges_guess = std::max<std::uint32_t>(1, std::min(most_ranges, wanted));
   const std::uint32_t range = (item_count + ranges_guess - 1) / ranges_guess;
