@@ -4,10 +4,9 @@
 /// them from a shared counter. The thread that enqueues is worker 0 and runs ranges too while
 /// it waits in finish(), so a pool of N threads starts N - 1 of its own.
 ///
-/// Why not a library (oneTBB): the engine runs a handful of flat parallel loops per tick, one at
-/// a time, so a shared counter is all the scheduling it needs; this pool makes no heap
-/// allocation after its construction (every one that a tick makes goes through the counted
-/// operator new), has no allocator of its own to name, and adds no package.
+/// Against oneTBB (measured in game/README.md, "Threads"): oneTBB's two-thread tick takes 0.85
+/// to 0.95 of this pool's; the pool is kept for now because it adds no package. It makes no
+/// heap allocation after its construction.
 ///
 /// A thread out of work polls for about 30 µs (a tick's next phase comes within microseconds,
 /// and waking a sleeping thread costs tens of microseconds on a virtual machine), then sleeps in
