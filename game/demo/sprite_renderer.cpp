@@ -215,8 +215,7 @@ void SpriteRenderer::draw_density(Batch& batch, const lab::Camera& camera,
   const int cell = kDensityCellPixels;
   const int columns = std::max(1, static_cast<int>(area.w) / cell + 1);
   const int rows = std::max(1, static_cast<int>(area.h) / cell + 1);
-  count_density(camera, area, view.sprites, columns, rows);
-  for (const std::uint32_t n : density_) counts.sprites += n;
+  counts.sprites += count_density(camera, area, view.sprites, columns, rows);
   SDL_Texture* texture = density_texture(columns, rows);
   if (texture == nullptr) return;
   // The scale is the scene's mean density, not this frame's busiest cell, so colours do not
@@ -272,8 +271,9 @@ void SpriteRenderer::draw_density(Batch& batch, const lab::Camera& camera,
   ++counts.draw_calls;
 }
 
-void SpriteRenderer::count_density(const lab::Camera& camera, const lab::ScreenRect& area,
-                                   std::span<const scene::Sprite> sprites, int columns, int rows) {
+std::size_t SpriteRenderer::count_density(const lab::Camera& camera, const lab::ScreenRect& area,
+                                          std::span<const scene::Sprite> sprites, int columns,
+                                          int rows) {
   const std::size_t cells = static_cast<std::size_t>(columns) * static_cast<std::size_t>(rows);
   worker_density_.resize(tasks_.worker_count);
   for (WorkerGrid& grid : worker_density_) grid.used = false;
@@ -285,7 +285,10 @@ void SpriteRenderer::count_density(const lab::Camera& camera, const lab::ScreenR
   parallel_for(tasks_, static_cast<std::uint32_t>(sprites.size()), kDensitySpritesPerTask,
                [&](std::uint32_t begin, std::uint32_t end, std::uint32_t worker) {
                  WorkerGrid& grid = worker_density_[worker];
-                 if (!grid.used) grid.cells.assign(cells, 0);
+                 if (!grid.used) {
+                   grid.cells.assign(cells, 0);
+                   grid.sprites = 0;
+                 }
                  grid.used = true;
                  for (std::uint32_t i = begin; i < end; ++i) {
                    const float cx = sprites[i].x * to_cell + x0;
@@ -296,13 +299,17 @@ void SpriteRenderer::count_density(const lab::Camera& camera, const lab::ScreenR
                    }
                    ++grid.cells[static_cast<std::size_t>(cy) * static_cast<std::size_t>(columns) +
                                 static_cast<std::size_t>(cx)];
+                   ++grid.sprites;
                  }
                });
   density_.assign(cells, 0);
+  std::size_t counted = 0;
   for (const WorkerGrid& grid : worker_density_) {
     if (!grid.used) continue;
     for (std::size_t c = 0; c < cells; ++c) density_[c] += grid.cells[c];
+    counted += grid.sprites;
   }
+  return counted;
 }
 
 SDL_Texture* SpriteRenderer::density_texture(int columns, int rows) {

@@ -91,14 +91,16 @@ class SpriteRenderer {
   Atlas atlas_;
   TaskSystem tasks_;
   std::vector<int> indices_;            // 0 1 2 2 3 0, then the same for every following quad
-  void count_density(const lab::Camera& camera, const lab::ScreenRect& area,
-                     std::span<const scene::Sprite> sprites, int columns, int rows);
+  // Fills density_ with the sprites per cell; returns how many fell inside the grid.
+  std::size_t count_density(const lab::Camera& camera, const lab::ScreenRect& area,
+                            std::span<const scene::Sprite> sprites, int columns, int rows);
   SDL_Texture* density_texture(int columns, int rows);
   void warn_density_once(const char* what);
 
   // One worker's count of sprites per density-map cell.
   struct WorkerGrid {
     std::vector<std::uint32_t> cells;
+    std::size_t sprites = 0;  // the sprites it counted into `cells`
     bool used = false;  // this frame's counting gave the worker a range
   };
   static constexpr std::uint32_t kDensitySpritesPerTask = 1u << 16;
