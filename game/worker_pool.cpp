@@ -38,12 +38,14 @@ void poll_while_equal(const std::atomic<T>& value, T old) noexcept {
   }
 }
 
-// The claim word: which job (bits 32..63), how many ranges it has (bits 16..31), the next
+// A block's claim word: which job (bits 32..63), the block's end (bits 16..31) and its next
 // unclaimed range (bits 0..15). A worker claims a range by one compare-and-swap, and reads the
 // job's fields only after a claim has succeeded: while a range of a job is claimed but not done,
-// finish() cannot return and no new job can overwrite them.
-constexpr std::uint64_t claim_word(std::uint64_t job, std::uint32_t ranges) noexcept {
-  return (job << 32) | (std::uint64_t{ranges} << 16);
+// finish() cannot return and no new job can overwrite them. A stale word (an earlier job's)
+// fails the compare-and-swap.
+constexpr std::uint64_t claim_word(std::uint64_t job, std::uint32_t next,
+                                   std::uint32_t end) noexcept {
+  return (job << 32) | (std::uint64_t{end} << 16) | next;
 }
 
 }  // namespace
@@ -54,7 +56,7 @@ std::uint32_t default_thread_count() noexcept {
 }
 
 WorkerPool::WorkerPool(std::uint32_t threads)
-    : threads_(std::clamp<std::uint32_t>(threads, 1, kMaxThreads)) {
+    : threads_(std::clamp<std::uint32_t>(threads, 1, kMaxThreads)), blocks_(threads_) {
   QUADPOOL_ASSERT(threads >= 1 && threads <= kMaxThreads, "WorkerPool: threads must be in 1..256");
   workers_.reserve(threads_ - 1);
   for (std::uint32_t w = 1; w < threads_; ++w) {
@@ -91,8 +93,19 @@ void* WorkerPool::enqueue(TaskCallback task, std::uint32_t item_count, std::uint
                   .range = range,
                   .ranges = (item_count + range - 1) / range};
   pool.ranges_done_.store(0, std::memory_order_relaxed);
-  const std::uint64_t job = (pool.claim_.load(std::memory_order_relaxed) >> 32) + 1;
-  pool.claim_.store(claim_word(job, pool.job_.ranges), std::memory_order_release);
+  // Worker w's block is the w-th of threads_ equal runs of ranges: with the same cut every job,
+  // a worker that is on time runs the same items phase after phase, and finds in its own cache
+  // what it wrote in the last phase (taken from a shared counter, the ranges fell on the
+  // workers at random: the order repair's merge ran 1.75x slower per job than under oneTBB's
+  // partitioner). A worker whose block is done takes ranges from the others' blocks.
+  const std::uint64_t job = pool.job_number_ + 1;
+  pool.job_number_ = job;
+  const std::uint32_t ranges = pool.job_.ranges;
+  for (std::uint32_t w = 0; w < pool.threads_; ++w) {
+    const auto begin = static_cast<std::uint32_t>(std::uint64_t{ranges} * w / pool.threads_);
+    const auto end = static_cast<std::uint32_t>(std::uint64_t{ranges} * (w + 1) / pool.threads_);
+    pool.blocks_[w].claim.store(claim_word(job, begin, end), std::memory_order_release);
+  }
   pool.generation_.fetch_add(1, std::memory_order_release);
   pool.generation_.notify_all();
   return &pool;
@@ -122,23 +135,33 @@ void WorkerPool::work(std::uint32_t worker, std::stop_token stop) {
 }
 
 void WorkerPool::run_ranges(std::uint32_t worker) noexcept {
-  std::uint64_t word = claim_.load(std::memory_order_acquire);
+  // Its own block first, then the others' in turn.
+  for (std::uint32_t b = 0; b < threads_; ++b) {
+    const std::uint32_t block = worker + b < threads_ ? worker + b : worker + b - threads_;
+    run_block(worker, blocks_[block].claim);
+  }
+}
+
+void WorkerPool::run_block(std::uint32_t worker, std::atomic<std::uint64_t>& claim) noexcept {
+  std::uint64_t word = claim.load(std::memory_order_acquire);
   while (true) {
     const auto next = static_cast<std::uint32_t>(word & 0xffffu);
-    const auto ranges = static_cast<std::uint32_t>((word >> 16) & 0xffffu);
-    if (next >= ranges) return;
-    if (!claim_.compare_exchange_weak(word, word + 1, std::memory_order_acq_rel,
-                                      std::memory_order_acquire)) {
+    const auto end = static_cast<std::uint32_t>((word >> 16) & 0xffffu);
+    if (next >= end) return;
+    if (!claim.compare_exchange_weak(word, word + 1, std::memory_order_acq_rel,
+                                     std::memory_order_acquire)) {
       continue;
     }
-    const Job& job = job_;
+    // A copy: once this range is counted done, finish() may return and the next job overwrite
+    // job_.
+    const Job job = job_;
     const std::uint32_t begin = next * job.range;
-    const std::uint32_t end = std::min(begin + job.range, job.item_count);
-    job.task(begin, end, worker, job.context);
-    if (ranges_done_.fetch_add(1, std::memory_order_acq_rel) + 1 == ranges) {
+    const std::uint32_t stop = std::min(begin + job.range, job.item_count);
+    job.task(begin, stop, worker, job.context);
+    if (ranges_done_.fetch_add(1, std::memory_order_acq_rel) + 1 == job.ranges) {
       ranges_done_.notify_all();
     }
-    word = claim_.load(std::memory_order_acquire);
+    word = claim.load(std::memory_order_acquire);
   }
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 /// The game's implementation of the engine's task interface (engine/core/task_system.hpp): a
-/// fixed pool of std::jthread workers, started once, that split each task into ranges and take
-/// them from a shared counter. The thread that enqueues is worker 0 and runs ranges too while
-/// it waits in finish(), so a pool of N threads starts N - 1 of its own.
+/// fixed pool of std::jthread workers, started once, that split each task into ranges, one block
+/// of ranges per thread; a thread done with its block takes ranges from the others'. The thread
+/// that enqueues is worker 0 and runs ranges too while it waits in finish(), so a pool of N
+/// threads starts N - 1 of its own.
 ///
 /// Against oneTBB (measured in game/README.md, "Threads"): oneTBB's two-thread tick takes 0.85
 /// to 0.95 of this pool's; the pool is kept for now because it adds no package. It makes no
@@ -55,11 +56,18 @@ class WorkerPool {
   static void finish(void* user_task, void* user_context);
   void work(std::uint32_t worker, std::stop_token stop);
   void run_ranges(std::uint32_t worker) noexcept;
+  void run_block(std::uint32_t worker, std::atomic<std::uint64_t>& claim) noexcept;
+
+  // One per thread, each on a cache line of its own: the claim word of that thread's block of
+  // ranges (worker_pool.cpp).
+  struct alignas(64) Block {
+    std::atomic<std::uint64_t> claim{0};
+  };
 
   std::uint32_t threads_;
   Job job_;
-  std::atomic<std::uint64_t> claim_{
-      0};  // the job, its range count, the next range (worker_pool.cpp)
+  std::uint64_t job_number_ = 0;  // enqueue's alone: the jobs so far
+  std::vector<Block> blocks_;
   std::atomic<std::uint32_t> ranges_done_{0};
   std::atomic<std::uint32_t> generation_{0};  // bumped per job (and at shutdown) to wake workers
   std::vector<std::jthread> workers_;         // last: started after every member above exists
