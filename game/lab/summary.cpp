@@ -6,6 +6,7 @@
 #include "engine/memory/allocator_kind.hpp"
 #include "game/json_writer.hpp"
 #include "game/report_json.hpp"
+#include "game/simulation.hpp"
 #include "scene/scene.hpp"
 
 namespace quadpool::game::lab {
@@ -179,6 +180,9 @@ std::string summary_json(const SummaryInputs& in) {
   json.string("scene", scene::scene_name(in.sim.config().scene.kind));
   json.integer("sprites", in.sim.sprites().size());
   json.integer("ticks_since_reset", in.sim.ticks());  // a new scene starts again from 0
+  // The shown world's hash, as the headless runner prints it: a --frames run of the lab and
+  // a headless run of as many ticks end on the same state.
+  json.string("state_hash", format_hash(in.sim.state_hash()));
   write_seed(json, "seed", in.seed);
   json.string("renderer", in.renderer);
   json.integer("window_width", static_cast<std::uint64_t>(in.layout.window.w));

@@ -288,6 +288,26 @@ TEST_F(DemoSmoke, AZoomedOutCrowdIsADensityMapAndTheVertexStreamFollowsWhatIsDra
   EXPECT_EQ(parse_summary(small).at("density_map"), "false");
 }
 
+TEST_F(DemoSmoke, TheLabEndsOnTheStateTheHeadlessRunnerReachesInAsManyTicks) {
+  // One tick a frame, none while paused, one per single step: frames 0-4 tick, F3 pauses at 5,
+  // F4 steps at 8 and 9, F3 resumes at 12 and frames 12-29 tick. The summary must describe
+  // every tick the frames ran (the last frame's included) and no other.
+  ::setenv("QUADPOOL_DEMO_KEYS", "5:F3,8:F4,9:F4,12:F3", 1);
+  const test::ProcessResult lab = test::run_quadpool(
+      "--lab --sprites 20000 --seed 9 --frames 30 --window 640x400 --vsync off",
+      test::Capture::Stdout);
+  ASSERT_EQ(lab.exit_code, 0) << lab.output;
+  const auto json = parse_summary(lab);
+  constexpr std::uint64_t kTicks = 5 + 2 + 18;
+  EXPECT_EQ(number(json, "ticks_since_reset"), kTicks);
+
+  const test::ProcessResult headless = test::run_quadpool(
+      "--headless --sprites 20000 --seed 9 --ticks " + std::to_string(kTicks) + " --json",
+      test::Capture::Stdout);
+  ASSERT_EQ(headless.exit_code, 0) << headless.output;
+  EXPECT_EQ(json.at("state_hash"), parse_summary(headless).at("state_hash"));
+}
+
 TEST_F(DemoSmoke, AScriptedShiftDragQueriesTheTreeAndAShiftClickOnEmptySpaceClears) {
   // The world's rectangle starts at x = 390 in a 1280x720 window; the drag covers a part of it.
   ::setenv("QUADPOOL_DEMO_KEYS", "5:query=600/200/800/400", 1);
