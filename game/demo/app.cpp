@@ -225,7 +225,7 @@ void App::tick(lab::FrameSample& sample) {
       const lab::ScreenPoint at = camera_.to_world(input_.mouse().x, input_.mouse().y);
       lab_.runner.spawn(at.x, at.y, kSpawnPerFrame, 20.0f / camera_.scale());
     }
-    lab_.runner.tick_frame(controls_, sample);
+    lab_.runner.run(lab_.runner.plan_frame(controls_), sample);
     // The query tool's timed scans would land in an A/B run's frame times: off while it runs.
     if (ab_.running()) lab_.selection.clear();
     lab_.selection.update(lab_.runner.sim());

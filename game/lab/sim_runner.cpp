@@ -69,17 +69,22 @@ void SimRunner::spawn(float x, float y, std::size_t count, float spread) {
   if (sim_->spawn_at(x, y, count, spread) > 0) warmup_.restart();
 }
 
-void SimRunner::tick_frame(Controls& controls, FrameSample& sample) {
-  int ticks = 0;
+FramePlan SimRunner::plan_frame(Controls& controls) {
+  FramePlan plan;
   if (controls.step_once) {
-    ticks = 1;
+    plan.ticks = 1;
     controls.step_once = false;
   } else if (!controls.paused) {
     tick_debt_ += std::clamp(controls.speed, 0.0f, 16.0f);  // never a negative or huge count
-    ticks = static_cast<int>(tick_debt_);
-    tick_debt_ -= static_cast<float>(ticks);
+    plan.ticks = static_cast<int>(tick_debt_);
+    tick_debt_ -= static_cast<float>(plan.ticks);
   }
-  for (int i = 0; i < ticks; ++i) {
+  return plan;
+}
+
+void SimRunner::run(const FramePlan& plan, FrameSample& sample) {
+  if (plan.spawn) spawn(plan.spawn->x, plan.spawn->y, plan.spawn->count, plan.spawn->spread);
+  for (int i = 0; i < plan.ticks; ++i) {
     const bool warm = warmup_.next_tick(*sim_);
     const TickSample tick = TickSample::of(sim_->step(), warm);
     if (i == 0) {
@@ -89,7 +94,7 @@ void SimRunner::tick_frame(Controls& controls, FrameSample& sample) {
     }
     sample.ticked = true;
   }
-  if (ticks > 0) update_contacts();
+  if (plan.ticks > 0) update_contacts();
 }
 
 void SimRunner::update_contacts() {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -17,6 +18,21 @@
 #include "scene/scene.hpp"
 
 namespace quadpool::game::lab {
+
+/// One frame's changes to the simulation: decided by the window's thread (plan_frame() and the
+/// mouse), carried out by SimRunner::run(), which the lab calls on its tick thread.
+struct FramePlan {
+  /// Sprites added before the ticks, while the left button is held in the world.
+  struct Spawn {
+    float x = 0, y = 0;  // world units
+    std::size_t count = 0;
+    float spread = 0;  // world units
+  };
+  std::optional<Spawn> spawn;
+  int ticks = 0;
+
+  bool empty() const noexcept { return !spawn && ticks == 0; }
+};
 
 class SimRunner {
  public:
@@ -39,9 +55,15 @@ class SimRunner {
   void set_tree_limits(int max_depth, int leaf_capacity);
   /// The allocator from the next tick on; a real change is counted and logged.
   void set_allocator(memory::AllocatorKind kind);
-  /// Runs this frame's ticks (one after a step, none while paused, `controls.speed` per frame on
-  /// average otherwise) and adds their phases and heap allocations to `sample`.
-  void tick_frame(Controls& controls, FrameSample& sample);
+  /// This frame's ticks: one after a step (which it clears), none while paused,
+  /// `controls.speed` per frame on average otherwise (the fraction is carried to later frames).
+  /// No spawn; the caller adds it.
+  FramePlan plan_frame(Controls& controls);
+  /// Carries out `plan`: its spawn, then its ticks, whose phases and heap allocations go into
+  /// `sample` (left as it is when the plan has no tick). Touches only this runner, its
+  /// simulation and `sample`, so it may run on another thread while the caller does other
+  /// work, as long as the caller touches none of them until it returns.
+  void run(const FramePlan& plan, FrameSample& sample);
   /// Spawns `count` sprites within `spread` of world point (x, y).
   void spawn(float x, float y, std::size_t count, float spread);
 
