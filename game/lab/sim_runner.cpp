@@ -18,12 +18,14 @@ SimRunner::SimRunner(const scene::SceneConfig& scene, memory::AllocatorKind allo
 }
 
 void SimRunner::reset(std::size_t sprites, std::uint64_t seed) {
+  assert_not_lent();
   config_.scene.sprites = std::clamp(sprites, kMinSprites, kMaxSprites);
   config_.scene.seed = seed;
   rebuild_simulation();
 }
 
 void SimRunner::reset(scene::SceneKind kind) {
+  assert_not_lent();
   config_.scene.kind = kind;
   rebuild_simulation();
   logger().info("scene: {}, {} sprites, seed {}", scene::scene_name(kind), config_.scene.sprites,
@@ -31,6 +33,7 @@ void SimRunner::reset(scene::SceneKind kind) {
 }
 
 void SimRunner::reset_to(std::span<const scene::Sprite> sprites) {
+  assert_not_lent();
   rebuild_simulation();  // the same seeded scene, so the same world
   Simulation& sim = *sim_;
   while (!sim.sprites().empty()) sim.remove_sprite(sim.sprites().size() - 1);  // from the end: O(1)
@@ -47,6 +50,7 @@ void SimRunner::rebuild_simulation() {
 }
 
 void SimRunner::set_tree_limits(int max_depth, int leaf_capacity) {
+  assert_not_lent();
   max_depth = std::clamp(max_depth, kMinTreeDepth, kMaxTreeDepth);
   leaf_capacity = std::clamp(leaf_capacity, kMinLeafCapacity, kMaxLeafCapacity);
   if (max_depth == config_.tree_max_depth && leaf_capacity == config_.tree_leaf_capacity) return;
@@ -59,6 +63,7 @@ void SimRunner::set_tree_limits(int max_depth, int leaf_capacity) {
 }
 
 void SimRunner::set_allocator(memory::AllocatorKind kind) {
+  assert_not_lent();
   if (kind == sim_->allocator()) return;
   sim_->set_allocator(kind);
   ++allocator_switches_;
@@ -70,6 +75,7 @@ void SimRunner::spawn(float x, float y, std::size_t count, float spread) {
 }
 
 FramePlan SimRunner::plan_frame(Controls& controls) {
+  assert_not_lent();
   FramePlan plan;
   if (controls.step_once) {
     plan.ticks = 1;

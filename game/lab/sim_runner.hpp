@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "engine/core/assert.hpp"
 #include "engine/memory/allocator_kind.hpp"
 #include "game/lab/controls.hpp"
 #include "game/lab/frame_stats.hpp"
@@ -67,16 +68,28 @@ class SimRunner {
   /// Spawns `count` sprites within `spread` of world point (x, y).
   void spawn(float x, float y, std::size_t count, float spread);
 
-  const Simulation& sim() const noexcept { return *sim_; }
+  /// Asserts that no TickThread is running this runner's ticks (join them first).
+  const Simulation& sim() const noexcept {
+    assert_not_lent();
+    return *sim_;
+  }
   /// The scene reset() last built: kind, seed and sprite count.
   const scene::SceneConfig& scene() const noexcept { return config_.scene; }
   /// The scene, the tree settings and the heap counter every reset uses.
   const SimulationConfig& config() const noexcept { return config_; }
   std::uint64_t allocator_switches() const noexcept { return allocator_switches_; }
   /// Per sprite, 1 when its circle touched another in the last tick.
-  std::span<const std::uint8_t> in_contact() const noexcept { return in_contact_; }
+  std::span<const std::uint8_t> in_contact() const noexcept {
+    assert_not_lent();
+    return in_contact_;
+  }
 
  private:
+  friend class TickThread;  // sets lent_ around the ticks it runs
+
+  void assert_not_lent() const {
+    QUADPOOL_ASSERT(!lent_, "SimRunner used while a TickThread runs its ticks: join() first");
+  }
   void update_contacts();
   void rebuild_simulation();
 
@@ -86,6 +99,11 @@ class SimRunner {
   std::uint64_t allocator_switches_ = 0;
   float tick_debt_ = 0;  // fractional ticks owed at speeds below 1
   std::vector<std::uint8_t> in_contact_;
+  // True from TickThread::start() to its join(), and read only by the thread that calls those:
+  // the window's reads (sim(), in_contact()) and changes (plan_frame, the resets, the switches)
+  // assert that no tick is in flight, so a read that should have waited fails every time, not
+  // only when it happens to meet a tick.
+  bool lent_ = false;
 };
 
 }  // namespace quadpool::game::lab

@@ -22,6 +22,7 @@ void TickThread::start(const FramePlan& plan, FrameSample& sample) {
   plan_ = plan;
   sample_ = &sample;
   in_flight_ = true;
+  runner_.lent_ = true;
   go_.release();
 }
 
@@ -34,6 +35,7 @@ void TickThread::wait() noexcept {
   if (!in_flight_) return;
   done_.acquire();
   in_flight_ = false;
+  runner_.lent_ = false;
 }
 
 void TickThread::loop(std::stop_token stop) {

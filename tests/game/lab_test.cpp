@@ -34,6 +34,8 @@
 #include "game/tick_recorder.hpp"
 #include "game/worker_pool.hpp"
 #include "scene/scene.hpp"
+#include "tests/common/assert_throws.hpp"
+#include "tests/common/skip.hpp"
 
 namespace quadpool::game::lab {
 namespace {
@@ -458,6 +460,27 @@ TEST(TickThread, FramesRunThereEndOnTheStateOfTheSamePlansRunInlineAndAllocateNo
   // 20 frames at 1.5, a paused frame's step, 32 frames at 1.5; the pause kept the fraction.
   EXPECT_EQ(threaded.sim().ticks(), 30u + 1u + 48u);
   if (quadpool::heap_counting_enabled()) EXPECT_GT(warm_frames, 30u);
+}
+
+// While the ticks run on the tick thread the window must not read or change the simulation: the
+// runner refuses it every time, not only when a tick happens to be running at that moment.
+TEST(TickThread, TheRunnerRefusesTheWindowsCallsUntilTheTicksAreJoined) {
+  QUADPOOL_SKIP_WITHOUT_ASSERTS();
+  const scene::SceneConfig scene{.seed = 2, .sprites = 500, .kind = scene::SceneKind::Uniform};
+  SimRunner runner(scene, memory::AllocatorKind::Pool, nullptr);
+  TickThread tick_thread(runner);
+  Controls controls;
+  FrameSample sample;
+  tick_thread.start(runner.plan_frame(controls), sample);
+  {
+    const test::ScopedThrowingAsserts throwing;
+    EXPECT_THROW(runner.plan_frame(controls), test::AssertionError);
+    EXPECT_THROW(runner.set_allocator(memory::AllocatorKind::NewDelete), test::AssertionError);
+    EXPECT_THROW(runner.reset(100, 3), test::AssertionError);
+  }
+  tick_thread.join();
+  EXPECT_EQ(runner.sim().ticks(), 1u);
+  EXPECT_TRUE(sample.ticked);
 }
 
 }  // namespace
