@@ -5,14 +5,15 @@
 /// that enqueues is worker 0 and runs ranges too while it waits in finish(), so a pool of N
 /// threads starts N - 1 of its own.
 ///
-/// Against oneTBB (measured in game/README.md, "Threads"): oneTBB's two-thread tick takes 0.85
-/// to 0.95 of this pool's; the pool is kept for now because it adds no package. It makes no
-/// heap allocation after its construction.
+/// Against oneTBB (measured in game/README.md, "Threads"): oneTBB's two-thread tick takes 0.97
+/// to 0.99 of this pool's; the pool is kept because it adds no package. It makes no heap
+/// allocation after its construction.
 ///
 /// A thread out of work polls for about 30 µs (a tick's next phase comes within microseconds,
-/// and waking a sleeping thread costs tens of microseconds on a virtual machine), then sleeps in
-/// std::atomic::wait (a futex on Linux): the machines this runs on are shared, so it never spins
-/// longer. Not copyable; the destructor stops and joins the workers.
+/// and waking a sleeping thread costs tens of microseconds on a virtual machine), then for up to
+/// 1 ms yields its core to any thread that wants it between looks, then sleeps in
+/// std::atomic::wait (a futex on Linux): the machines this runs on are shared, so it never
+/// holds a core longer. Not copyable; the destructor stops and joins the workers.
 ///
 /// One job at a time, from any thread: the pool does not remember which thread enqueued, so
 /// different threads may take turns at enqueue() and finish() (the lab's tick thread for the
