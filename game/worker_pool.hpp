@@ -14,15 +14,6 @@
 /// 1 ms yields its core to any thread that wants it between looks, then sleeps in
 /// std::atomic::wait (a futex on Linux): the machines this runs on are shared, so it never
 /// holds a core longer. Not copyable; the destructor stops and joins the workers.
-///
-/// One job at a time, from any thread: the pool does not remember which thread enqueued, so
-/// different threads may take turns at enqueue() and finish() (the lab's tick thread for the
-/// tick, the window's thread for the density map), as long as each turn's finish() happens
-/// before the next turn's enqueue() (a semaphore or a join between them). finish() returns only
-/// after every range's ranges_done_ increment, which it acquires, so the next enqueue() by any
-/// thread ordered after it overwrites job_ with no worker still reading it. Two threads
-/// enqueueing at once would be a data race on job_: the TaskSystem contract allows one job in
-/// flight.
 
 #include <atomic>
 #include <cstdint>

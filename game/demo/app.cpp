@@ -63,7 +63,6 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const D
                options.allocator, options.heap_counter, options.tasks),
            {},
            {}},
-      tick_thread_(lab_.runner),
       play_(options, std::move(replay)),
       // A start: the stream grows to what is drawn, which the density map bounds by the
       // screen's area however many sprites there are.
@@ -172,9 +171,40 @@ int App::run() {
   // the load, CPU time per frame much less.
   const std::clock_t cpu_start = std::clock();
   while (!loop_.quit) {
-    if (!run_frame(screenshot_written)) return 1;
+    const Clock::time_point frame_start = Clock::now();
+    const std::optional<scene::SceneKind> scripted_scene =
+        input_.inject_script(loop_.frame, target_.window);
+    handle_events();
+    if (scripted_scene) {
+      OverlayRequests pick;
+      pick.scene = scripted_scene;
+      apply(pick);
+    }
+    if (options_.ab && loop_.frame == 0) start_ab();
+    update_layout();
+
+    lab::FrameSample sample;
+    sample.tick.allocator = allocator();
+    tick(sample);
+
+    const Clock::time_point render_start = Clock::now();
+    const OverlayRequests requests = render();
+    // Esc or the window's close button (handled above) end the demo after this frame too, so
+    // --screenshot saves it however the demo ends.
+    if (options_.frames && loop_.frame + 1 >= *options_.frames) loop_.quit = true;
+    const bool last_frame = loop_.quit;
+    // SDL_RenderReadPixels reads the back buffer: before SDL_RenderPresent.
+    if (!save_frame(last_frame)) return 1;
+    screenshot_written = screenshot_written || (last_frame && !options_.screenshot.empty());
+    SDL_RenderPresent(target_.renderer);
+    sample.render = static_cast<float>(ms_since(render_start));
+    sample.total = static_cast<float>(ms_since(frame_start));
+    stats_.record(sample);
+    advance_ab(sample);
+    // After the sample is recorded: a request that replaces the scene acts from the next frame.
+    apply(requests);
+    ++loop_.frame;
   }
-  // Every frame joined its ticks (run_frame): the summary and its hash are of all of them.
   const double cpu_ms_per_frame = stats_.frames() == 0
                                       ? 0.0
                                       : 1000.0 * static_cast<double>(std::clock() - cpu_start) /
@@ -187,78 +217,26 @@ int App::run() {
   return exit_code;
 }
 
-// One frame: input, the ticks, drawing, presenting, the statistics. In the lab the frame draws
-// the state its ticks start from and presents it while they run on the tick thread, so the
-// picture is one frame behind the simulation (see present()). Returns false when --screenshot
-// cannot be written.
-bool App::run_frame(bool& screenshot_written) {
-  const Clock::time_point frame_start = Clock::now();
-  begin_frame();
-  lab::FrameSample sample;
-  sample.tick.allocator = allocator();
-  const lab::FramePlan plan = tick(sample);
-
-  const Clock::time_point render_start = Clock::now();
-  const OverlayRequests requests = render();
-  // Esc or the window's close button (handled above) end the demo after this frame too, so
-  // --screenshot saves it however the demo ends.
-  if (options_.frames && loop_.frame + 1 >= *options_.frames) loop_.quit = true;
-  const bool last_frame = loop_.quit;
-  if (!present(plan, sample, render_start, last_frame)) return false;
-  screenshot_written = screenshot_written || (last_frame && !options_.screenshot.empty());
-  // The frame ends once its ticks have joined: its time is its whole wall time, the ticks'
-  // included whether or not they overlapped the present.
-  sample.total = static_cast<float>(ms_since(frame_start));
-  stats_.record(sample);
-  advance_ab(sample);
-  // After the sample is recorded: a request that replaces the scene acts from the next frame.
-  apply(requests);
-  ++loop_.frame;
-  return true;
-}
-
-// The frame's input and what it asks for at once: the key script's keys, the window's events,
-// a scripted scene, --ab's run on the first frame, a new layout. All of it may touch the
-// simulations: no tick is in flight here.
-void App::begin_frame() {
-  const std::optional<scene::SceneKind> scripted_scene =
-      input_.inject_script(loop_.frame, target_.window);
-  handle_events();
-  if (scripted_scene) {
-    OverlayRequests pick;
-    pick.scene = scripted_scene;
-    apply(pick);
+// This frame's ticks: the lab's at its speed, or one of the game's (none while paused, one
+// after a step), flown by whoever flies it.
+void App::tick(lab::FrameSample& sample) {
+  if (loop_.mode == Mode::Lab) {
+    if (input_.spawning() && !ab_.running()) {
+      const lab::ScreenPoint at = camera_.to_world(input_.mouse().x, input_.mouse().y);
+      lab_.runner.spawn(at.x, at.y, kSpawnPerFrame, 20.0f / camera_.scale());
+    }
+    lab_.runner.tick_frame(controls_, sample);
+    // The query tool's timed scans would land in an A/B run's frame times: off while it runs.
+    if (ab_.running()) lab_.selection.clear();
+    lab_.selection.update(lab_.runner.sim());
+    return;
   }
-  if (options_.ab && loop_.frame == 0) start_ab();
-  update_layout();
-}
-
-// This frame's ticks. The game's run here (none while paused, one after a step), flown by
-// whoever flies it, and the plan returned is empty. The lab's are only planned here (speed,
-// pause, step, the sprites spawned while the button is held): present() runs them.
-lab::FramePlan App::tick(lab::FrameSample& sample) {
-  if (loop_.mode == Mode::Lab) return plan_lab_frame();
-  if (controls_.paused && !controls_.step_once) return {};
+  if (controls_.paused && !controls_.step_once) return;
   controls_.step_once = false;
   if (play_.tick(camera_)) {
     sample.tick = play_.session().last_sample();
     sample.ticked = true;
   }
-  return {};
-}
-
-// The lab's plan, and the query tool brought up to the state this frame draws.
-lab::FramePlan App::plan_lab_frame() {
-  lab::FramePlan plan = lab_.runner.plan_frame(controls_);
-  if (input_.spawning() && !ab_.running()) {
-    const lab::ScreenPoint at = camera_.to_world(input_.mouse().x, input_.mouse().y);
-    plan.spawn = lab::FramePlan::Spawn{
-        .x = at.x, .y = at.y, .count = kSpawnPerFrame, .spread = 20.0f / camera_.scale()};
-  }
-  // The query tool's timed scans would land in an A/B run's frame times: off while it runs.
-  if (ab_.running()) lab_.selection.clear();
-  lab_.selection.update(lab_.runner.sim());
-  return plan;
 }
 
 void App::handle_events() {
@@ -280,8 +258,8 @@ void App::handle_events() {
   }
 }
 
-// Queues the world's drawing in SDL and builds the overlay's draw lists (present() draws
-// them): the frame's every read of the simulation. Returns what the overlay's widgets asked for.
+// Draws the world and the overlay into the back buffer; returns what the overlay's widgets
+// asked for.
 OverlayRequests App::render() {
   SDL_SetRenderDrawColor(target_.renderer, 18, 20, 28, 255);
   SDL_RenderClear(target_.renderer);
@@ -301,39 +279,9 @@ OverlayRequests App::render() {
   const OverlayRequests requests = draw_overlay();
   if (Clock::now() < notice_.until) draw_notice(notice_.text, layout_.layout.world);
   ImGui::Render();
+  ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
   stream_.end_frame();
   return requests;
-}
-
-// Puts the frame on the screen while `plan`'s ticks run on the tick thread, then joins them.
-// render() has read the simulation for the last time this frame: what it queued in SDL (the
-// vertices are copied when queued, the density map into its texture) and ImGui's draw lists no
-// longer point into it. So SDL's software rasteriser, which runs in RenderDrawData's and
-// RenderPresent's flush and is most of the drawing's time at a million sprites, overlaps the
-// tick. The picture is thus of the state before this frame's ticks: one frame behind.
-//
-// The heap counter counts every thread's operator new, and a tick's count is taken around it,
-// so nothing here may call operator new while the ticks run: SDL, and ImGui's backend and its
-// allocator, are C or malloc. The screenshots (a PNG encoded in a std::vector, a log line) do,
-// so a frame that saves one saves it before the ticks start. Returns false when --screenshot
-// cannot be written (then no tick has started).
-bool App::present(const lab::FramePlan& plan, lab::FrameSample& sample,
-                  Clock::time_point render_start, bool last_frame) {
-  const bool saving = controls_.screenshot || (last_frame && !options_.screenshot.empty());
-  if (saving) {
-    ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
-    // SDL_RenderReadPixels reads the back buffer: before SDL_RenderPresent.
-    if (!save_frame(last_frame)) return false;
-  }
-  // From start() to join() the tick thread owns the lab's runner, its simulation, the workers
-  // and `sample`: this thread touches none of them.
-  if (!plan.empty()) tick_thread_.start(plan, sample);
-  if (!saving) ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
-  SDL_RenderPresent(target_.renderer);
-  const auto render_ms = static_cast<float>(ms_since(render_start));
-  tick_thread_.join();
-  sample.render = render_ms;
-  return true;
 }
 
 // The game: the chase camera follows the ship before it is drawn. The lab: the sprites with

@@ -5,8 +5,6 @@
 /// query tool). Each part has one job: Input (scripted keys, mouse gestures, keys to actions
 /// through the key map), Camera, AbExperiment (in the game the bot flies its legs), Overlay
 /// (the panels, which see only an OverlayView), and summary_json (the JSON printed at exit).
-/// In the lab a frame draws the simulation's state, then presents it while TickThread runs the
-/// frame's ticks: the picture is one frame behind the state (App::present, app.cpp).
 /// run_demo() (demo.cpp) sets SDL up and hands the window and renderer to an App.
 
 #include <chrono>
@@ -29,7 +27,6 @@
 #include "game/lab/layout.hpp"
 #include "game/lab/selection.hpp"
 #include "game/lab/sim_runner.hpp"
-#include "game/lab/tick_thread.hpp"
 #include "game/lab/vertex_stream.hpp"
 #include "game/play/replay.hpp"
 #include "scene/scene.hpp"
@@ -84,11 +81,8 @@ class App {
     std::chrono::steady_clock::time_point until{};
   };
 
-  bool run_frame(bool& screenshot_written);
-  void begin_frame();
   void handle_events();
-  lab::FramePlan tick(lab::FrameSample& sample);
-  lab::FramePlan plan_lab_frame();
+  void tick(lab::FrameSample& sample);
   void switch_mode();
   void switch_allocator();
   memory::AllocatorKind allocator() const noexcept;
@@ -108,8 +102,6 @@ class App {
   void end_ab();
   void advance_ab(const lab::FrameSample& sample);
   OverlayRequests render();
-  bool present(const lab::FramePlan& plan, lab::FrameSample& sample,
-               std::chrono::steady_clock::time_point render_start, bool last_frame);
   void draw_world();
   OverlayRequests draw_overlay();
   bool save_frame(bool last_frame);
@@ -121,7 +113,6 @@ class App {
   DemoOptions options_;
   Input input_;
   Lab lab_;
-  lab::TickThread tick_thread_;  // runs lab_.runner's ticks; after lab_, so it stops first
   PlayScreen play_;
   lab::Camera camera_;
   lab::VertexStream stream_;

@@ -124,9 +124,7 @@ bool tree_field(const char* label, int& value, int low, int high, int fast_step)
 
 // A graph of the last FrameStats::kHistory frames, one column per frame, stacked by the first
 // `phases` phases (5: the whole frame, 4: the tick alone), oldest on the left. The whole-frame
-// graph has a 60 FPS line; the tick graph has a strip under it coloured by allocator. In the
-// lab the present overlaps the ticks, so the whole-frame column is the frame's work, which can
-// be taller than its wall time.
+// graph has a 60 FPS line; the tick graph has a strip under it coloured by allocator.
 void draw_phase_graph(const lab::FrameStats& stats, int phases, float width, float height,
                       bool whole_frame) {
   const std::size_t n = stats.history_size();

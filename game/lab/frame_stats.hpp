@@ -20,10 +20,8 @@ namespace quadpool::game::lab {
 struct FrameSample {
   TickSample tick;  // the frame's ticks, summed; all zero when ticked is false (paused)
   bool ticked = false;
-  // Drawing, the overlay and presenting. In the lab the present overlaps the frame's ticks (on
-  // the tick thread), so tick.ms.total + render may exceed total.
-  float render = 0;
-  float total = 0;  // the whole frame's wall time, events included, until its ticks have joined
+  float render = 0;  // drawing, the overlay and presenting
+  float total = 0;   // the whole frame, events included
 };
 
 /// Per-allocator figures over a run.

@@ -18,14 +18,12 @@ SimRunner::SimRunner(const scene::SceneConfig& scene, memory::AllocatorKind allo
 }
 
 void SimRunner::reset(std::size_t sprites, std::uint64_t seed) {
-  assert_not_lent();
   config_.scene.sprites = std::clamp(sprites, kMinSprites, kMaxSprites);
   config_.scene.seed = seed;
   rebuild_simulation();
 }
 
 void SimRunner::reset(scene::SceneKind kind) {
-  assert_not_lent();
   config_.scene.kind = kind;
   rebuild_simulation();
   logger().info("scene: {}, {} sprites, seed {}", scene::scene_name(kind), config_.scene.sprites,
@@ -33,7 +31,6 @@ void SimRunner::reset(scene::SceneKind kind) {
 }
 
 void SimRunner::reset_to(std::span<const scene::Sprite> sprites) {
-  assert_not_lent();
   rebuild_simulation();  // the same seeded scene, so the same world
   Simulation& sim = *sim_;
   while (!sim.sprites().empty()) sim.remove_sprite(sim.sprites().size() - 1);  // from the end: O(1)
@@ -50,7 +47,6 @@ void SimRunner::rebuild_simulation() {
 }
 
 void SimRunner::set_tree_limits(int max_depth, int leaf_capacity) {
-  assert_not_lent();
   max_depth = std::clamp(max_depth, kMinTreeDepth, kMaxTreeDepth);
   leaf_capacity = std::clamp(leaf_capacity, kMinLeafCapacity, kMaxLeafCapacity);
   if (max_depth == config_.tree_max_depth && leaf_capacity == config_.tree_leaf_capacity) return;
@@ -63,7 +59,6 @@ void SimRunner::set_tree_limits(int max_depth, int leaf_capacity) {
 }
 
 void SimRunner::set_allocator(memory::AllocatorKind kind) {
-  assert_not_lent();
   if (kind == sim_->allocator()) return;
   sim_->set_allocator(kind);
   ++allocator_switches_;
@@ -74,23 +69,17 @@ void SimRunner::spawn(float x, float y, std::size_t count, float spread) {
   if (sim_->spawn_at(x, y, count, spread) > 0) warmup_.restart();
 }
 
-FramePlan SimRunner::plan_frame(Controls& controls) {
-  assert_not_lent();
-  FramePlan plan;
+void SimRunner::tick_frame(Controls& controls, FrameSample& sample) {
+  int ticks = 0;
   if (controls.step_once) {
-    plan.ticks = 1;
+    ticks = 1;
     controls.step_once = false;
   } else if (!controls.paused) {
     tick_debt_ += std::clamp(controls.speed, 0.0f, 16.0f);  // never a negative or huge count
-    plan.ticks = static_cast<int>(tick_debt_);
-    tick_debt_ -= static_cast<float>(plan.ticks);
+    ticks = static_cast<int>(tick_debt_);
+    tick_debt_ -= static_cast<float>(ticks);
   }
-  return plan;
-}
-
-void SimRunner::run(const FramePlan& plan, FrameSample& sample) {
-  if (plan.spawn) spawn(plan.spawn->x, plan.spawn->y, plan.spawn->count, plan.spawn->spread);
-  for (int i = 0; i < plan.ticks; ++i) {
+  for (int i = 0; i < ticks; ++i) {
     const bool warm = warmup_.next_tick(*sim_);
     const TickSample tick = TickSample::of(sim_->step(), warm);
     if (i == 0) {
@@ -100,7 +89,7 @@ void SimRunner::run(const FramePlan& plan, FrameSample& sample) {
     }
     sample.ticked = true;
   }
-  if (plan.ticks > 0) update_contacts();
+  if (ticks > 0) update_contacts();
 }
 
 void SimRunner::update_contacts() {

@@ -6,11 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <vector>
 
-#include "engine/core/assert.hpp"
 #include "engine/memory/allocator_kind.hpp"
 #include "game/lab/controls.hpp"
 #include "game/lab/frame_stats.hpp"
@@ -19,21 +17,6 @@
 #include "scene/scene.hpp"
 
 namespace quadpool::game::lab {
-
-/// One frame's changes to the simulation: decided by the window's thread (plan_frame() and the
-/// mouse), carried out by SimRunner::run(), which the lab calls on its tick thread.
-struct FramePlan {
-  /// Sprites added before the ticks, while the left button is held in the world.
-  struct Spawn {
-    float x = 0, y = 0;  // world units
-    std::size_t count = 0;
-    float spread = 0;  // world units
-  };
-  std::optional<Spawn> spawn;
-  int ticks = 0;
-
-  bool empty() const noexcept { return !spawn && ticks == 0; }
-};
 
 class SimRunner {
  public:
@@ -56,40 +39,22 @@ class SimRunner {
   void set_tree_limits(int max_depth, int leaf_capacity);
   /// The allocator from the next tick on; a real change is counted and logged.
   void set_allocator(memory::AllocatorKind kind);
-  /// This frame's ticks: one after a step (which it clears), none while paused,
-  /// `controls.speed` per frame on average otherwise (the fraction is carried to later frames).
-  /// No spawn; the caller adds it.
-  FramePlan plan_frame(Controls& controls);
-  /// Carries out `plan`: its spawn, then its ticks, whose phases and heap allocations go into
-  /// `sample` (left as it is when the plan has no tick). Touches only this runner, its
-  /// simulation and `sample`, so it may run on another thread while the caller does other
-  /// work, as long as the caller touches none of them until it returns.
-  void run(const FramePlan& plan, FrameSample& sample);
+  /// Runs this frame's ticks (one after a step, none while paused, `controls.speed` per frame on
+  /// average otherwise) and adds their phases and heap allocations to `sample`.
+  void tick_frame(Controls& controls, FrameSample& sample);
   /// Spawns `count` sprites within `spread` of world point (x, y).
   void spawn(float x, float y, std::size_t count, float spread);
 
-  /// Asserts that no TickThread is running this runner's ticks (join them first).
-  const Simulation& sim() const noexcept {
-    assert_not_lent();
-    return *sim_;
-  }
+  const Simulation& sim() const noexcept { return *sim_; }
   /// The scene reset() last built: kind, seed and sprite count.
   const scene::SceneConfig& scene() const noexcept { return config_.scene; }
   /// The scene, the tree settings and the heap counter every reset uses.
   const SimulationConfig& config() const noexcept { return config_; }
   std::uint64_t allocator_switches() const noexcept { return allocator_switches_; }
   /// Per sprite, 1 when its circle touched another in the last tick.
-  std::span<const std::uint8_t> in_contact() const noexcept {
-    assert_not_lent();
-    return in_contact_;
-  }
+  std::span<const std::uint8_t> in_contact() const noexcept { return in_contact_; }
 
  private:
-  friend class TickThread;  // sets lent_ around the ticks it runs
-
-  void assert_not_lent() const {
-    QUADPOOL_ASSERT(!lent_, "SimRunner used while a TickThread runs its ticks: join() first");
-  }
   void update_contacts();
   void rebuild_simulation();
 
@@ -99,11 +64,6 @@ class SimRunner {
   std::uint64_t allocator_switches_ = 0;
   float tick_debt_ = 0;  // fractional ticks owed at speeds below 1
   std::vector<std::uint8_t> in_contact_;
-  // True from TickThread::start() to its join(), and read only by the thread that calls those:
-  // the window's reads (sim(), in_contact()) and changes (plan_frame, the resets, the switches)
-  // assert that no tick is in flight, so a read that should have waited fails every time, not
-  // only when it happens to meet a tick.
-  bool lent_ = false;
 };
 
 }  // namespace quadpool::game::lab

@@ -1,8 +1,7 @@
 // Unit tests of the lab mode's logic, which needs no display library: the vertex stream's
 // frame-deferred ranges, the camera and the layout, the A/B experiment's legs, the selection and
-// query tool, the frame statistics, and the lab's frames run on the tick thread.
+// query tool, and the frame statistics.
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -16,9 +15,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/core/heap_counter.hpp"
 #include "engine/core/random.hpp"
-#include "engine/core/task_system.hpp"
 #include "engine/memory/allocator_kind.hpp"
 #include "engine/spatial/aabb.hpp"
 #include "game/lab/ab_experiment.hpp"
@@ -27,15 +24,10 @@
 #include "game/lab/frame_stats.hpp"
 #include "game/lab/layout.hpp"
 #include "game/lab/selection.hpp"
-#include "game/lab/sim_runner.hpp"
-#include "game/lab/tick_thread.hpp"
 #include "game/lab/vertex_stream.hpp"
 #include "game/simulation.hpp"
 #include "game/tick_recorder.hpp"
-#include "game/worker_pool.hpp"
 #include "scene/scene.hpp"
-#include "tests/common/assert_throws.hpp"
-#include "tests/common/skip.hpp"
 
 namespace quadpool::game::lab {
 namespace {
@@ -369,7 +361,7 @@ TEST(FrameStats, ModesAreCountedApartAndWarmPoolAllocationsAreReported) {
 TEST(FrameStats, PausedFramesAfterASingleStepKeepThatStepsFigures) {
   FrameStats stats;
   EXPECT_FALSE(stats.last_ticked().has_value());
-  FrameSample step;  // what SimRunner::run makes of the one tick that '.' runs
+  FrameSample step;  // what SimRunner::tick_frame makes of the one tick that '.' runs
   step.ticked = true;
   step.tick.ms = PhaseTimes{.integrate = 0.1, .rebuild = 0.2, .pairs = 0.3, .resolve = 0.4,
                             .total = 1.0};
@@ -408,79 +400,6 @@ TEST(AbExperiment, HeapAllocationsOfTheWarmUpTicksAfterEachLegsRestartDoNotCount
   ASSERT_TRUE(ab.result().has_value());
   EXPECT_EQ(ab.result()->heap_allocations_per_tick[0], std::optional<double>(0.0));
   EXPECT_EQ(ab.result()->heap_allocations_per_tick[1], std::optional<double>(45.0));
-}
-
-// The lab's frames as the demo runs them: a plan made on this thread (speed, pause, a step, a
-// spawn), its ticks on the TickThread, and between frames this thread reading the simulation
-// on the same workers, as the density map's count does. They must end every frame on the state
-// the same plans reach run inline, and a warm pool frame, the handshake included, must not
-// allocate. Under ThreadSanitizer (the tsan preset runs this suite) a missing happens-before
-// between the two threads' uses of the simulation or of the WorkerPool is a reported race.
-TEST(TickThread, FramesRunThereEndOnTheStateOfTheSamePlansRunInlineAndAllocateNothingWarm) {
-  const scene::SceneConfig scene{.seed = 11, .sprites = 3000, .kind = scene::SceneKind::Uniform};
-  WorkerPool workers(2);
-  SimRunner threaded(scene, memory::AllocatorKind::Pool, &quadpool::heap_allocations,
-                     workers.task_system());
-  SimRunner inline_runner(scene, memory::AllocatorKind::Pool, nullptr);
-  TickThread tick_thread(threaded);
-  Controls controls;
-  controls.speed = 1.5f;
-  std::uint64_t warm_frames = 0;
-  for (int frame = 0; frame < 60; ++frame) {
-    if (frame == 20) controls.paused = true;
-    if (frame == 24) controls.step_once = true;
-    if (frame == 28) controls.paused = false;
-    FramePlan plan = threaded.plan_frame(controls);
-    if (frame == 5) plan.spawn = FramePlan::Spawn{.x = 50, .y = 50, .count = 8, .spread = 5};
-
-    // What the window does between frames: read the state on the workers.
-    std::atomic<std::uint64_t> counted{0};
-    parallel_for(workers.task_system(), static_cast<std::uint32_t>(threaded.sim().sprites().size()),
-                 256, [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
-                   counted.fetch_add(end - begin, std::memory_order_relaxed);
-                 });
-    EXPECT_EQ(counted.load(), threaded.sim().sprites().size());
-
-    FrameSample sample, inline_sample;
-    const std::uint64_t heap_before = quadpool::heap_allocations();
-    tick_thread.start(plan, sample);
-    tick_thread.join();
-    const std::uint64_t frame_heap = quadpool::heap_allocations() - heap_before;
-    inline_runner.run(plan, inline_sample);
-
-    ASSERT_EQ(threaded.sim().ticks(), inline_runner.sim().ticks()) << "frame " << frame;
-    ASSERT_EQ(threaded.sim().state_hash(), inline_runner.sim().state_hash()) << "frame " << frame;
-    EXPECT_EQ(sample.ticked, plan.ticks > 0);
-    if (sample.ticked && sample.tick.warm && quadpool::heap_counting_enabled()) {
-      EXPECT_EQ(sample.tick.heap_allocations, std::optional<std::uint64_t>(0u)) << frame;
-      EXPECT_EQ(frame_heap, 0u) << "frame " << frame << ": the handshake allocated";
-      ++warm_frames;
-    }
-  }
-  // 20 frames at 1.5, a paused frame's step, 32 frames at 1.5; the pause kept the fraction.
-  EXPECT_EQ(threaded.sim().ticks(), 30u + 1u + 48u);
-  if (quadpool::heap_counting_enabled()) EXPECT_GT(warm_frames, 30u);
-}
-
-// While the ticks run on the tick thread the window must not read or change the simulation: the
-// runner refuses it every time, not only when a tick happens to be running at that moment.
-TEST(TickThread, TheRunnerRefusesTheWindowsCallsUntilTheTicksAreJoined) {
-  QUADPOOL_SKIP_WITHOUT_ASSERTS();
-  const scene::SceneConfig scene{.seed = 2, .sprites = 500, .kind = scene::SceneKind::Uniform};
-  SimRunner runner(scene, memory::AllocatorKind::Pool, nullptr);
-  TickThread tick_thread(runner);
-  Controls controls;
-  FrameSample sample;
-  tick_thread.start(runner.plan_frame(controls), sample);
-  {
-    const test::ScopedThrowingAsserts throwing;
-    EXPECT_THROW(runner.plan_frame(controls), test::AssertionError);
-    EXPECT_THROW(runner.set_allocator(memory::AllocatorKind::NewDelete), test::AssertionError);
-    EXPECT_THROW(runner.reset(100, 3), test::AssertionError);
-  }
-  tick_thread.join();
-  EXPECT_EQ(runner.sim().ticks(), 1u);
-  EXPECT_TRUE(sample.ticked);
 }
 
 }  // namespace
