@@ -31,9 +31,9 @@ void keep_headroom(std::vector<Pair>& buffer) {
 }
 
 void ParallelPairs::collect(const QuadTree& tree, const TaskSystem& tasks, std::vector<Pair>& out) {
-  out.clear();
   pieces_.clear();
   if (tasks.enqueue == nullptr || tasks.worker_count <= 1) {
+    out.clear();
     tree.for_each_pair([&out](std::uint32_t a, std::uint32_t b) { out.push_back({a, b}); });
     keep_headroom(out);
     return;
@@ -59,6 +59,8 @@ void ParallelPairs::collect(const QuadTree& tree, const TaskSystem& tasks, std::
     total += runs_[p].count;
     largest = std::max<std::size_t>(largest, runs_[p].count);
   }
+  // Not cleared first: resize() then writes zeros only past last frame's size (at a million
+  // sprites, 10 MB of zeros a tick that the copy below would overwrite).
   out.resize(total);
   keep_headroom(out);
   // The pieces' runs to their place in piece order, in parallel: each piece's offset is the
