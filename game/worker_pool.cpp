@@ -107,9 +107,9 @@ void* WorkerPool::enqueue(TaskCallback task, std::uint32_t item_count, std::uint
   pool.ranges_done_.store(0, std::memory_order_relaxed);
   // Worker w's block is the w-th of threads_ equal runs of ranges: with the same cut every job,
   // a worker that is on time runs the same items phase after phase, and finds in its own cache
-  // what it wrote in the last phase (taken from a shared counter, the ranges fell on the
-  // workers at random: the order repair's merge ran 1.75x slower per job than under oneTBB's
-  // partitioner). A worker whose block is done takes ranges from the others' blocks.
+  // what it wrote in the last phase (taken from one shared counter, the ranges fell on the
+  // workers at random: at a million sprites the order repair's merge took 6.1 ms a job, 4.8 ms
+  // with blocks). A worker whose block is done takes ranges from the others' blocks.
   const std::uint64_t job = pool.job_number_ + 1;
   pool.job_number_ = job;
   const std::uint32_t ranges = pool.job_.ranges;
