@@ -221,6 +221,8 @@ class QuadTree {
   void build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
              std::uint8_t quadrant_index, const Aabb& quadrant, std::span<const Aabb> boxes,
              BuildContext& context);
+  // Runs of up to this many items are partitioned on the stack (6 KiB).
+  static constexpr std::uint32_t kLocalPartitionItems = 256;
   void partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
                              std::span<const Aabb> boxes, std::array<std::uint32_t, 5>& cut);
   // skip_tasks: stop at the subtree tasks' roots, whose tasks found their bounds already.
