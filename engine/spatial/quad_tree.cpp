@@ -243,8 +243,8 @@ void QuadTree::partition_by_quadrant(std::uint32_t first, std::uint32_t end, int
   if (end - first <= kLocalPartitionItems) {
     // The usual run (a cell a little over leaf_capacity) goes through buffers on the stack,
     // its boxes with it: they stay in L1, and the run's own column slots, which are written
-    // anyway, are read instead of the caller's boxes. At a million sprites 40 % of the items
-    // pass here every frame.
+    // anyway, are read instead of the caller's boxes. At a million sprites over a third of the
+    // items pass here every frame (the sort depth's cells hold 61 on average).
     std::array<std::uint32_t, kLocalPartitionItems> cells;
     std::array<std::uint32_t, kLocalPartitionItems> ids;
     std::array<Aabb, kLocalPartitionItems> moved;
