@@ -227,7 +227,6 @@ void QuadTree::level_subtree_pools() noexcept {
   }
 }
 
-
 void QuadTree::partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
                                      std::span<const Aabb> boxes,
                                      std::array<std::uint32_t, 5>& cut) {
@@ -239,38 +238,30 @@ void QuadTree::partition_by_quadrant(std::uint32_t first, std::uint32_t end, int
     next[q] = cut[q];
     cut[q + 1] = cut[q] + sizes[q];
   }
-  // Stable, so each quadrant keeps its items' id order.
-  if (end - first <= kLocalPartitionItems) {
-    // The usual run (a cell a little over leaf_capacity) goes through buffers on the stack,
-    // its boxes with it: they stay in L1, and the run's own column slots, which are written
-    // anyway, are read instead of the caller's boxes. At a million sprites over a third of the
-    // items pass here every frame (the sort depth's cells hold 61 on average).
-    std::array<std::uint32_t, kLocalPartitionItems> cells;
-    std::array<std::uint32_t, kLocalPartitionItems> ids;
-    std::array<Aabb, kLocalPartitionItems> moved;
-    for (std::uint32_t i = first; i < end; ++i) {
-      const std::uint32_t slot = next[(item_cells_[i] >> shift) & 3u]++ - first;
-      cells[slot] = item_cells_[i];
-      ids[slot] = item_ids_[i];
-      moved[slot] = columns_.get(i);
-    }
-    for (std::uint32_t k = 0; k < end - first; ++k) {
-      item_cells_[first + k] = cells[k];
-      item_ids_[first + k] = ids[k];
-      columns_.set(first + k, moved[k]);
-    }
-    return;
-  }
-  // A longer run: through the scratch arrays and back.
+  // Stable, so each quadrant keeps its items' id order. The usual run (a cell a little over
+  // leaf_capacity; at a million sprites over a third of the items pass here every frame, the
+  // sort depth's cells holding 61 on average) goes through buffers on the stack, its boxes with
+  // it: they stay in L1, and the run's own column slots, which are written anyway, are read
+  // instead of the caller's boxes. A longer run goes through the scratch arrays, and its boxes
+  // are taken again from the caller's.
+  const std::uint32_t count = end - first;
+  const bool on_stack = count <= kLocalPartitionItems;
+  std::array<std::uint32_t, kLocalPartitionItems> stack_cells;
+  std::array<std::uint32_t, kLocalPartitionItems> stack_ids;
+  std::array<Aabb, kLocalPartitionItems> stack_boxes;
+  std::uint32_t* const cells = on_stack ? stack_cells.data() : scratch_cells_.data() + first;
+  std::uint32_t* const ids = on_stack ? stack_ids.data() : scratch_ids_.data() + first;
   for (std::uint32_t i = first; i < end; ++i) {
-    const std::uint32_t slot = next[(item_cells_[i] >> shift) & 3u]++;
-    scratch_cells_[slot] = item_cells_[i];
-    scratch_ids_[slot] = item_ids_[i];
+    const std::uint32_t slot = next[(item_cells_[i] >> shift) & 3u]++ - first;
+    cells[slot] = item_cells_[i];
+    ids[slot] = item_ids_[i];
+    if (on_stack) stack_boxes[slot] = columns_.get(i);
   }
-  std::copy(scratch_cells_.begin() + first, scratch_cells_.begin() + end,
-            item_cells_.begin() + first);
-  std::copy(scratch_ids_.begin() + first, scratch_ids_.begin() + end, item_ids_.begin() + first);
-  for (std::uint32_t i = first; i < end; ++i) columns_.set(i, boxes[item_ids_[i]]);
+  std::copy(cells, cells + count, item_cells_.begin() + first);
+  std::copy(ids, ids + count, item_ids_.begin() + first);
+  for (std::uint32_t k = 0; k < count; ++k) {
+    columns_.set(first + k, on_stack ? stack_boxes[k] : boxes[ids[k]]);
+  }
 }
 
 void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
