@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/core/assert.hpp"
 #include "engine/core/task_system.hpp"
 #include "engine/spatial/pair.hpp"
 #include "engine/spatial/quad_tree.hpp"
@@ -32,6 +33,7 @@ void keep_headroom(std::vector<Pair>& buffer) {
 
 void ParallelPairs::collect(const QuadTree& tree, const TaskSystem& tasks, std::vector<Pair>& out) {
   pieces_.clear();
+  child_runs_ = 0;
   if (tasks.enqueue == nullptr || tasks.worker_count <= 1) {
     out.clear();
     tree.for_each_pair([&out](std::uint32_t a, std::uint32_t b) { out.push_back({a, b}); });
@@ -75,6 +77,31 @@ void ParallelPairs::collect(const QuadTree& tree, const TaskSystem& tasks, std::
     }
   });
   size_arena(tasks.worker_count, total, largest);
+  find_child_runs(tree);
+}
+
+void ParallelPairs::find_child_runs(const QuadTree& tree) {
+  // The pieces come child by child, then those across children (split_pair_work's order): a
+  // child's run ends after its last piece. A root that is one piece leaves no child run.
+  child_run_ends_.fill(0);
+  std::size_t offset = 0;
+  bool across_seen = false;
+  for (std::size_t p = 0; p < pieces_.size(); ++p) {
+    offset += runs_[p].count;
+    const int child = tree.piece_child(pieces_[p]);
+    if (child == QuadTree::kAcrossChildren) {
+      across_seen = true;
+      continue;
+    }
+    const auto k = static_cast<std::size_t>(child);
+    QUADPOOL_ASSERT(!across_seen && k + 1 >= child_runs_,
+                    "ParallelPairs: the pieces are not child by child, then across");
+    child_run_ends_[k] = offset;
+    child_runs_ = k + 1;
+  }
+  // A child without pieces (none has, today) gets an empty run.
+  for (std::size_t k = 1; k < child_runs_; ++k)
+    child_run_ends_[k] = std::max(child_run_ends_[k], child_run_ends_[k - 1]);
 }
 
 // The most a run can take, however the pieces fall: a piece's pairs, its moved-from runs

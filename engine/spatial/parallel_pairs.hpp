@@ -18,9 +18,11 @@
 /// the call grows the arena and runs again (allocating, and taking about twice as long).
 /// Not thread-safe itself: one collect() at a time.
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "engine/core/task_system.hpp"
@@ -34,6 +36,15 @@ class ParallelPairs {
   /// Replaces `out` with every pair of tree.for_each_pair(), in its order. With one worker
   /// (tasks.worker_count <= 1 or no enqueue callback) it is for_each_pair() into `out`.
   void collect(const QuadTree& tree, const TaskSystem& tasks, std::vector<Pair>& out);
+
+  /// After a parallel collect(), how `out` splits into runs that share no box: run k < size() - 1
+  /// holds the pairs under the root's child k, and ends at child_run_ends()[k]; the last run, the
+  /// pairs between children, ends at out.size(). The children's runs can be processed at once,
+  /// on any workers, with the effect of processing them in turn; the last run comes after them.
+  /// Empty after a one-worker collect() (one run: all of `out`).
+  std::span<const std::size_t> child_run_ends() const noexcept {
+    return {child_run_ends_.data(), child_runs_};
+  }
 
   /// The pieces of the last parallel collect() (0 after a one-worker one).
   std::size_t pieces() const noexcept { return pieces_.size(); }
@@ -49,6 +60,8 @@ class ParallelPairs {
   bool try_collect(const QuadTree& tree, const TaskSystem& tasks);
   void size_arena(std::size_t workers, std::size_t pairs, std::size_t largest_piece);
 
+  void find_child_runs(const QuadTree& tree);
+
   std::vector<QuadTree::PairPiece> pieces_;
   std::vector<PieceRun> runs_;   // one per piece
   std::vector<Pair> arena_;      // regions, then one discard zone per worker
@@ -56,6 +69,8 @@ class ParallelPairs {
   std::atomic<std::size_t> next_free_{0};
   std::atomic<bool> overflowed_{false};
   std::uint64_t reruns_ = 0;
+  std::array<std::size_t, 4> child_run_ends_{};
+  std::size_t child_runs_ = 0;
 };
 
 /// Appends room for a quarter more than `buffer` holds when it is nearly full, so that the

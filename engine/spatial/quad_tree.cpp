@@ -353,6 +353,20 @@ void QuadTree::split_pair_work(std::uint32_t max_items, std::vector<PairPiece>& 
   if (root_ != nullptr) split_piece({root_, nullptr}, max_items, pieces);
 }
 
+int QuadTree::piece_child(const PairPiece& piece) const noexcept {
+  if (root_ == nullptr || piece.a == root_) return kAcrossChildren;
+  // A subtree's items are one run of the item arrays, so a node lies under the child whose run
+  // holds its own.
+  for (int i = 0; i < root_->child_count; ++i) {
+    const Node* child = root_->children[i];
+    const auto under = [child](const Node* n) {
+      return n == nullptr || (n->first_item >= child->first_item && n->end_item <= child->end_item);
+    };
+    if (under(piece.a) && under(piece.b)) return i;
+  }
+  return kAcrossChildren;
+}
+
 // Cuts a piece the way pairs_within() and pairs_between() recurse (the same children, the same
 // overlap tests, the same order), so that the pieces' pairs in turn are the traversal's.
 void QuadTree::split_piece(const PairPiece& piece, std::uint32_t max_items,

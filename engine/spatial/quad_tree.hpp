@@ -122,6 +122,13 @@ class QuadTree {
   /// the same order. The pieces may run on different threads at once. O(pieces * depth).
   void split_pair_work(std::uint32_t max_items, std::vector<PairPiece>& pieces) const;
 
+  /// Which of the root's children holds every box of `piece` (its index in the root's packed
+  /// children, 0 .. 3), or kAcrossChildren for a piece between two children or the root itself.
+  /// split_pair_work() emits the pieces of child 0, then child 1, ..., then those across: the
+  /// children's pairs touch disjoint sets of boxes, so a caller may handle them at once.
+  static constexpr int kAcrossChildren = -1;
+  int piece_child(const PairPiece& piece) const noexcept;
+
   /// Calls f(std::uint32_t a, std::uint32_t b) for the pairs of one piece from split_pair_work(),
   /// in for_each_pair()'s order. No heap allocation.
   template <class F>

@@ -5,6 +5,7 @@
 // the game's tests run the same on real threads.
 #include "engine/spatial/parallel_pairs.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -17,6 +18,7 @@
 #include "engine/core/task_system.hpp"
 #include "engine/spatial/pair.hpp"
 #include "engine/spatial/quad_tree.hpp"
+#include "tests/common/assert_throws.hpp"
 
 namespace quadpool::spatial {
 namespace {
@@ -79,6 +81,57 @@ TEST(ParallelPairs, FindsTheTreesPairsInItsOrderOnAnyWorkerCount) {
       EXPECT_GT(finder.pieces(), 8u) << workers << " workers";
     }
   }
+}
+
+TEST(ParallelPairs, TheRootChildrensRunsShareNoBoxAndComeBeforeThePairsAcrossThem) {
+  const auto seed = test::announce_seed("ParallelPairs.ChildRuns", 27);
+  const std::vector<Aabb> boxes = random_boxes(seed, 40'000, 1000.0f, 6.0f);
+  QuadTree tree({.bounds = {0.0f, 0.0f, 1000.0f, 1000.0f}});
+  tree.rebuild(boxes);
+  ReversedScheduler scheduler{2};
+  ParallelPairs finder;
+  std::vector<Pair> found;
+  finder.collect(tree, scheduler.task_system(), found);
+  const std::span<const std::size_t> ends = finder.child_run_ends();
+  ASSERT_EQ(ends.size(), 4u);  // every quadrant of a uniform scene holds boxes
+  // Each box's run: the first that has a pair with it. No box may turn up in a second child
+  // run; the pairs after the children's runs are those across children.
+  constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> run_of(boxes.size(), kNone);
+  std::size_t begin = 0;
+  for (std::uint32_t k = 0; k < ends.size(); ++k) {
+    ASSERT_LE(begin, ends[k]);
+    EXPECT_GT(ends[k] - begin, found.size() / 8) << "child " << k << " has few pairs";
+    for (std::size_t i = begin; i < ends[k]; ++i) {
+      for (const std::uint32_t box : {found[i].a, found[i].b}) {
+        ASSERT_TRUE(run_of[box] == kNone || run_of[box] == k)
+            << "box " << box << " in the runs of children " << run_of[box] << " and " << k;
+        run_of[box] = k;
+      }
+    }
+    begin = ends[k];
+  }
+  ASSERT_LE(begin, found.size());
+  std::size_t across = 0;
+  for (std::size_t i = begin; i < found.size(); ++i) {
+    // A pair across children: its boxes lie under two children, so none of its boxes can have
+    // a pair in two child runs, and at most one of them may be in the same run as the other.
+    const std::uint32_t ra = run_of[found[i].a];
+    const std::uint32_t rb = run_of[found[i].b];
+    EXPECT_TRUE(ra == kNone || rb == kNone || ra != rb) << "pair " << i;
+    ++across;
+  }
+  EXPECT_GT(across, 0u);
+  EXPECT_LT(across, found.size() / 20);  // only the pairs along the two centre lines
+
+  // One worker, or a tree that is one piece: no child runs, all pairs in one run.
+  ParallelPairs one_worker;
+  one_worker.collect(tree, TaskSystem{}, found);
+  EXPECT_TRUE(one_worker.child_run_ends().empty());
+  QuadTree small({.bounds = {0.0f, 0.0f, 1000.0f, 1000.0f}});
+  small.rebuild(std::span(boxes).first(500));
+  finder.collect(small, scheduler.task_system(), found);
+  EXPECT_TRUE(finder.child_run_ends().empty());
 }
 
 TEST(ParallelPairs, SmallPiecesStillCoverEveryPairOnceInOrder) {
