@@ -1,8 +1,11 @@
 #include "game/simulation.hpp"
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <numbers>
 #include <span>
@@ -121,6 +124,52 @@ void Simulation::set_tree_limits(int max_depth, int leaf_capacity) {
   config_.tree_leaf_capacity = leaf_capacity;
 }
 
+// Resolving a contact moves sprites that later pairs read, so the pair order is part of the
+// result. The pairs under each of the tree's top children touch sprites no other child's pairs
+// touch: those runs go to the workers at once, and give what they would one after the other;
+// the pairs between children follow on this thread. Contacts are recorded in pair order.
+void Simulation::resolve_pairs() {
+  // Never more contacts than pairs: each run writes its contacts from its own first pair's slot.
+  // Grown to the pair buffer's capacity, so that it allocates only when that grew.
+  if (contacts_.size() < pairs_.size()) contacts_.resize(pairs_.capacity());
+  const std::span<const std::size_t> ends = pair_finder_.child_run_ends();
+  std::array<std::size_t, 4> found{};
+  parallel_for(config_.tasks, static_cast<std::uint32_t>(ends.size()), 1,
+               [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
+                 for (std::uint32_t k = begin; k < end; ++k) {
+                   const std::size_t first = k == 0 ? 0 : ends[k - 1];
+                   found[k] = resolve_run(first, ends[k], first);
+                 }
+               });
+  std::size_t count = 0;
+  for (std::size_t k = 0; k < ends.size(); ++k) {
+    const auto from = contacts_.begin() + static_cast<std::ptrdiff_t>(k == 0 ? 0 : ends[k - 1]);
+    std::copy(from, from + static_cast<std::ptrdiff_t>(found[k]),
+              contacts_.begin() + static_cast<std::ptrdiff_t>(count));
+    count += found[k];
+  }
+  count += resolve_run(ends.empty() ? 0 : ends.back(), pairs_.size(), count);
+  contact_count_ = count;
+}
+
+// Resolves pairs_[begin, end) in order; the contacts go to contacts_ from `at`. Returns how many.
+std::size_t Simulation::resolve_run(std::size_t begin, std::size_t end, std::size_t at) noexcept {
+  const std::size_t first = at;
+  for (std::size_t i = begin; i < end; ++i) {
+    const spatial::Pair pair = pairs_[i];
+    scene::Sprite& a = sprites_[pair.a];
+    scene::Sprite& b = sprites_[pair.b];
+    if (resolve_contact(a, b)) {
+      contacts_[at++] = pair;
+      // The correction may push a sprite through a wall; move_and_bounce keeps every other
+      // sprite inside.
+      scene::clamp_into_world(a, side_);
+      scene::clamp_into_world(b, side_);
+    }
+  }
+  return at - first;
+}
+
 const TickStats& Simulation::step() {
   const std::uint64_t heap_before = config_.heap_counter ? config_.heap_counter() : 0;
   const Clock::time_point start = Clock::now();
@@ -160,30 +209,15 @@ const TickStats& Simulation::step() {
   pair_finder_.collect(*tree_, tasks, pairs_);
   const Clock::time_point paired = Clock::now();
 
-  // 5: narrow phase and response, in pair order: resolving a contact moves sprites that later
-  // pairs read, so the order is part of the result.
-  // There are never more contacts than pairs: with that room, recording them never allocates
-  // unless the pair buffer just grew.
-  contacts_.clear();
-  if (contacts_.capacity() < pairs_.size()) contacts_.reserve(pairs_.capacity());
-  for (const spatial::Pair& pair : pairs_) {
-    scene::Sprite& a = sprites_[pair.a];
-    scene::Sprite& b = sprites_[pair.b];
-    if (resolve_contact(a, b)) {
-      contacts_.push_back(pair);
-      // The correction may push a sprite through a wall; move_and_bounce keeps every other
-      // sprite inside.
-      scene::clamp_into_world(a, side_);
-      scene::clamp_into_world(b, side_);
-    }
-  }
+  // 5: narrow phase and response, in pair order (see resolve_pairs).
+  resolve_pairs();
   const Clock::time_point resolved = Clock::now();
 
   last_.tick = ticks_;
   last_.allocator = next_allocator_;
   last_.sprites = sprites_.size();
   last_.pairs_tested = pairs_.size();
-  last_.contacts = contacts_.size();
+  last_.contacts = contact_count_;
   last_.tree = tree_->stats();
   if (pool_touched) last_.pool = tree_->pool_stats();
   const Clock::time_point end = Clock::now();
@@ -198,7 +232,7 @@ const TickStats& Simulation::step() {
     last_.heap_allocations.reset();
   }
   ++ticks_;
-  contacts_total_ += contacts_.size();
+  contacts_total_ += contact_count_;
   return last_;
 }
 

@@ -189,13 +189,17 @@ class Simulation {
   std::span<const spatial::Pair> last_pairs() const noexcept { return pairs_; }
   /// The last tick's contacts: the pairs whose circles overlapped and were resolved, in the
   /// order they were resolved (a subsequence of last_pairs()).
-  std::span<const spatial::Pair> last_contacts() const noexcept { return contacts_; }
+  std::span<const spatial::Pair> last_contacts() const noexcept {
+    return {contacts_.data(), contact_count_};
+  }
 
  private:
   SimulationConfig config_;
   float side_;
   Random rng_;  // only for spawn_at: ticks themselves draw no random numbers
   void put_sprites_in_tree_order();
+  void resolve_pairs();
+  std::size_t resolve_run(std::size_t begin, std::size_t end, std::size_t at) noexcept;
 
   std::vector<scene::Sprite> sprites_;
   std::vector<std::uint32_t> ids_;  // by index, as sprites_
@@ -205,7 +209,10 @@ class Simulation {
   std::vector<std::uint32_t> sorted_ids_;
   std::vector<spatial::Aabb> boxes_;  // reused every tick
   std::vector<spatial::Pair> pairs_;           // reused every tick
-  std::vector<spatial::Pair> contacts_;        // reused every tick
+  // The last tick's contacts are the first contact_count_; the vector only grows, to the pair
+  // buffer's capacity, so that each run of pairs can write its contacts at its own offset.
+  std::vector<spatial::Pair> contacts_;
+  std::size_t contact_count_ = 0;
   spatial::ParallelPairs pair_finder_;
   std::unique_ptr<spatial::QuadTree> tree_;
   memory::AllocatorKind next_allocator_;

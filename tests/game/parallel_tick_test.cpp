@@ -1,5 +1,5 @@
 // The parallel tick (game/simulation.* on game/worker_pool.*): the state after every tick, and
-// the pairs in their order, are those of the one-thread tick, for 2 and 4 threads, both
+// the pairs and contacts in their order, are those of the one-thread tick, for 2 and 4 threads, both
 // allocators and every scene; a warm pool tick allocates nothing on any thread count. The
 // ThreadSanitizer stage runs these.
 #include <cstdint>
@@ -34,7 +34,8 @@ SimulationConfig parallel_config(scene::SceneKind kind, std::uint64_t seed,
 
 struct Trace {
   std::vector<std::uint64_t> hashes;       // after every tick
-  std::vector<spatial::Pair> last_pairs;  // the last tick's, in order
+  std::vector<spatial::Pair> last_pairs;     // the last tick's, in order
+  std::vector<spatial::Pair> last_contacts;  // the last tick's, in the order resolved
 };
 
 Trace run(SimulationConfig config, std::uint32_t threads, int ticks) {
@@ -47,6 +48,7 @@ Trace run(SimulationConfig config, std::uint32_t threads, int ticks) {
     trace.hashes.push_back(sim.state_hash());
   }
   trace.last_pairs.assign(sim.last_pairs().begin(), sim.last_pairs().end());
+  trace.last_contacts.assign(sim.last_contacts().begin(), sim.last_contacts().end());
   return trace;
 }
 
@@ -59,6 +61,7 @@ TEST_P(ParallelTick, EveryTickMatchesOneThreadOnTwoAndFourThreadsAndBothAllocato
   // The streams scene's crowds meet later than these ticks; the others have pairs at once.
   if (GetParam() != scene::SceneKind::Streams) {
     ASSERT_FALSE(one.last_pairs.empty());
+    ASSERT_FALSE(one.last_contacts.empty());
   }
   for (const std::uint32_t threads : {2u, 4u}) {
     for (const memory::AllocatorKind allocator : memory::kAllocatorKinds) {
@@ -66,6 +69,8 @@ TEST_P(ParallelTick, EveryTickMatchesOneThreadOnTwoAndFourThreadsAndBothAllocato
       EXPECT_EQ(many.hashes, one.hashes)
           << threads << " threads, " << memory::allocator_name(allocator);
       EXPECT_EQ(many.last_pairs, one.last_pairs)
+          << threads << " threads, " << memory::allocator_name(allocator);
+      EXPECT_EQ(many.last_contacts, one.last_contacts)
           << threads << " threads, " << memory::allocator_name(allocator);
     }
   }
