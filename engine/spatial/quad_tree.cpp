@@ -125,6 +125,28 @@ void QuadTree::destroy_subtree(Node* node) noexcept {
   }
 }
 
+// The subtrees that the last rebuild built as tasks have their nodes below their roots in pools
+// of their own (pool i + 1 for the i-th): those go on the workers at once, each pool's in the
+// order destroy_subtree() would free them, then the rest here. The same pool states as one
+// teardown on one thread.
+void QuadTree::destroy_tree(const TaskSystem& tasks) {
+  if (root_ != nullptr && !subtree_tasks_.empty()) {
+    parallel_for(tasks, static_cast<std::uint32_t>(subtree_tasks_.size()), 1,
+                 [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
+                   for (std::uint32_t i = begin; i < end; ++i) {
+                     Node* node = subtree_tasks_[i].node;
+                     for (int c = 3; c >= 0; --c) {
+                       destroy_subtree(node->children[c]);
+                       node->children[c] = nullptr;
+                     }
+                     node->child_count = 0;
+                   }
+                 });
+  }
+  destroy_subtree(root_);
+  root_ = nullptr;
+}
+
 // --- rebuild -----------------------------------------------------------------------------------
 
 void QuadTree::rebuild(std::span<const Aabb> boxes, const TaskSystem& tasks) {
@@ -132,8 +154,7 @@ void QuadTree::rebuild(std::span<const Aabb> boxes, const TaskSystem& tasks) {
     throw std::length_error("QuadTree::rebuild: " + std::to_string(boxes.size()) +
                             " boxes; at most 4294967294 fit in 32-bit ids");
   }
-  destroy_subtree(root_);
-  root_ = nullptr;
+  destroy_tree(tasks);
   stats_ = {};
   live_kind_ = requested_kind_;
 

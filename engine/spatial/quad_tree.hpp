@@ -215,6 +215,7 @@ class QuadTree {
   Node* make_node(std::uint8_t pool);
   void build_subtrees(std::span<const Aabb> boxes, const TaskSystem& tasks);
   void level_subtree_pools() noexcept;
+  void destroy_tree(const TaskSystem& tasks);
   void destroy_subtree(Node* node) noexcept;
   std::uint32_t sort_items_by_cell(std::span<const Aabb> boxes, const TaskSystem& tasks);
   void cell_codes_of(std::span<const Aabb> boxes, const detail::CellGrid& grid,
