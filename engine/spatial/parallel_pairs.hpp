@@ -37,11 +37,12 @@ class ParallelPairs {
   /// (tasks.worker_count <= 1 or no enqueue callback) it is for_each_pair() into `out`.
   void collect(const QuadTree& tree, const TaskSystem& tasks, std::vector<Pair>& out);
 
-  /// After a parallel collect(), how `out` splits into runs that share no box: run k < size() - 1
-  /// holds the pairs under the root's child k, and ends at child_run_ends()[k]; the last run, the
-  /// pairs between children, ends at out.size(). The children's runs can be processed at once,
-  /// on any workers, with the effect of processing them in turn; the last run comes after them.
-  /// Empty after a one-worker collect() (one run: all of `out`).
+  /// After a parallel collect(), how `out` splits into runs that share no box: run k holds the
+  /// pairs under the root's child k and ends at child_run_ends()[k] (it starts where run k - 1
+  /// ends, run 0 at 0); the pairs across children follow, up to out.size(). The children's runs
+  /// can be processed at once, on any workers, with the effect of processing them in turn; the
+  /// pairs across children come after them. Empty after a one-worker collect() and when the
+  /// root was one piece (then all of `out` is one run).
   std::span<const std::size_t> child_run_ends() const noexcept {
     return {child_run_ends_.data(), child_runs_};
   }
