@@ -23,9 +23,9 @@ constexpr std::uint32_t kRangesPerThread = 8;
 // microseconds on a virtual machine (the idle CPU has halted).
 constexpr int kPollsBeforeSleep = 2000;
 // Then how long it keeps looking while giving its core to any other thread that wants it
-// (std::this_thread::yield), before it sleeps: a serial stretch of the tick (the resolve, about
-// 3 ms at a million sprites) or the time between frames is longer, and worth a sleep; the gaps
-// between a tick's loops are shorter, and the thread is on time for the next loop. Measured
+// (std::this_thread::yield), before it sleeps: the time between frames is longer, and worth a
+// sleep; the gaps between a tick's loops (the serial parts left are under a millisecond at a
+// million sprites) are shorter, and the thread is on time for the next loop. Measured
 // against sleeping after the polls (separate runs, alternating): 0.95, 0.91 and 0.94 of the
 // two-thread tick at 10k, 100k and 1M sprites; 5 ms of yielding gained no more.
 constexpr std::chrono::microseconds kYieldBeforeSleep{1000};

@@ -81,9 +81,9 @@ void ParallelPairs::collect(const QuadTree& tree, const TaskSystem& tasks, std::
 }
 
 void ParallelPairs::find_child_runs(const QuadTree& tree) {
-  // The pieces come child by child, then those across children (split_pair_work's order): a
-  // child's run ends after its last piece. A root that is one piece leaves no child run.
-  child_run_ends_.fill(0);
+  // The pieces come child by child, then those across children (split_pair_work's order, and
+  // every child has at least one piece): a child's run ends after its last piece. A root that
+  // is one piece leaves no child run.
   std::size_t offset = 0;
   bool across_seen = false;
   for (std::size_t p = 0; p < pieces_.size(); ++p) {
@@ -94,14 +94,11 @@ void ParallelPairs::find_child_runs(const QuadTree& tree) {
       continue;
     }
     const auto k = static_cast<std::size_t>(child);
-    QUADPOOL_ASSERT(!across_seen && k + 1 >= child_runs_,
+    QUADPOOL_ASSERT(!across_seen && (k + 1 == child_runs_ || k == child_runs_),
                     "ParallelPairs: the pieces are not child by child, then across");
     child_run_ends_[k] = offset;
     child_runs_ = k + 1;
   }
-  // A child without pieces (none has, today) gets an empty run.
-  for (std::size_t k = 1; k < child_runs_; ++k)
-    child_run_ends_[k] = std::max(child_run_ends_[k], child_run_ends_[k - 1]);
 }
 
 // The most a run can take, however the pieces fall: a piece's pairs, its moved-from runs
