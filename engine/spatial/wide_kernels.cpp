@@ -2,6 +2,7 @@
 // AVX instructions; the rest of the library stays at the compiler's baseline.
 #include "engine/spatial/detail/wide_kernels.hpp"
 
+#include <array>
 #include <bit>
 #include <cstdlib>
 #include <limits>
@@ -28,6 +29,20 @@ bool avx_allowed_by_environment() noexcept {
   const char* value = std::getenv("QUADPOOL_DISABLE_AVX");
   return value == nullptr || *value == '\0' || std::string_view(value) == "0";
 }
+
+// For each 8-bit mask, the indices of its set bits in increasing order, then zeros: the lane
+// order that moves a block's hits to its front.
+constexpr std::array<std::array<std::uint8_t, 8>, 256> make_pack_order() noexcept {
+  std::array<std::array<std::uint8_t, 8>, 256> table{};
+  for (std::uint32_t mask = 0; mask < 256; ++mask) {
+    std::uint32_t k = 0;
+    for (std::uint8_t bit = 0; bit < 8; ++bit) {
+      if ((mask >> bit) & 1u) table[mask][k++] = bit;
+    }
+  }
+  return table;
+}
+alignas(64) constexpr std::array<std::array<std::uint8_t, 8>, 256> kPackOrder = make_pack_order();
 
 // One box broadcast to eight lanes per coordinate.
 struct Box8 {
@@ -173,29 +188,37 @@ bool detect_wide_kernels() noexcept {
                                                       std::uint64_t* masks,
                                                       std::uint32_t* b_slots) noexcept {
   const Box8 area = broadcast_box(shared);
-  // b's boxes that reach into `shared`, copied into columns of their own, padded with empty
-  // boxes to a whole block of eight.
-  const std::uint64_t in_b =
-      row_mask(area, boxes, b_first, b_end, b_first) & low_bits(b_end - b_first);
-  if (in_b == 0) return 0;
-  constexpr float inf = std::numeric_limits<float>::infinity();
+  // b's boxes that reach into `shared`, packed into columns of their own block by block (each
+  // block's hits moved to the front of its lanes, in order), then padded with empty boxes to a
+  // whole block of eight.
   alignas(32) float min_x[kMaskWidth + 8], min_y[kMaskWidth + 8];
   alignas(32) float max_x[kMaskWidth + 8], max_y[kMaskWidth + 8];
   std::uint32_t columns = 0;
-  for (std::uint64_t m = in_b; m != 0; m &= m - 1) {
-    const std::uint32_t j = b_first + static_cast<std::uint32_t>(std::countr_zero(m));
-    min_x[columns] = boxes.min_x[j];
-    min_y[columns] = boxes.min_y[j];
-    max_x[columns] = boxes.max_x[j];
-    max_y[columns] = boxes.max_y[j];
-    b_slots[columns++] = j;
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  for (std::uint32_t j = b_first; j < b_end; j += 8) {
+    const __m256 x0 = _mm256_loadu_ps(boxes.min_x + j), x1 = _mm256_loadu_ps(boxes.max_x + j);
+    const __m256 y0 = _mm256_loadu_ps(boxes.min_y + j), y1 = _mm256_loadu_ps(boxes.max_y + j);
+    const auto hit = static_cast<std::uint32_t>(hits(area, x0, x1, y0, y1) &
+                                                low_bits(b_end - j < 8 ? b_end - j : 8));
+    const __m256i order = _mm256_cvtepu8_epi32(
+        _mm_loadl_epi64(reinterpret_cast<const __m128i*>(kPackOrder[hit].data())));
+    _mm256_storeu_ps(min_x + columns, _mm256_permutevar8x32_ps(x0, order));
+    _mm256_storeu_ps(max_x + columns, _mm256_permutevar8x32_ps(x1, order));
+    _mm256_storeu_ps(min_y + columns, _mm256_permutevar8x32_ps(y0, order));
+    _mm256_storeu_ps(max_y + columns, _mm256_permutevar8x32_ps(y1, order));
+    _mm256_storeu_si256(
+        reinterpret_cast<__m256i*>(b_slots + columns),
+        _mm256_permutevar8x32_epi32(_mm256_add_epi32(lane, _mm256_set1_epi32(static_cast<int>(j))),
+                                    order));
+    columns += static_cast<std::uint32_t>(std::popcount(hit));
   }
-  for (std::uint32_t k = columns; k < (columns + 7) / 8 * 8; ++k) {
-    min_x[k] = inf;
-    min_y[k] = inf;
-    max_x[k] = -inf;
-    max_y[k] = -inf;
-  }
+  if (columns == 0) return 0;
+  const __m256 inf = _mm256_set1_ps(std::numeric_limits<float>::infinity());
+  const __m256 minus_inf = _mm256_set1_ps(-std::numeric_limits<float>::infinity());
+  _mm256_storeu_ps(min_x + columns, inf);
+  _mm256_storeu_ps(min_y + columns, inf);
+  _mm256_storeu_ps(max_x + columns, minus_inf);
+  _mm256_storeu_ps(max_y + columns, minus_inf);
   const ColumnsView from_b{min_x, min_y, max_x, max_y};
   // Each of a's boxes that reaches into `shared`, against every column. The padding is masked
   // off: an infinite box overlaps even an empty one.

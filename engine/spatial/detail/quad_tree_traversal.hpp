@@ -76,24 +76,32 @@ template <class F>
 void QuadTree::report_leaf_masks(std::uint32_t first, std::uint32_t end,
                                  const std::uint64_t* masks, F& f) const {
   // The order of the loop above: rows r and r + 1 together, their own pair first, then the
-  // columns from r + 2 in blocks of four, row r's hits in a block before row r + 1's.
+  // columns from r + 2 in blocks of four, row r's hits in a block before row r + 1's. The two
+  // rows' masks from column r + 2 on are interleaved a nibble at a time, row r's block k in the
+  // low half of byte k and row r + 1's in the high half, so that one walk over the set bits
+  // gives that order, without a branch per block.
+  const auto nibbles_to_bytes = [](std::uint64_t v) {  // nibble k of 32 bits to byte k's low half
+    v = (v | v << 16) & 0x0000FFFF0000FFFFull;
+    v = (v | v << 8) & 0x00FF00FF00FF00FFull;
+    return (v | v << 4) & 0x0F0F0F0F0F0F0F0Full;
+  };
   const std::uint32_t n = end - first;
   for (std::uint32_t r = 0; r + 1 < n; r += 2) {
-    std::uint64_t a = masks[r];
-    std::uint64_t b = masks[r + 1];
+    const std::uint64_t a = masks[r];
+    const std::uint64_t b = masks[r + 1];
+    if ((a | b) == 0) continue;
     if ((a >> (r + 1)) & 1u) report(first + r, first + r + 1, f);
-    a &= ~(std::uint64_t{1} << (r + 1));
-    while ((a | b) != 0) {
-      const auto low = static_cast<std::uint32_t>(std::countr_zero(a | b));
-      const std::uint64_t block = std::uint64_t{0xF} << (r + 2 + ((low - r - 2) & ~3u));
-      for (std::uint64_t m = a & block; m != 0; m &= m - 1) {
-        report(first + r, first + static_cast<std::uint32_t>(std::countr_zero(m)), f);
+    if (r + 2 >= 64) continue;  // no column after the pair (a shift by 64 is undefined)
+    const std::uint64_t from_a = a >> (r + 2), from_b = b >> (r + 2);
+    const std::uint32_t column0 = first + r + 2;
+    const std::uint64_t halves[2] = {
+        nibbles_to_bytes(from_a & 0xFFFFFFFFu) | nibbles_to_bytes(from_b & 0xFFFFFFFFu) << 4,
+        nibbles_to_bytes(from_a >> 32) | nibbles_to_bytes(from_b >> 32) << 4};
+    for (std::uint32_t h = 0; h < 2; ++h) {
+      for (std::uint64_t m = halves[h]; m != 0; m &= m - 1) {
+        const auto bit = static_cast<std::uint32_t>(std::countr_zero(m));  // byte k, row, column
+        report(first + r + ((bit >> 2) & 1u), column0 + 32 * h + 4 * (bit >> 3) + (bit & 3u), f);
       }
-      for (std::uint64_t m = b & block; m != 0; m &= m - 1) {
-        report(first + r + 1, first + static_cast<std::uint32_t>(std::countr_zero(m)), f);
-      }
-      a &= ~block;
-      b &= ~block;
     }
   }
 }
@@ -149,7 +157,7 @@ void QuadTree::pairs_between_leaves(const Node* a, const Node* b, F& f) const {
   if constexpr (detail::kWideKernelsBuilt) {
     if (a->item_count() <= detail::kMaskWidth && b->item_count() <= detail::kMaskWidth &&
         detail::wide_kernels_enabled()) {
-      std::uint32_t a_slots[detail::kMaskWidth], b_slots[detail::kMaskWidth];
+      std::uint32_t a_slots[detail::kMaskWidth], b_slots[detail::kMaskWidth + 8];
       std::uint64_t masks[detail::kMaskWidth];
       const std::uint32_t rows =
           detail::leaf_pair_masks(detail::view_of(columns_), a->first_item, a->end_item,

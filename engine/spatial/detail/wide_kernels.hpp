@@ -55,10 +55,10 @@ void leaf_overlap_masks(ColumnsView boxes, std::uint32_t first, std::uint32_t en
 /// The overlaps between two leaves' runs a = [a_first, a_end) and b = [b_first, b_end) of
 /// `boxes`, each at most kMaskWidth boxes, where every overlap lies inside `shared` (the
 /// intersection of the leaves' bounds). b's boxes that reach into `shared` become the columns,
-/// their slots in increasing order in b_slots; each of a's boxes that reaches into `shared` and
-/// overlaps at least one column becomes a row: its slot in a_slots[r], in increasing order, and
-/// in masks[r] bit c set when it overlaps column c. Returns the number of rows. Call only when
-/// wide_kernels_enabled().
+/// their slots in increasing order in b_slots (which needs kMaskWidth + 8 entries: whole blocks
+/// of eight are written); each of a's boxes that reaches into `shared` and overlaps at least one
+/// column becomes a row: its slot in a_slots[r], in increasing order, and in masks[r] bit c set
+/// when it overlaps column c. Returns the number of rows. Call only when wide_kernels_enabled().
 std::uint32_t leaf_pair_masks(ColumnsView boxes, std::uint32_t a_first, std::uint32_t a_end,
                               std::uint32_t b_first, std::uint32_t b_end, const Aabb& shared,
                               std::uint32_t* a_slots, std::uint64_t* masks,
