@@ -133,22 +133,23 @@ void Simulation::resolve_pairs() {
   // Grown to the pair buffer's capacity, so that it allocates only when that grew.
   if (contacts_.size() < pairs_.size()) contacts_.resize(pairs_.capacity());
   const std::span<const std::size_t> ends = pair_finder_.child_run_ends();
+  // Run k starts where run k - 1 ends; the pairs across children start after the last run.
+  const auto run_begin = [ends](std::size_t k) { return k == 0 ? std::size_t{0} : ends[k - 1]; };
   std::array<std::size_t, 4> found{};
   parallel_for(config_.tasks, static_cast<std::uint32_t>(ends.size()), 1,
                [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
                  for (std::uint32_t k = begin; k < end; ++k) {
-                   const std::size_t first = k == 0 ? 0 : ends[k - 1];
-                   found[k] = resolve_run(first, ends[k], first);
+                   found[k] = resolve_run(run_begin(k), ends[k], run_begin(k));
                  }
                });
   std::size_t count = 0;
   for (std::size_t k = 0; k < ends.size(); ++k) {
-    const auto from = contacts_.begin() + static_cast<std::ptrdiff_t>(k == 0 ? 0 : ends[k - 1]);
+    const auto from = contacts_.begin() + static_cast<std::ptrdiff_t>(run_begin(k));
     std::copy(from, from + static_cast<std::ptrdiff_t>(found[k]),
               contacts_.begin() + static_cast<std::ptrdiff_t>(count));
     count += found[k];
   }
-  count += resolve_run(ends.empty() ? 0 : ends.back(), pairs_.size(), count);
+  count += resolve_run(run_begin(ends.size()), pairs_.size(), count);
   contact_count_ = count;
 }
 

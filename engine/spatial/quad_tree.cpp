@@ -111,13 +111,17 @@ memory::PoolStats QuadTree::pool_stats() const noexcept {
   return total;
 }
 
+void QuadTree::destroy_children(Node* node) noexcept {
+  for (int i = 3; i >= 0; --i) destroy_subtree(node->children[i]);
+}
+
 void QuadTree::destroy_subtree(Node* node) noexcept {
   if (node == nullptr) return;
   // Children last-to-first, then the node: the exact reverse of the build's pre-order. The pool
   // is LIFO (this teardown only moves its bump pointer back), so the next build gets its blocks
   // back in the same address order and walks the nodes front to back in memory, frame after
   // frame.
-  for (int i = 3; i >= 0; --i) destroy_subtree(node->children[i]);
+  destroy_children(node);
   if (live_kind_ == memory::AllocatorKind::Pool) {
     node_pools_[node->pool].destroy(node);
   } else {
@@ -135,10 +139,9 @@ void QuadTree::destroy_tree(const TaskSystem& tasks) {
                  [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
                    for (std::uint32_t i = begin; i < end; ++i) {
                      Node* node = subtree_tasks_[i].node;
-                     for (int c = 3; c >= 0; --c) {
-                       destroy_subtree(node->children[c]);
-                       node->children[c] = nullptr;
-                     }
+                     destroy_children(node);
+                     node->children[0] = node->children[1] = nullptr;
+                     node->children[2] = node->children[3] = nullptr;
                      node->child_count = 0;
                    }
                  });

@@ -217,6 +217,7 @@ class QuadTree {
   void level_subtree_pools() noexcept;
   void destroy_tree(const TaskSystem& tasks);
   void destroy_subtree(Node* node) noexcept;
+  void destroy_children(Node* node) noexcept;  // last to first, as destroy_subtree()
   std::uint32_t sort_items_by_cell(std::span<const Aabb> boxes, const TaskSystem& tasks);
   void cell_codes_of(std::span<const Aabb> boxes, const detail::CellGrid& grid,
                      const TaskSystem& tasks);
