@@ -228,9 +228,9 @@ bool detect_wide_kernels() noexcept {
   for (; in_a != 0; in_a &= in_a - 1) {
     const std::uint32_t i = a_first + static_cast<std::uint32_t>(std::countr_zero(in_a));
     const std::uint64_t mask = row_mask(broadcast(boxes, i), from_b, 0, columns, 0) & in_columns;
-    if (mask == 0) continue;
-    a_slots[rows] = i;
-    masks[rows++] = mask;
+    a_slots[rows] = i;  // kept only when the row has a hit: no branch to guess
+    masks[rows] = mask;
+    rows += mask != 0 ? 1u : 0u;
   }
   return rows;
 }

@@ -79,31 +79,41 @@ void QuadTree::report_leaf_masks(std::uint32_t first, std::uint32_t end,
   // columns from r + 2 in blocks of four, row r's hits in a block before row r + 1's. The two
   // rows' masks from column r + 2 on are interleaved a nibble at a time, row r's block k in the
   // low half of byte k and row r + 1's in the high half, so that one walk over the set bits
-  // gives that order, without a branch per block.
+  // gives that order. The words that hold a hit are gathered first, without a branch, and one
+  // walk then visits every hit of the leaf: a branch per pair, not several per row.
   const auto nibbles_to_bytes = [](std::uint64_t v) {  // nibble k of 32 bits to byte k's low half
     v = (v | v << 16) & 0x0000FFFF0000FFFFull;
     v = (v | v << 8) & 0x00FF00FF00FF00FFull;
     return (v | v << 4) & 0x0F0F0F0F0F0F0F0Full;
   };
+  // Bit k of a word is the pair (row + (k >> 2 & 1), column + 4 * (k >> 3) + (k & 3)).
+  constexpr std::uint32_t kWords = 3 * detail::kMaskWidth / 2;
+  std::uint64_t bits[kWords + 1];
+  std::uint32_t row[kWords + 1], column[kWords + 1];
+  std::uint32_t count = 0;
+  const auto keep = [&](std::uint64_t word, std::uint32_t r, std::uint32_t c) {
+    bits[count] = word;
+    row[count] = r;
+    column[count] = c;
+    count += word != 0 ? 1u : 0u;
+  };
   const std::uint32_t n = end - first;
   for (std::uint32_t r = 0; r + 1 < n; r += 2) {
     const std::uint64_t a = masks[r];
     const std::uint64_t b = masks[r + 1];
-    if ((a | b) == 0) continue;
-    if ((a >> (r + 1)) & 1u) report(first + r, first + r + 1, f);
+    keep((a >> (r + 1)) & 1u, first + r, first + r + 1);
     if (r + 2 >= 64) continue;  // no column after the pair (a shift by 64 is undefined)
     const std::uint64_t from_a = a >> (r + 2), from_b = b >> (r + 2);
     const std::uint32_t column0 = first + r + 2;
-    const std::uint64_t halves[2] = {
-        nibbles_to_bytes(from_a & 0xFFFFFFFFu) | nibbles_to_bytes(from_b & 0xFFFFFFFFu) << 4,
-        nibbles_to_bytes(from_a >> 32) | nibbles_to_bytes(from_b >> 32) << 4};
-    for (std::uint32_t h = 0; h < 2; ++h) {
-      for (std::uint64_t m = halves[h]; m != 0; m &= m - 1) {
-        const auto bit = static_cast<std::uint32_t>(std::countr_zero(m));  // byte k, row, column
-        report(first + r + ((bit >> 2) & 1u), column0 + 32 * h + 4 * (bit >> 3) + (bit & 3u), f);
-      }
-    }
+    keep(nibbles_to_bytes(from_a & 0xFFFFFFFFu) | nibbles_to_bytes(from_b & 0xFFFFFFFFu) << 4,
+         first + r, column0);
+    keep(nibbles_to_bytes(from_a >> 32) | nibbles_to_bytes(from_b >> 32) << 4, first + r,
+         column0 + 32);
   }
+  bits[count] = 0;
+  detail::for_each_set_bit(bits, count, [&](std::uint32_t w, std::uint32_t bit) {
+    report(row[w] + ((bit >> 2) & 1u), column[w] + 4 * (bit >> 3) + (bit & 3u), f);
+  });
 }
 
 template <class F>
@@ -158,15 +168,14 @@ void QuadTree::pairs_between_leaves(const Node* a, const Node* b, F& f) const {
     if (a->item_count() <= detail::kMaskWidth && b->item_count() <= detail::kMaskWidth &&
         detail::wide_kernels_enabled()) {
       std::uint32_t a_slots[detail::kMaskWidth], b_slots[detail::kMaskWidth + 8];
-      std::uint64_t masks[detail::kMaskWidth];
+      std::uint64_t masks[detail::kMaskWidth + 1];
       const std::uint32_t rows =
           detail::leaf_pair_masks(detail::view_of(columns_), a->first_item, a->end_item,
                                   b->first_item, b->end_item, shared, a_slots, masks, b_slots);
-      for (std::uint32_t r = 0; r < rows; ++r) {
-        for (std::uint64_t m = masks[r]; m != 0; m &= m - 1) {
-          report(a_slots[r], b_slots[std::countr_zero(m)], f);
-        }
-      }
+      masks[rows] = 0;
+      detail::for_each_set_bit(masks, rows, [&](std::uint32_t r, std::uint32_t bit) {
+        report(a_slots[r], b_slots[bit], f);
+      });
       return;
     }
   }

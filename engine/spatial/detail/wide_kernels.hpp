@@ -15,6 +15,7 @@
 // must be compiled for AVX, and so must every function it is inlined into, which would make the
 // whole traversal and the caller's callback AVX code.
 
+#include <bit>
 #include <cstdint>
 
 #include <span>
@@ -44,6 +45,25 @@ bool detect_wide_kernels() noexcept;
 inline bool wide_kernels_enabled() noexcept {
   static const bool enabled = detect_wide_kernels();
   return enabled;
+}
+
+/// Calls emit(w, bit) for every set bit of words[0 .. count), word by word, low bits first.
+/// Every word must be non-zero, and words[count] set (it is loaded, then dropped). The walk
+/// moves from one word to the next without a branch, so that it costs one branch per bit, not
+/// one more per word: in the pair kernels, which word holds the next hit cannot be predicted.
+template <class Emit>
+void for_each_set_bit(const std::uint64_t* words, std::uint32_t count, Emit&& emit) {
+  if (count == 0) return;
+  std::uint32_t w = 0;
+  std::uint64_t m = words[0];
+  do {
+    emit(w, static_cast<std::uint32_t>(std::countr_zero(m)));
+    m &= m - 1;
+    const std::uint32_t done = m == 0 ? 1u : 0u;
+    w += done;
+    const std::uint64_t next = words[w];
+    m = done != 0 ? next : m;
+  } while (w < count);
 }
 
 /// For a leaf's run [first, end) of `boxes`, end - first <= kMaskWidth: masks[r] gets bit c set,
