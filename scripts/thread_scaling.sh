@@ -40,7 +40,9 @@ EXE="$ROOT/build/release/game/quadpool"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-ticks_for() { if [ "$1" -ge 1000000 ]; then echo 30; elif [ "$1" -ge 100000 ]; then echo 200; else echo 1000; fi; }
+# Enough ticks that the median is the steady state: a run's first ticks grow its buffers and
+# warm its caches (at 1M, 30 ticks put the median 0.5-1 ms above 120 ticks').
+ticks_for() { if [ "$1" -ge 1000000 ]; then echo 120; elif [ "$1" -ge 100000 ]; then echo 200; else echo 1000; fi; }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for n in $SPRITES; do
