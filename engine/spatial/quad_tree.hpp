@@ -289,7 +289,13 @@ class QuadTree {
   std::vector<std::uint64_t> order_keys_;
   std::vector<std::uint64_t> moved_keys_;
   std::vector<std::uint64_t> next_keys_;
-  std::vector<std::uint32_t> range_moved_;  // the repair's count of moved items per range
+  // The repair's bookkeeping for each range of kItemsPerTask items in last frame's order: how
+  // many kept their key, how many kept theirs in the ranges before, and the first moved key
+  // (in sorted order) that it merges.
+  struct RepairRange {
+    std::uint32_t kept, kept_before, moved_from;
+  };
+  std::vector<RepairRange> repair_ranges_;
   bool order_is_hint_ = false;
 };
 

@@ -146,7 +146,7 @@ void QuadTree::remember_order(int shift) {
   order_keys_.resize(count);
   moved_keys_.resize(count);
   next_keys_.resize(count);
-  range_moved_.resize((count + kItemsPerTask - 1) / kItemsPerTask);
+  repair_ranges_.resize((count + kItemsPerTask - 1) / kItemsPerTask);
   for (std::uint32_t s = 0; s < count; ++s) {
     order_keys_[s] = order_key(item_cells_[s], item_ids_[s], shift);
   }
@@ -176,92 +176,95 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
   const std::uint32_t ranges = (count + kItemsPerTask - 1) / kItemsPerTask;
   std::uint64_t* keys = order_keys_.data();
   std::uint64_t* moved = moved_keys_.data();
-  std::uint64_t* next = next_keys_.data();
-  std::uint32_t* moved_before = range_moved_.data();  // per range, then summed up to it
+  RepairRange* range = repair_ranges_.data();
   const std::uint32_t* codes = scratch_cells_.data();
-  // Keys hold a cell of at most 2 * kMaxSortDepth bits above the id: the top bit is free.
-  constexpr std::uint64_t kMovedBit = std::uint64_t{1} << 63;
 
-  // 1: every item's key now, in last frame's order, marked when it changed (a gather of
-  // codes[], the part that misses the cache), and how many changed in each range.
-  parallel_for(tasks, ranges, 1,
-               [&](std::uint32_t first_range, std::uint32_t end_range, std::uint32_t) {
-                 for (std::uint32_t r = first_range; r < end_range; ++r) {
-                   const std::uint32_t end = std::min(count, (r + 1) * kItemsPerTask);
-                   std::uint32_t changed = 0;
-                   for (std::uint32_t s = r * kItemsPerTask; s < end; ++s) {
-                     const auto id = static_cast<std::uint32_t>(keys[s]);
-                     const std::uint64_t key = order_key(codes[id], id, shift);
-                     const bool same = key == keys[s];
-                     next[s] = key | (same ? 0 : kMovedBit);
-                     changed += !same;
-                   }
-                   moved_before[r] = changed;
-                 }
-               });
-  std::uint32_t moved_count = 0;
-  for (std::uint32_t r = 0; r < ranges; ++r) {
-    const std::uint32_t changed = moved_before[r];
-    moved_before[r] = moved_count;
-    moved_count += changed;
-  }
-  if (moved_count > count / 8) return false;
-
-  // 2: the unchanged keys, still in order, to the front of keys[], the changed ones to moved[],
-  // each range at the place the counts give it. A branch, not two stores with one index moving:
-  // a store past a range's last place would be the next range's first (few keys change, so
-  // the branch is well predicted).
+  // 1: every item's key now, in last frame's order (a gather of codes[], the part that misses
+  // the cache). In each range the unchanged keys, still in order, go to the front of the
+  // range's own part of keys[] (in place: never past the key being read), the changed ones to
+  // the range's part of moved[]. A branch, not two stores with one index moving: a store past
+  // a range's last place would be the next range's first (few keys change, so the branch is
+  // well predicted).
   parallel_for(tasks, ranges, 1,
                [&](std::uint32_t first_range, std::uint32_t end_range, std::uint32_t) {
                  for (std::uint32_t r = first_range; r < end_range; ++r) {
                    const std::uint32_t begin = r * kItemsPerTask;
                    const std::uint32_t end = std::min(count, begin + kItemsPerTask);
-                   std::uint32_t to_moved = moved_before[r];
-                   std::uint32_t to_kept = begin - to_moved;
+                   std::uint32_t to_kept = begin;
+                   std::uint32_t to_moved = begin;
                    for (std::uint32_t s = begin; s < end; ++s) {
-                     const std::uint64_t key = next[s];
-                     if ((key & kMovedBit) != 0) {
-                       moved[to_moved++] = key & ~kMovedBit;
-                     } else {
+                     const auto id = static_cast<std::uint32_t>(keys[s]);
+                     const std::uint64_t key = order_key(codes[id], id, shift);
+                     if (key == keys[s]) {
                        keys[to_kept++] = key;
+                     } else {
+                       moved[to_moved++] = key;
                      }
                    }
+                   range[r].kept = to_kept - begin;
                  }
                });
+  // The moved keys together at the front of moved[], and the kept keys counted before each
+  // range (the ranges are few).
+  std::uint32_t moved_count = 0;
+  std::uint32_t kept_count = 0;
+  for (std::uint32_t r = 0; r < ranges; ++r) {
+    const std::uint32_t begin = r * kItemsPerTask;
+    const std::uint32_t size = std::min(count, begin + kItemsPerTask) - begin;
+    const std::uint32_t changed = size - range[r].kept;
+    if (moved_count != begin) {
+      std::copy(moved + begin, moved + begin + changed, moved + moved_count);
+    }
+    moved_count += changed;
+    range[r].kept_before = kept_count;
+    kept_count += range[r].kept;
+  }
+  if (moved_count > count / 8) return false;
   std::sort(moved, moved + moved_count);
+
+  // 2: the moved keys each range merges: from the first not below its first kept key to where
+  // the next range's begin. A range that keeps none takes none, and the first range that keeps
+  // any also takes those below its first key.
+  std::uint32_t next_from = moved_count;
+  for (std::uint32_t r = ranges; r-- > 0;) {
+    if (range[r].kept > 0) {
+      const std::uint64_t first_key = keys[r * kItemsPerTask];
+      next_from = static_cast<std::uint32_t>(
+          std::lower_bound(moved, moved + moved_count, first_key) - moved);
+    }
+    range[r].moved_from = next_from;
+  }
+  for (std::uint32_t r = 0; r < ranges; ++r) {
+    range[r].moved_from = 0;
+    if (range[r].kept > 0) break;
+  }
   // 3: the two merged, and the items gathered in the new order.
   merge_repaired_order(boxes, moved_count, tasks);
   order_keys_.swap(next_keys_);
   return true;
 }
 
-// The repair's last step: the kept keys (the front of order_keys_, in order) and the sorted moved
-// keys (moved_keys_) merged into next_keys_, each range of kept keys with the moved keys that
-// fall between it and the next range, found by binary search; the items are gathered at their
-// slots on the way (boxes[id] in cell order, the other part that misses the cache).
+// The repair's last step: each range's kept keys (the front of its part of order_keys_, in
+// order) merged with its share of the sorted moved keys (moved_keys_) into next_keys_, from the
+// slot the counts before it give; the items are gathered at their slots on the way (boxes[id]
+// in cell order, the other part that misses the cache).
 void QuadTree::merge_repaired_order(std::span<const Aabb> boxes, std::uint32_t moved_count,
                                     const TaskSystem& tasks) {
   const auto count = static_cast<std::uint32_t>(boxes.size());
+  const std::uint32_t ranges = (count + kItemsPerTask - 1) / kItemsPerTask;
   const std::uint64_t* keys = order_keys_.data();
   const std::uint64_t* moved = moved_keys_.data();
+  const RepairRange* range = repair_ranges_.data();
   std::uint64_t* next = next_keys_.data();
   const std::uint32_t* codes = scratch_cells_.data();
-  const std::uint32_t kept = count - moved_count;
-  const std::uint32_t kept_ranges = (kept + kItemsPerTask - 1) / kItemsPerTask;
   parallel_for(
-      tasks, kept_ranges, 1,
-      [&](std::uint32_t first_range, std::uint32_t end_range, std::uint32_t) {
+      tasks, ranges, 1, [&](std::uint32_t first_range, std::uint32_t end_range, std::uint32_t) {
         for (std::uint32_t r = first_range; r < end_range; ++r) {
-          const std::uint32_t kept_begin = r * kItemsPerTask;
-          const std::uint32_t kept_end = std::min(kept, kept_begin + kItemsPerTask);
-          const auto moved_at = [&](std::uint32_t k) {
-            return static_cast<std::uint32_t>(
-                std::lower_bound(moved, moved + moved_count, keys[k]) - moved);
-          };
-          std::uint32_t from_moved = r == 0 ? 0 : moved_at(kept_begin);
-          const std::uint32_t moved_end = kept_end == kept ? moved_count : moved_at(kept_end);
-          std::uint32_t from_kept = kept_begin;
-          for (std::uint32_t s = kept_begin + from_moved;
+          std::uint32_t from_kept = r * kItemsPerTask;
+          const std::uint32_t kept_end = from_kept + range[r].kept;
+          std::uint32_t from_moved = range[r].moved_from;
+          const std::uint32_t moved_end = r + 1 < ranges ? range[r + 1].moved_from : moved_count;
+          for (std::uint32_t s = range[r].kept_before + from_moved;
                from_kept < kept_end || from_moved < moved_end; ++s) {
             const bool take_moved = from_moved < moved_end &&
                                     (from_kept == kept_end || moved[from_moved] < keys[from_kept]);

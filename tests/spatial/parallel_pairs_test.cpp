@@ -19,33 +19,12 @@
 #include "engine/spatial/pair.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "tests/common/assert_throws.hpp"
+#include "tests/common/reversed_scheduler.hpp"
 
 namespace quadpool::spatial {
 namespace {
 
-// Cuts a task into ranges of `min_range` and runs them last to first, each on the next worker
-// index: a schedule no real pool would pick, and so a good test of order independence.
-struct ReversedScheduler {
-  std::uint32_t workers;
-  std::uint32_t calls = 0;
-
-  static void* enqueue(TaskCallback task, std::uint32_t count, std::uint32_t min_range,
-                       void* task_context, void* user_context) {
-    auto& self = *static_cast<ReversedScheduler*>(user_context);
-    const std::uint32_t ranges = (count + min_range - 1) / min_range;
-    for (std::uint32_t r = ranges; r-- > 0;) {
-      const std::uint32_t begin = r * min_range;
-      const std::uint32_t end = begin + min_range < count ? begin + min_range : count;
-      task(begin, end, self.calls++ % self.workers, task_context);
-    }
-    return nullptr;  // all done already: no finish call
-  }
-
-  TaskSystem task_system() {
-    return TaskSystem{.enqueue = &enqueue, .finish = nullptr, .user_context = this,
-                      .worker_count = workers};
-  }
-};
+using test::ReversedScheduler;
 
 std::vector<Pair> serial_pairs(const QuadTree& tree) {
   std::vector<Pair> pairs;

@@ -17,6 +17,7 @@
 #include "engine/spatial/brute_force.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "tests/common/assert_throws.hpp"
+#include "tests/common/reversed_scheduler.hpp"
 
 namespace quadpool::spatial {
 namespace {
@@ -93,6 +94,51 @@ TEST(QuadTreeOrder, ATreeRebuiltFrameAfterFrameReportsWhatAFreshTreeReports) {
 // few ticks) gets the same pairs under the new ids, and the next frames' rebuilds, which start
 // from the renumbered order, build what a fresh tree builds from the same boxes. Run for a tree
 // built in one piece and for one built as subtree tasks.
+// The repair works range by range (QuadTree's kItemsPerTask, 16,384 items, of last frame's
+// order): each range keeps its unchanged keys and merges the moved keys that fall among them.
+// Here whole ranges move (every box of the first one, of one in the middle and of the short last
+// one crosses to another quadrant, so that those ranges keep nothing), a few boxes jump
+// anywhere (some below the first kept key), and the rest stay: still under an eighth of the
+// boxes, so the order is repaired. On one thread and on workers that run the ranges in
+// reverse, the kept tree reports what a fresh tree reports.
+TEST(QuadTreeOrder, ARepairWhereWholeRangesMovedReportsWhatAFreshTreeReports) {
+  constexpr std::uint32_t kRange = 16'384;
+  constexpr std::uint32_t kCount = 20 * kRange + 1'000;
+  Random rng(test::announce_seed("QuadTreeOrder.ARepairWhereWholeRangesMoved", 20261127));
+  const float side = 8.0f * std::sqrt(static_cast<float>(kCount));
+  const Aabb world{0.0f, 0.0f, side, side};
+  std::vector<Aabb> boxes(kCount);
+  for (Aabb& box : boxes) box = random_box(rng, world, 4.0f);
+  for (const std::uint32_t workers : {1u, 3u}) {
+    test::ReversedScheduler scheduler{workers};
+    const TaskSystem tasks = workers > 1 ? scheduler.task_system() : TaskSystem{};
+    QuadTree kept(QuadTreeConfig{.bounds = world});
+    kept.rebuild(boxes, tasks);
+    for (int frame = 0; frame < 3; ++frame) {
+      SCOPED_TRACE("workers " + std::to_string(workers) + ", frame " + std::to_string(frame));
+      const std::vector<std::uint32_t> order(kept.item_order().begin(), kept.item_order().end());
+      const auto cross = [&](std::uint32_t first, std::uint32_t end) {
+        for (std::uint32_t s = first; s < end; ++s) {
+          Aabb& box = boxes[order[s]];
+          const float dx = (box.min_x + box.max_x) / 2 < side / 2 ? side / 2 : -side / 2;
+          box = {box.min_x + dx, box.min_y, box.max_x + dx, box.max_y};
+        }
+      };
+      cross(0, kRange);
+      cross(7 * kRange, 8 * kRange);
+      cross(20 * kRange, kCount);
+      for (int jump = 0; jump < 2'000; ++jump) {
+        boxes[rng.below(kCount)] = random_box(rng, world, 4.0f);
+      }
+      kept.rebuild(boxes, tasks);
+      kept.validate();
+      QuadTree fresh(QuadTreeConfig{.bounds = world});
+      fresh.rebuild(boxes);
+      ASSERT_EQ(pairs_in_order(kept), pairs_in_order(fresh));
+    }
+  }
+}
+
 TEST(QuadTreeOrder, ARenumberedTreeReportsThePairsUnderTheNewIdsAndRebuildsAsAFreshTree) {
   for (const std::size_t count : {3000u, 2 * QuadTree::kMinItemsForSubtreeTasks}) {
     const std::uint64_t seed = test::announce_seed("QuadTreeOrder renumber", 20261126);
