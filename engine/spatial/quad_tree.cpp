@@ -184,7 +184,7 @@ void QuadTree::rebuild(std::span<const Aabb> boxes, const TaskSystem& tasks) {
   }
   stats_.items = count;
   stats_.rejected_boxes = rejected_ids_.size();
-  compute_bounds(root_, config_.bounds, stats_, /*skip_tasks=*/!subtree_tasks_.empty());
+  if (!subtree_tasks_.empty()) unite_top_bounds(root_);
 }
 
 // The subtrees that build() listed at kTaskDepth, each built and bounded as one task from its
@@ -206,9 +206,7 @@ void QuadTree::build_subtrees(std::span<const Aabb> boxes, const TaskSystem& tas
                            task.quadrant, boxes, context);
                    } catch (...) {
                      task.failed = true;
-                     continue;
                    }
-                   compute_bounds(task.node, task.quadrant, task.stats, /*skip_tasks=*/false);
                  }
                });
   for (const SubtreeTask& task : subtree_tasks_) {
@@ -304,6 +302,10 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
   if (count <= static_cast<std::uint32_t>(config_.leaf_capacity) || depth == config_.max_depth) {
     ++stats.leaves;
     if (count > stats.max_leaf_items) stats.max_leaf_items = count;
+    // The loose bounds now, while a run that was just partitioned is still in the cache.
+    std::uint32_t outside = 0;
+    node->loose = detail::bounds_of_run(columns_, first, end, quadrant, outside);
+    stats.straddling_items += outside;
     return;
   }
   if (context.tasks != nullptr && depth == kTaskDepth) {
@@ -346,29 +348,22 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
     build(child, cut[q], cut[q + 1], depth + 1, q, detail::child_quadrant(quadrant, q), boxes,
           context);
   }
+  // Above the subtree tasks the children may not be built yet: unite_top_bounds() follows.
+  if (context.tasks == nullptr) node->loose = united_children(node);
 }
 
-// Bottom-up: a leaf's loose bounds from its items, an inner node's from its children. Called on
-// a subtree task's root by the task, and then on the root, where a subtree task's root (an inner
-// node at kTaskDepth) already has its bounds.
-void QuadTree::compute_bounds(Node* node, const Aabb& quadrant, QuadTreeStats& stats,
-                              bool skip_tasks) noexcept {
-  if (node->is_leaf()) {
-    std::uint32_t outside = 0;
-    node->loose =
-        detail::bounds_of_run(columns_, node->first_item, node->end_item, quadrant, outside);
-    stats.straddling_items += outside;
-    return;
-  }
-  if (skip_tasks && node->depth == kTaskDepth) return;
+Aabb QuadTree::united_children(const Node* node) noexcept {
   Aabb loose = kEmptyBox;
-  for (int i = 0; i < node->child_count; ++i) {
-    Node* child = node->children[i];
-    compute_bounds(child, detail::child_quadrant(quadrant, child->quadrant_index), stats,
-                   skip_tasks);
-    loose = united(loose, child->loose);
-  }
-  node->loose = loose;
+  for (int i = 0; i < node->child_count; ++i) loose = united(loose, node->children[i]->loose);
+  return loose;
+}
+
+// The loose bounds of the nodes above the subtree tasks, bottom-up, once the tasks have built
+// theirs (build() gave the leaves up here theirs).
+void QuadTree::unite_top_bounds(Node* node) noexcept {
+  if (node->is_leaf() || node->depth == kTaskDepth) return;
+  for (int i = 0; i < node->child_count; ++i) unite_top_bounds(node->children[i]);
+  node->loose = united_children(node);
 }
 
 // --- pair work split ---------------------------------------------------------------------------

@@ -234,9 +234,8 @@ class QuadTree {
   static constexpr std::uint32_t kLocalPartitionItems = 256;
   void partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
                              std::span<const Aabb> boxes, std::array<std::uint32_t, 5>& cut);
-  // skip_tasks: stop at the subtree tasks' roots, whose tasks found their bounds already.
-  void compute_bounds(Node* node, const Aabb& quadrant, QuadTreeStats& stats,
-                      bool skip_tasks) noexcept;
+  static Aabb united_children(const Node* node) noexcept;
+  void unite_top_bounds(Node* node) noexcept;
   void split_piece(const PairPiece& piece, std::uint32_t max_items,
                    std::vector<PairPiece>& pieces) const;
   void validate_node(const Node* node, int depth, std::uint32_t prefix, const Aabb& quadrant,
