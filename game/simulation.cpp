@@ -94,7 +94,10 @@ Simulation::Simulation(const SimulationConfig& config)
                               .max_depth = config.tree_max_depth,
                               .leaf_capacity = config.tree_leaf_capacity},
       config.allocator);
-  sprites_ = scene::spawn_sprites(config.scene);
+  {
+    const std::vector<scene::Sprite> spawned = scene::spawn_sprites(config.scene);
+    sprites_.assign(spawned.begin(), spawned.end());
+  }
   ids_.resize(sprites_.size());
   for (std::uint32_t i = 0; i < ids_.size(); ++i) ids_[i] = i;
   next_id_ = static_cast<std::uint32_t>(ids_.size());

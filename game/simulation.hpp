@@ -41,6 +41,7 @@
 #include "engine/core/random.hpp"
 #include "engine/core/task_system.hpp"
 #include "engine/memory/allocator_kind.hpp"
+#include "engine/memory/huge_page_allocator.hpp"
 #include "engine/memory/pool_allocator.hpp"
 #include "engine/spatial/aabb.hpp"
 #include "engine/spatial/pair.hpp"
@@ -201,13 +202,13 @@ class Simulation {
   void resolve_pairs();
   std::size_t resolve_run(std::size_t begin, std::size_t end, std::size_t at) noexcept;
 
-  std::vector<scene::Sprite> sprites_;
-  std::vector<std::uint32_t> ids_;  // by index, as sprites_
+  memory::HugePageVector<scene::Sprite> sprites_;
+  memory::HugePageVector<std::uint32_t> ids_;  // by index, as sprites_
   std::uint32_t next_id_ = 0;
   // put_sprites_in_tree_order()'s scratch, swapped with sprites_ and ids_.
-  std::vector<scene::Sprite> sorted_sprites_;
-  std::vector<std::uint32_t> sorted_ids_;
-  std::vector<spatial::Aabb> boxes_;  // reused every tick
+  memory::HugePageVector<scene::Sprite> sorted_sprites_;
+  memory::HugePageVector<std::uint32_t> sorted_ids_;
+  memory::HugePageVector<spatial::Aabb> boxes_;  // reused every tick
   std::vector<spatial::Pair> pairs_;           // reused every tick
   // The last tick's contacts are the first contact_count_; the vector only grows, to the pair
   // buffer's capacity, so that each run of pairs can write its contacts at its own offset.

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "engine/core/task_system.hpp"
+#include "engine/memory/huge_page_allocator.hpp"
 #include "engine/spatial/pair.hpp"
 #include "engine/spatial/quad_tree.hpp"
 
@@ -65,7 +66,7 @@ class ParallelPairs {
 
   std::vector<QuadTree::PairPiece> pieces_;
   std::vector<PieceRun> runs_;   // one per piece
-  std::vector<Pair> arena_;      // regions, then one discard zone per worker
+  memory::HugePageVector<Pair> arena_;  // regions, then one discard zone per worker
   std::size_t regions_end_ = 0;  // the discard zones start here
   std::atomic<std::size_t> next_free_{0};
   std::atomic<bool> overflowed_{false};

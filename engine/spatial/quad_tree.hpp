@@ -33,6 +33,7 @@
 
 #include "engine/core/task_system.hpp"
 #include "engine/memory/allocator_kind.hpp"
+#include "engine/memory/huge_page_allocator.hpp"
 #include "engine/memory/object_pool.hpp"
 #include "engine/memory/pool_allocator.hpp"
 #include "engine/spatial/aabb.hpp"
@@ -269,12 +270,14 @@ class QuadTree {
   QuadTreeStats stats_{};
 
   // Items in pre-order of their leaves: a node's items are one contiguous run. These and the
-  // sort scratch below are members so that they keep their capacity from frame to frame.
+  // sort scratch below are members so that they keep their capacity from frame to frame, and
+  // on huge pages where the system has them: a frame streams through every one.
   detail::BoxColumns columns_;
-  std::vector<std::uint32_t> item_ids_;
-  std::vector<std::uint32_t> item_cells_;  // Morton code of the centre's cell at max_depth
-  std::vector<std::uint32_t> scratch_cells_;
-  std::vector<std::uint32_t> scratch_ids_;
+  memory::HugePageVector<std::uint32_t> item_ids_;
+  // The Morton code of the centre's cell at max_depth.
+  memory::HugePageVector<std::uint32_t> item_cells_;
+  memory::HugePageVector<std::uint32_t> scratch_cells_;
+  memory::HugePageVector<std::uint32_t> scratch_ids_;
   // The counting sort's buckets: at most 4^kMaxSortDepth + 1 entries (64 KiB).
   static constexpr int kMaxSortDepth = 7;
   std::vector<std::uint32_t> bucket_starts_;
@@ -285,9 +288,9 @@ class QuadTree {
   // Last frame's sorted order as (cell at the sort depth, id) keys, the next frame's starting
   // point (repair_last_order), valid when order_is_hint_; moved_keys_ and next_keys_ are its
   // scratch. Only the order persists from frame to frame: every node is built from scratch.
-  std::vector<std::uint64_t> order_keys_;
-  std::vector<std::uint64_t> moved_keys_;
-  std::vector<std::uint64_t> next_keys_;
+  memory::HugePageVector<std::uint64_t> order_keys_;
+  memory::HugePageVector<std::uint64_t> moved_keys_;
+  memory::HugePageVector<std::uint64_t> next_keys_;
   // The repair's bookkeeping for each range of kItemsPerTask items in last frame's order: how
   // many kept their key, how many kept theirs in the ranges before, and the first moved key
   // (in sorted order) that it merges.

@@ -16,6 +16,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "engine/memory/huge_page_allocator.hpp"
 #include "engine/spatial/aabb.hpp"
 
 namespace quadpool::spatial::detail {
@@ -26,7 +27,7 @@ struct BoxColumns {
   // and overlap nothing.
   static constexpr std::uint32_t kPadding = 7;
 
-  std::vector<float> min_x, min_y, max_x, max_y;
+  memory::HugePageVector<float> min_x, min_y, max_x, max_y;
 
   /// Sizes the arrays for `count` boxes plus padding; keeps the capacity of earlier frames.
   void resize(std::uint32_t count) {
