@@ -5,8 +5,9 @@
 /// tests check it. See game/README.md for the tick's phases and the determinism rules.
 ///
 /// One tick at a fixed dt of one time unit (velocities are world units per tick):
-///   1. integrate and 2. bounce off the walls (move_and_bounce from scene/scene.hpp)
-///   3. rebuild the QuadTree from every sprite's bounds
+///   1. integrate and 2. bounce off the walls (move_and_bounce from scene/scene.hpp), and
+///      take every sprite's bounds in the same pass
+///   3. rebuild the QuadTree from those bounds
 ///   4. enumerate the overlapping pairs into a reused buffer, in the tree's order
 ///   5. resolve each true circle contact, in that order (elastic impulse plus positional
 ///      correction), then clamp every sprite back inside the world
@@ -97,8 +98,8 @@ inline bool circles_overlap(float ax, float ay, float ar, float bx, float by, fl
 
 /// Wall-clock milliseconds spent in each phase of one tick (steady_clock).
 struct PhaseTimes {
-  double integrate = 0;  // move and bounce
-  double rebuild = 0;    // bounds + QuadTree::rebuild
+  double integrate = 0;  // move and bounce, and the bounds for the rebuild
+  double rebuild = 0;    // QuadTree::rebuild, and the sprites' sort on the ticks that have one
   double pairs = 0;      // for_each_pair into the pair buffer
   double resolve = 0;    // narrow phase, contact response, clamp into the world
   double total = 0;      // the whole tick, stats included
