@@ -29,6 +29,10 @@ using Clock = std::chrono::steady_clock;
 // Sprites per task in the per-sprite phases: big enough that a task's overhead is noise.
 constexpr std::uint32_t kSpritesPerTask = 16384;
 
+// How many pairs ahead resolve_run() prefetches the sprites: at a million sprites, resolve took
+// 1.40 ms at 8, 1.25 at 16 and 1.18 at 32 on two threads (1.48 without).
+constexpr std::size_t kResolvePrefetch = 32;
+
 double ms_between(Clock::time_point from, Clock::time_point to) noexcept {
   return std::chrono::duration<double, std::milli>(to - from).count();
 }
@@ -160,6 +164,12 @@ void Simulation::resolve_pairs() {
 std::size_t Simulation::resolve_run(std::size_t begin, std::size_t end, std::size_t at) noexcept {
   const std::size_t first = at;
   for (std::size_t i = begin; i < end; ++i) {
+    // The sprites of a pair some way ahead, so that their loads have arrived when it comes up:
+    // pairs between leaves reach sprites that the last few pairs did not touch.
+    if (i + kResolvePrefetch < end) {
+      __builtin_prefetch(&sprites_[pairs_[i + kResolvePrefetch].a], 1);
+      __builtin_prefetch(&sprites_[pairs_[i + kResolvePrefetch].b], 1);
+    }
     const spatial::Pair pair = pairs_[i];
     scene::Sprite& a = sprites_[pair.a];
     scene::Sprite& b = sprites_[pair.b];
