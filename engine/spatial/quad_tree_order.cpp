@@ -222,9 +222,9 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
   if (moved_count > count / 8) return false;
   std::sort(moved, moved + moved_count);
 
-  // 2: the moved keys each range merges: from the first not below its first kept key to where
-  // the next range's begin. A range that keeps none takes none, and the first range that keeps
-  // any also takes those below its first key.
+  // 2: each range's share of the sorted moved keys: from the first one not below its first kept
+  // key up to where the next range's share starts. A range that keeps no key takes none, and
+  // the first range that keeps any also takes the moved keys below its first.
   std::uint32_t next_from = moved_count;
   for (std::uint32_t r = ranges; r-- > 0;) {
     if (range[r].kept > 0) {
