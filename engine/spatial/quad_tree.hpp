@@ -249,7 +249,7 @@ class QuadTree {
   template <class F>
   void pairs_within_leaf(const Node* leaf, F& f) const;
   template <class F>
-  void report_leaf_masks(std::uint32_t first, std::uint32_t end, const std::uint64_t* masks,
+  void report_leaf_words(std::uint32_t first, std::uint32_t end, const std::uint64_t* words,
                          F& f) const;
   template <class F>
   void pairs_between(const Node* a, const Node* b, F& f) const;

@@ -59,14 +59,20 @@ struct Box8 {
           _mm256_set1_ps(b.max_y)};
 }
 
-// Bit k set when `box` overlaps the eight boxes x0/x1/y0/y1 hold in lane k.
-[[gnu::target("avx2")]] inline std::uint64_t hits(const Box8& box, __m256 x0, __m256 x1, __m256 y0,
-                                                 __m256 y1) noexcept {
+// Lane k all ones when `box` overlaps the box x0/x1/y0/y1 hold in lane k, else all zeros.
+[[gnu::target("avx2")]] inline __m256 overlap_lanes(const Box8& box, __m256 x0, __m256 x1,
+                                                    __m256 y0, __m256 y1) noexcept {
   const __m256 x = _mm256_and_ps(_mm256_cmp_ps(x0, box.max_x, _CMP_LE_OQ),
                                  _mm256_cmp_ps(box.min_x, x1, _CMP_LE_OQ));
   const __m256 y = _mm256_and_ps(_mm256_cmp_ps(y0, box.max_y, _CMP_LE_OQ),
                                  _mm256_cmp_ps(box.min_y, y1, _CMP_LE_OQ));
-  return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_and_ps(x, y)));
+  return _mm256_and_ps(x, y);
+}
+
+// Bit k set when `box` overlaps the eight boxes x0/x1/y0/y1 hold in lane k.
+[[gnu::target("avx2")]] inline std::uint64_t hits(const Box8& box, __m256 x0, __m256 x1, __m256 y0,
+                                                  __m256 y1) noexcept {
+  return static_cast<std::uint32_t>(_mm256_movemask_ps(overlap_lanes(box, x0, x1, y0, y1)));
 }
 
 // Bit k set when `box` overlaps box j + k of `columns`.
@@ -84,23 +90,6 @@ struct Box8 {
   std::uint64_t mask = 0;
   for (std::uint32_t j = from; j < end; j += 8) mask |= hits(box, columns, j) << (j - base);
   return mask;
-}
-
-// Two rows against columns [from, end) of `columns`, eight at a time: each block is loaded once
-// for both. Bit (j - base) of the masks stands for column j; lanes past `end` may be set.
-[[gnu::target("avx2")]] inline void two_rows(const Box8& a, const Box8& b, ColumnsView columns,
-                                            std::uint32_t from, std::uint32_t end,
-                                            std::uint32_t base, std::uint64_t& mask_a,
-                                            std::uint64_t& mask_b) noexcept {
-  std::uint64_t ma = 0, mb = 0;
-  for (std::uint32_t j = from; j < end; j += 8) {
-    const __m256 x0 = _mm256_loadu_ps(columns.min_x + j), x1 = _mm256_loadu_ps(columns.max_x + j);
-    const __m256 y0 = _mm256_loadu_ps(columns.min_y + j), y1 = _mm256_loadu_ps(columns.max_y + j);
-    ma |= hits(a, x0, x1, y0, y1) << (j - base);
-    mb |= hits(b, x0, x1, y0, y1) << (j - base);
-  }
-  mask_a = ma;
-  mask_b = mb;
 }
 
 // cells_of4() of cell_codes.hpp for eight boxes' axes: the same operations in the same order.
@@ -167,52 +156,84 @@ bool detect_wide_kernels() noexcept {
   return __builtin_cpu_supports("avx2") && avx_allowed_by_environment();
 }
 
-[[gnu::target("avx2")]] void leaf_overlap_masks(ColumnsView boxes, std::uint32_t first,
-                                               std::uint32_t end, std::uint64_t* masks) noexcept {
-  const std::uint64_t in_run = low_bits(end - first);
-  // Rows i and i + 1 share one pass over the columns from i + 1; row i + 1 then drops itself and
-  // row i. A last row on its own has no column after it.
-  for (std::uint32_t i = first; i < end; i += 2) {
-    const std::uint32_t k = i + 1 < end ? i + 1 : i;
-    std::uint64_t mask_i = 0, mask_k = 0;
-    two_rows(broadcast(boxes, i), broadcast(boxes, k), boxes, i + 1, end, first, mask_i, mask_k);
-    masks[i - first] = mask_i & in_run;
-    if (k != i) masks[k - first] = mask_k & in_run & ~low_bits(k + 1 - first);
+[[gnu::target("avx2")]] void leaf_overlap_words(ColumnsView boxes, std::uint32_t first,
+                                                std::uint32_t end, std::uint64_t* words) noexcept {
+  for (std::uint32_t i = first; i + 1 < end; i += 2, words += kLeafWordsPerRowPair) {
+    const std::uint32_t k = i + 1;
+    // The row pair's own pair without a branch (`&`, not `&&`): whether it overlaps is as good
+    // as random.
+    const bool own_pair = (boxes.min_x[k] <= boxes.max_x[i]) & (boxes.min_x[i] <= boxes.max_x[k]) &
+                          (boxes.min_y[k] <= boxes.max_y[i]) & (boxes.min_y[i] <= boxes.max_y[k]);
+    const Box8 a = broadcast(boxes, i), b = broadcast(boxes, k);
+    // Each block of eight columns gives 16 bits: its first four columns' byte (row i's hits in
+    // the low half, row k's in the high half), then its last four's. The two rows' lanes swap
+    // across the 128-bit halves so that one movemask gives each byte.
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    std::uint64_t low_columns = 0, high_columns = 0;
+    for (std::uint32_t j = i + 2, block = 0; j < end; j += 8, ++block) {
+      const __m256 x0 = _mm256_loadu_ps(boxes.min_x + j), x1 = _mm256_loadu_ps(boxes.max_x + j);
+      const __m256 y0 = _mm256_loadu_ps(boxes.min_y + j), y1 = _mm256_loadu_ps(boxes.max_y + j);
+      const __m256 in_run = _mm256_castsi256_ps(
+          _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(end - j)), lane));
+      const __m256 row_a = _mm256_and_ps(overlap_lanes(a, x0, x1, y0, y1), in_run);
+      const __m256 row_b = _mm256_and_ps(overlap_lanes(b, x0, x1, y0, y1), in_run);
+      const auto first_four = static_cast<std::uint64_t>(
+          _mm256_movemask_ps(_mm256_permute2f128_ps(row_a, row_b, 0x20)));
+      const auto last_four = static_cast<std::uint64_t>(
+          _mm256_movemask_ps(_mm256_permute2f128_ps(row_a, row_b, 0x31)));
+      const std::uint64_t bits = (first_four | last_four << 8) << (16 * (block & 3u));
+      if (block < 4) {
+        low_columns |= bits;
+      } else {
+        high_columns |= bits;
+      }
+    }
+    words[0] = own_pair ? 1u : 0u;
+    words[1] = low_columns;
+    words[2] = high_columns;
   }
 }
 
 [[gnu::target("avx2")]] std::uint32_t leaf_pair_masks(ColumnsView boxes, std::uint32_t a_first,
                                                       std::uint32_t a_end, std::uint32_t b_first,
                                                       std::uint32_t b_end, const Aabb& shared,
-                                                      std::uint32_t* a_slots,
-                                                      std::uint64_t* masks,
+                                                      std::uint32_t* a_slots, std::uint64_t* masks,
                                                       std::uint32_t* b_slots) noexcept {
   const Box8 area = broadcast_box(shared);
-  // b's boxes that reach into `shared`, packed into columns of their own block by block (each
-  // block's hits moved to the front of its lanes, in order), then padded with empty boxes to a
-  // whole block of eight.
+  // Which of b's boxes, then which of a's, reach into `shared`: a few near the leaves' shared
+  // edge, often none (then there is no pair, and a's are not looked at).
+  const std::uint64_t in_b =
+      row_mask(area, boxes, b_first, b_end, b_first) & low_bits(b_end - b_first);
+  if (in_b == 0) return 0;
+  std::uint64_t in_a = row_mask(area, boxes, a_first, a_end, a_first) & low_bits(a_end - a_first);
+  if (in_a == 0) return 0;
+  // b's boxes in `shared` packed into columns of their own, block by block of eight (each
+  // block's hits moved to the front of its lanes, in order), visiting only the blocks that hold
+  // one; then padded with empty boxes to a whole block of eight.
   alignas(32) float min_x[kMaskWidth + 8], min_y[kMaskWidth + 8];
   alignas(32) float max_x[kMaskWidth + 8], max_y[kMaskWidth + 8];
   std::uint32_t columns = 0;
   const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  for (std::uint32_t j = b_first; j < b_end; j += 8) {
-    const __m256 x0 = _mm256_loadu_ps(boxes.min_x + j), x1 = _mm256_loadu_ps(boxes.max_x + j);
-    const __m256 y0 = _mm256_loadu_ps(boxes.min_y + j), y1 = _mm256_loadu_ps(boxes.max_y + j);
-    const auto hit = static_cast<std::uint32_t>(hits(area, x0, x1, y0, y1) &
-                                                low_bits(b_end - j < 8 ? b_end - j : 8));
+  for (std::uint64_t blocks = in_b; blocks != 0;) {
+    const std::uint32_t offset = static_cast<std::uint32_t>(std::countr_zero(blocks)) & ~7u;
+    const auto hit = static_cast<std::uint32_t>((blocks >> offset) & 0xFFu);
+    blocks &= ~(std::uint64_t{0xFF} << offset);
+    const std::uint32_t j = b_first + offset;
     const __m256i order = _mm256_cvtepu8_epi32(
         _mm_loadl_epi64(reinterpret_cast<const __m128i*>(kPackOrder[hit].data())));
-    _mm256_storeu_ps(min_x + columns, _mm256_permutevar8x32_ps(x0, order));
-    _mm256_storeu_ps(max_x + columns, _mm256_permutevar8x32_ps(x1, order));
-    _mm256_storeu_ps(min_y + columns, _mm256_permutevar8x32_ps(y0, order));
-    _mm256_storeu_ps(max_y + columns, _mm256_permutevar8x32_ps(y1, order));
-    _mm256_storeu_si256(
-        reinterpret_cast<__m256i*>(b_slots + columns),
-        _mm256_permutevar8x32_epi32(_mm256_add_epi32(lane, _mm256_set1_epi32(static_cast<int>(j))),
-                                    order));
+    _mm256_storeu_ps(min_x + columns,
+                     _mm256_permutevar8x32_ps(_mm256_loadu_ps(boxes.min_x + j), order));
+    _mm256_storeu_ps(max_x + columns,
+                     _mm256_permutevar8x32_ps(_mm256_loadu_ps(boxes.max_x + j), order));
+    _mm256_storeu_ps(min_y + columns,
+                     _mm256_permutevar8x32_ps(_mm256_loadu_ps(boxes.min_y + j), order));
+    _mm256_storeu_ps(max_y + columns,
+                     _mm256_permutevar8x32_ps(_mm256_loadu_ps(boxes.max_y + j), order));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(b_slots + columns),
+                        _mm256_permutevar8x32_epi32(
+                            _mm256_add_epi32(lane, _mm256_set1_epi32(static_cast<int>(j))), order));
     columns += static_cast<std::uint32_t>(std::popcount(hit));
   }
-  if (columns == 0) return 0;
   const __m256 inf = _mm256_set1_ps(std::numeric_limits<float>::infinity());
   const __m256 minus_inf = _mm256_set1_ps(-std::numeric_limits<float>::infinity());
   _mm256_storeu_ps(min_x + columns, inf);
@@ -223,7 +244,6 @@ bool detect_wide_kernels() noexcept {
   // Each of a's boxes that reaches into `shared`, against every column. The padding is masked
   // off: an infinite box overlaps even an empty one.
   const std::uint64_t in_columns = low_bits(columns);
-  std::uint64_t in_a = row_mask(area, boxes, a_first, a_end, a_first) & low_bits(a_end - a_first);
   std::uint32_t rows = 0;
   for (; in_a != 0; in_a &= in_a - 1) {
     const std::uint32_t i = a_first + static_cast<std::uint32_t>(std::countr_zero(in_a));
@@ -250,10 +270,12 @@ bool detect_wide_kernels() noexcept {
 
 #else  // no AVX dispatch for this compiler or target: the 4-wide kernels do all the work
 
-bool detect_wide_kernels() noexcept { return false; }
+bool detect_wide_kernels() noexcept {
+  return false;
+}
 
 // Never called (wide_kernels_enabled() is false); defined so that every call site links.
-void leaf_overlap_masks(ColumnsView, std::uint32_t, std::uint32_t, std::uint64_t*) noexcept {}
+void leaf_overlap_words(ColumnsView, std::uint32_t, std::uint32_t, std::uint64_t*) noexcept {}
 
 std::uint32_t leaf_pair_masks(ColumnsView, std::uint32_t, std::uint32_t, std::uint32_t,
                               std::uint32_t, const Aabb&, std::uint32_t*, std::uint64_t*,

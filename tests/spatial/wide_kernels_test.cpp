@@ -1,11 +1,15 @@
-// The QuadTree's 8-wide kernels (detail/wide_kernels.hpp) against their plain definitions: the
-// leaf and leaf-pair masks bit by bit against overlaps(), the cell codes against cell_code() one
+// The QuadTree's 8-wide kernels (detail/wide_kernels.hpp) against their plain definitions: a
+// leaf's words walked against the 4-wide loop's pairs in order, the leaf-pair masks bit by bit
+// against overlaps(), the cell codes against cell_code() one
 // box at a time. The kernels only run on a CPU with AVX2; the whole tree's pairs and their order are
 // checked against the 4-wide path by running the spatial tests and the game's pinned hash a
 // second time with QUADPOOL_DISABLE_AVX=1 (tests/CMakeLists.txt).
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -34,12 +38,32 @@ Aabb random_box(Random& rng) {
                     "target, no AVX2 on this CPU, or QUADPOOL_DISABLE_AVX set"; \
   }
 
-TEST(WideKernels, EveryBitOfALeafMaskIsTheOverlapOfItsTwoBoxes) {
+// The pairs of a leaf's run in the 4-wide loop's order (for_each_overlap2, as
+// QuadTree::pairs_within_leaf calls it): rows r and r + 1 together, their own pair first, then
+// the columns from r + 2 in blocks of four, row r's hits in a block before row r + 1's.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> four_wide_order(const BoxColumns& columns,
+                                                                     std::uint32_t first,
+                                                                     std::uint32_t end) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  const auto hit = [&](std::uint32_t i, std::uint32_t j) {
+    if (overlaps(columns.get(i), columns.get(j))) pairs.emplace_back(i, j);
+  };
+  for (std::uint32_t r = first; r + 1 < end; r += 2) {
+    hit(r, r + 1);
+    for (std::uint32_t block = r + 2; block < end; block += 4) {
+      for (std::uint32_t c = block; c < std::min(end, block + 4); ++c) hit(r, c);
+      for (std::uint32_t c = block; c < std::min(end, block + 4); ++c) hit(r + 1, c);
+    }
+  }
+  return pairs;
+}
+
+TEST(WideKernels, ALeafsWordsWalkedInOrderAreItsPairsInTheFourWideOrder) {
   QUADPOOL_SKIP_WITHOUT_WIDE_KERNELS();
-  Random rng(
-      test::announce_seed("WideKernels.EveryBitOfALeafMaskIsTheOverlapOfItsTwoBoxes", 2026));
+  Random rng(test::announce_seed(
+      "WideKernels.ALeafsWordsWalkedInOrderAreItsPairsInTheFourWideOrder", 2026));
   for (int trial = 0; trial < 3000; ++trial) {
-    // A run inside a longer array: the boxes before and after it must not show in the masks.
+    // A run inside a longer array: the boxes before and after it must not show in the words.
     const auto first = static_cast<std::uint32_t>(rng.below(20));
     const auto count = static_cast<std::uint32_t>(rng.below(kMaskWidth + 1));
     const std::uint32_t end = first + count;
@@ -49,19 +73,25 @@ TEST(WideKernels, EveryBitOfALeafMaskIsTheOverlapOfItsTwoBoxes) {
       columns.set(i, random_box(rng));
     }
     constexpr std::uint64_t kUntouched = 0x5a5a5a5a5a5a5a5aull;
-    std::vector<std::uint64_t> masks(kMaskWidth + 1, kUntouched);
-    leaf_overlap_masks(view_of(columns), first, end, masks.data());
-    for (std::uint32_t r = 0; r < count; ++r) {
-      for (std::uint32_t c = 0; c < kMaskWidth; ++c) {
-        const bool expected = c > r && c < count &&
-                              overlaps(columns.get(first + r), columns.get(first + c));
-        ASSERT_EQ(((masks[r] >> c) & 1u) != 0, expected)
-            << "trial " << trial << ", run [" << first << ", " << end << "), row " << r
-            << ", column " << c;
+    const std::uint32_t written = kLeafWordsPerRowPair * (count / 2);
+    std::vector<std::uint64_t> words(kLeafWordsPerRowPair * kMaskWidth / 2 + 1, kUntouched);
+    leaf_overlap_words(view_of(columns), first, end, words.data());
+    // Walked as leaf_overlap_words documents: word by word, low bits first.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> walked;
+    for (std::uint32_t w = 0; w < written; ++w) {
+      const std::uint32_t r = first + 2 * (w / kLeafWordsPerRowPair);
+      const std::uint32_t part = w % kLeafWordsPerRowPair;
+      ASSERT_FALSE(part == 0 && words[w] > 1u) << "trial " << trial << ": word " << w;
+      const std::uint32_t column0 = part == 0 ? r + 1 : part == 1 ? r + 2 : r + kLeafHighColumns;
+      for (std::uint64_t m = words[w]; m != 0; m &= m - 1) {
+        const auto t = static_cast<std::uint32_t>(std::countr_zero(m));
+        walked.emplace_back(r + ((t >> 2) & 1u), column0 + 4 * (t >> 3) + (t & 3u));
       }
     }
-    for (std::uint32_t r = count; r <= kMaskWidth; ++r) {
-      ASSERT_EQ(masks[r], kUntouched) << "trial " << trial << ": mask " << r << " was written";
+    ASSERT_EQ(walked, four_wide_order(columns, first, end))
+        << "trial " << trial << ", run [" << first << ", " << end << ")";
+    for (std::size_t w = written; w < words.size(); ++w) {
+      ASSERT_EQ(words[w], kUntouched) << "trial " << trial << ": word " << w << " was written";
     }
   }
 }
@@ -97,7 +127,7 @@ TEST(WideKernels, ALeafPairGivesEveryOverlapInsideTheSharedAreaInOrder) {
       expected_a.push_back(i);
       expected_masks.push_back(mask);
     }
-    std::uint32_t a_slots[kMaskWidth], b_slots[kMaskWidth];
+    std::uint32_t a_slots[kMaskWidth], b_slots[kMaskWidth + 8];
     std::uint64_t masks[kMaskWidth];
     const std::uint32_t rows = leaf_pair_masks(view_of(columns), a_first, a_end, b_first, b_end,
                                                shared, a_slots, masks, b_slots);

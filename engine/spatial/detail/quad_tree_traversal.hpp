@@ -55,9 +55,9 @@ void QuadTree::pairs_within_leaf(const Node* leaf, F& f) const {
   const std::uint32_t end = leaf->end_item;
   if constexpr (detail::kWideKernelsBuilt) {
     if (end - first <= detail::kMaskWidth && detail::wide_kernels_enabled()) {
-      std::uint64_t masks[detail::kMaskWidth];
-      detail::leaf_overlap_masks(detail::view_of(columns_), first, end, masks);
-      report_leaf_masks(first, end, masks, f);
+      std::uint64_t words[detail::kLeafWordsPerRowPair * detail::kMaskWidth / 2];
+      detail::leaf_overlap_words(detail::view_of(columns_), first, end, words);
+      report_leaf_words(first, end, words, f);
       return;
     }
   }
@@ -73,21 +73,12 @@ void QuadTree::pairs_within_leaf(const Node* leaf, F& f) const {
 }
 
 template <class F>
-void QuadTree::report_leaf_masks(std::uint32_t first, std::uint32_t end,
-                                 const std::uint64_t* masks, F& f) const {
-  // The order of the loop above: rows r and r + 1 together, their own pair first, then the
-  // columns from r + 2 in blocks of four, row r's hits in a block before row r + 1's. The two
-  // rows' masks from column r + 2 on are interleaved a nibble at a time, row r's block k in the
-  // low half of byte k and row r + 1's in the high half, so that one walk over the set bits
-  // gives that order. The words that hold a hit are gathered first, without a branch, and one
-  // walk then visits every hit of the leaf: a branch per pair, not several per row.
-  const auto nibbles_to_bytes = [](std::uint64_t v) {  // nibble k of 32 bits to byte k's low half
-    v = (v | v << 16) & 0x0000FFFF0000FFFFull;
-    v = (v | v << 8) & 0x00FF00FF00FF00FFull;
-    return (v | v << 4) & 0x0F0F0F0F0F0F0F0Full;
-  };
-  // Bit k of a word is the pair (row + (k >> 2 & 1), column + 4 * (k >> 3) + (k & 3)).
-  constexpr std::uint32_t kWords = 3 * detail::kMaskWidth / 2;
+void QuadTree::report_leaf_words(std::uint32_t first, std::uint32_t end, const std::uint64_t* words,
+                                 F& f) const {
+  // The words that hold a hit are gathered first, without a branch, and one walk then visits
+  // every hit of the leaf in the 4-wide loop's order (see leaf_overlap_words): a branch per
+  // pair, not several per row.
+  constexpr std::uint32_t kWords = detail::kLeafWordsPerRowPair * detail::kMaskWidth / 2;
   std::uint64_t bits[kWords + 1];
   std::uint32_t row[kWords + 1], column[kWords + 1];
   std::uint32_t count = 0;
@@ -98,17 +89,10 @@ void QuadTree::report_leaf_masks(std::uint32_t first, std::uint32_t end,
     count += word != 0 ? 1u : 0u;
   };
   const std::uint32_t n = end - first;
-  for (std::uint32_t r = 0; r + 1 < n; r += 2) {
-    const std::uint64_t a = masks[r];
-    const std::uint64_t b = masks[r + 1];
-    keep((a >> (r + 1)) & 1u, first + r, first + r + 1);
-    if (r + 2 >= 64) continue;  // no column after the pair (a shift by 64 is undefined)
-    const std::uint64_t from_a = a >> (r + 2), from_b = b >> (r + 2);
-    const std::uint32_t column0 = first + r + 2;
-    keep(nibbles_to_bytes(from_a & 0xFFFFFFFFu) | nibbles_to_bytes(from_b & 0xFFFFFFFFu) << 4,
-         first + r, column0);
-    keep(nibbles_to_bytes(from_a >> 32) | nibbles_to_bytes(from_b >> 32) << 4, first + r,
-         column0 + 32);
+  for (std::uint32_t r = 0; r + 1 < n; r += 2, words += detail::kLeafWordsPerRowPair) {
+    keep(words[0], first + r, first + r + 1);
+    keep(words[1], first + r, first + r + 2);
+    keep(words[2], first + r, first + r + detail::kLeafHighColumns);
   }
   bits[count] = 0;
   detail::for_each_set_bit(bits, count, [&](std::uint32_t w, std::uint32_t bit) {

@@ -7,10 +7,10 @@
 // Each gives the same result as its 4-wide counterpart, bit for bit and in the same order, so
 // the tree, its pairs, their order and the game's hashes do not depend on the CPU.
 //
-// The leaf kernel fills one 64-bit mask per box, bit c set when that box overlaps box c of the
-// leaf: pure arithmetic on the boxes, with no callback inside the loop. quad_tree.hpp's templates
-// walk the bits and report the pairs in exactly the order the 4-wide loop (for_each_overlap2)
-// reports them; the kernel for two leaves does the same for the pairs between them. A kernel that
+// The leaf kernel fills words whose set bits, walked in order, are the leaf's pairs in exactly
+// the order the 4-wide loop (for_each_overlap2) reports them: pure arithmetic on the boxes, with
+// no callback inside the loop. quad_tree.hpp's templates walk the bits; the kernel for two
+// leaves fills one mask per row for the pairs between them. A kernel that
 // calls back, as the 4-wide ones do, was not an option: a function that uses AVX instructions
 // must be compiled for AVX, and so must every function it is inlined into, which would make the
 // whole traversal and the caller's callback AVX code.
@@ -66,11 +66,27 @@ void for_each_set_bit(const std::uint64_t* words, std::uint32_t count, Emit&& em
   } while (w < count);
 }
 
-/// For a leaf's run [first, end) of `boxes`, end - first <= kMaskWidth: masks[r] gets bit c set,
-/// for every c > r, when boxes first + r and first + c overlap (closed, as overlaps()).
-/// masks[0 .. end - first) are written. Call only when wide_kernels_enabled().
-void leaf_overlap_masks(ColumnsView boxes, std::uint32_t first, std::uint32_t end,
-                        std::uint64_t* masks) noexcept;
+/// The words of a leaf's overlaps that one walk over their set bits turns into the leaf's pairs
+/// in the order of the 4-wide loop (for_each_overlap2: rows r and r + 1 together, their own pair
+/// first, then the columns from r + 2 in blocks of four, row r's hits in a block before row
+/// r + 1's).
+inline constexpr std::uint32_t kLeafWordsPerRowPair = 3;
+/// Where the columns of a row pair's third word start, past the row pair's first row.
+inline constexpr std::uint32_t kLeafHighColumns = 34;
+
+/// For a leaf's run [first, end) of `boxes`, end - first <= kMaskWidth, the overlaps of its
+/// boxes (closed, as overlaps()) as kLeafWordsPerRowPair words per pair of rows r, r + 1
+/// (r = 0, 2, 4, ... while r + 1 < end - first), from words[3 * (r / 2)]:
+/// - the first: bit 0 set when boxes first + r and first + r + 1 overlap, the other bits 0;
+/// - the second and third: the columns from r + 2 in blocks of four, block k in byte k of the
+///   second word (k < 8) or byte k - 8 of the third. A byte's low half is row r's overlaps with
+///   the block's four columns, its high half row r + 1's (bit b of a half for column
+///   r + 2 + 4k + b); columns at or past end - first are 0.
+/// So bit t of a row pair's word stands for row r + (t >> 2 & 1) and column
+/// c0 + 4 * (t >> 3) + (t & 3), where c0 is r + 1, r + 2 or r + kLeafHighColumns. Writes
+/// kLeafWordsPerRowPair * ((end - first) / 2) words. Call only when wide_kernels_enabled().
+void leaf_overlap_words(ColumnsView boxes, std::uint32_t first, std::uint32_t end,
+                        std::uint64_t* words) noexcept;
 
 /// The overlaps between two leaves' runs a = [a_first, a_end) and b = [b_first, b_end) of
 /// `boxes`, each at most kMaskWidth boxes, where every overlap lies inside `shared` (the
