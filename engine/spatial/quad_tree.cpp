@@ -178,7 +178,6 @@ void QuadTree::rebuild(std::span<const Aabb> boxes, const TaskSystem& tasks) {
     columns_.resize(0);
     item_ids_.clear();
     rejected_ids_.clear();
-    item_cells_.clear();
     order_is_hint_ = false;
     throw;
   }
@@ -252,8 +251,10 @@ void QuadTree::level_subtree_pools() noexcept {
 void QuadTree::partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
                                      std::span<const Aabb> boxes,
                                      std::array<std::uint32_t, 5>& cut) {
+  const std::uint32_t* const cells = box_cells_.data();
+  const auto quadrant_of = [cells, shift](std::uint32_t id) { return (cells[id] >> shift) & 3u; };
   std::array<std::uint32_t, 4> sizes{};
-  for (std::uint32_t i = first; i < end; ++i) ++sizes[(item_cells_[i] >> shift) & 3u];
+  for (std::uint32_t i = first; i < end; ++i) ++sizes[quadrant_of(item_ids_[i])];
   std::array<std::uint32_t, 4> next{};
   cut[0] = first;
   for (int q = 0; q < 4; ++q) {
@@ -268,18 +269,15 @@ void QuadTree::partition_by_quadrant(std::uint32_t first, std::uint32_t end, int
   // are taken again from the caller's.
   const std::uint32_t count = end - first;
   const bool on_stack = count <= kLocalPartitionItems;
-  std::array<std::uint32_t, kLocalPartitionItems> stack_cells;
   std::array<std::uint32_t, kLocalPartitionItems> stack_ids;
   std::array<Aabb, kLocalPartitionItems> stack_boxes;
-  std::uint32_t* const cells = on_stack ? stack_cells.data() : scratch_cells_.data() + first;
   std::uint32_t* const ids = on_stack ? stack_ids.data() : scratch_ids_.data() + first;
   for (std::uint32_t i = first; i < end; ++i) {
-    const std::uint32_t slot = next[(item_cells_[i] >> shift) & 3u]++ - first;
-    cells[slot] = item_cells_[i];
-    ids[slot] = item_ids_[i];
+    const std::uint32_t id = item_ids_[i];
+    const std::uint32_t slot = next[quadrant_of(id)]++ - first;
+    ids[slot] = id;
     if (on_stack) stack_boxes[slot] = columns_.get(i);
   }
-  std::copy(cells, cells + count, item_cells_.begin() + first);
   std::copy(ids, ids + count, item_ids_.begin() + first);
   for (std::uint32_t k = 0; k < count; ++k) {
     columns_.set(first + k, on_stack ? stack_boxes[k] : boxes[ids[k]]);
@@ -322,17 +320,18 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
     // Sorted by the cell at sort_depth_, so each quadrant is already one sub-run: find the cuts.
     // Near the leaves the sub-runs are short and a linear scan wins; near the root they are
     // long and a binary search does not touch every item at every level.
-    const std::uint32_t* cells = item_cells_.data();
+    const std::uint32_t* cells = box_cells_.data();
+    const std::uint32_t* ids = item_ids_.data();
     for (std::uint32_t q = 0; q < 3; ++q) {
-      const auto in_quadrant_up_to_q = [&](std::uint32_t code) {
-        return ((code >> shift) & 3u) <= q;
+      const auto in_quadrant_up_to_q = [&](std::uint32_t id) {
+        return ((cells[id] >> shift) & 3u) <= q;
       };
       std::uint32_t i = cut[q];
       if (end - i > 32) {
         i = static_cast<std::uint32_t>(
-            std::partition_point(cells + i, cells + end, in_quadrant_up_to_q) - cells);
+            std::partition_point(ids + i, ids + end, in_quadrant_up_to_q) - ids);
       } else {
-        while (i < end && in_quadrant_up_to_q(cells[i])) ++i;
+        while (i < end && in_quadrant_up_to_q(ids[i])) ++i;
       }
       cut[q + 1] = i;
     }
@@ -441,9 +440,12 @@ void QuadTree::validate_node(const Node* node, int depth, std::uint32_t prefix,
   QUADPOOL_ASSERT(node->first_item <= node->end_item && node->end_item <= count,
                   "QuadTree::validate: a node's item range is out of bounds");
   const int shift = 2 * (max_depth - depth);
+  // Each item's cell taken again from its box, not read from what the rebuild stored.
+  const detail::CellGrid grid = cell_grid();
+  const auto cell_of = [&](std::uint32_t i) { return detail::cell_code(columns_.get(i), grid); };
   Aabb loose = kEmptyBox;
   for (std::uint32_t i = node->first_item; i < node->end_item; ++i) {
-    const std::uint32_t cell_prefix = shift >= 32 ? 0 : item_cells_[i] >> shift;
+    const std::uint32_t cell_prefix = shift >= 32 ? 0 : cell_of(i) >> shift;
     QUADPOOL_ASSERT(cell_prefix == prefix,
                     "QuadTree::validate: an item's centre is outside its node's quadrant");
     loose = united(loose, columns_.get(i));
@@ -458,7 +460,7 @@ void QuadTree::validate_node(const Node* node, int depth, std::uint32_t prefix,
     // (all of the leaf's items share that cell) is plain id order.
     const int order_shift = 2 * (max_depth - (depth > sort_depth_ ? depth : sort_depth_));
     auto order_key = [&](std::uint32_t i) {
-      return (std::uint64_t{item_cells_[i]} >> order_shift << 32) | item_ids_[i];
+      return (std::uint64_t{cell_of(i)} >> order_shift << 32) | item_ids_[i];
     };
     for (std::uint32_t i = node->first_item; i < node->end_item; ++i) {
       counted.straddling_items += !inside(columns_.get(i), quadrant);
@@ -501,9 +503,9 @@ void QuadTree::validate_node(const Node* node, int depth, std::uint32_t prefix,
 void QuadTree::validate() const {
   if constexpr (!kAssertsEnabled) return;
   const std::size_t count = stats_.items;
-  QUADPOOL_ASSERT(columns_.min_x.size() == count + detail::BoxColumns::kPadding &&
-                      item_ids_.size() == count && item_cells_.size() == count,
-                  "QuadTree::validate: item arrays disagree with stats().items");
+  QUADPOOL_ASSERT(
+      columns_.min_x.size() == count + detail::BoxColumns::kPadding && item_ids_.size() == count,
+      "QuadTree::validate: item arrays disagree with stats().items");
   if (root_ == nullptr) {
     QUADPOOL_ASSERT(count == 0 && stats_.nodes == 0, "QuadTree::validate: items without a root");
     return;

@@ -220,6 +220,8 @@ class QuadTree {
   void destroy_subtree(Node* node) noexcept;
   void destroy_children(Node* node) noexcept;  // last to first, as destroy_subtree()
   std::uint32_t sort_items_by_cell(std::span<const Aabb> boxes, const TaskSystem& tasks);
+  // The grid of cells at max_depth over the world that the cell codes are taken on.
+  detail::CellGrid cell_grid() const noexcept;
   void cell_codes_of(std::span<const Aabb> boxes, const detail::CellGrid& grid,
                      const TaskSystem& tasks);
   static std::uint64_t order_key(std::uint32_t code, std::uint32_t id, int shift) noexcept;
@@ -274,9 +276,9 @@ class QuadTree {
   // on huge pages where the system has them: a frame streams through every one.
   detail::BoxColumns columns_;
   memory::HugePageVector<std::uint32_t> item_ids_;
-  // The Morton code of the centre's cell at max_depth.
-  memory::HugePageVector<std::uint32_t> item_cells_;
-  memory::HugePageVector<std::uint32_t> scratch_cells_;
+  // The Morton code of each box's centre cell at max_depth, by box id: this rebuild's, read
+  // only while it runs (an item's cell is box_cells_[item_ids_[slot]], until a renumbering).
+  memory::HugePageVector<std::uint32_t> box_cells_;
   memory::HugePageVector<std::uint32_t> scratch_ids_;
   // The counting sort's buckets: at most 4^kMaxSortDepth + 1 entries (64 KiB).
   static constexpr int kMaxSortDepth = 7;

@@ -18,15 +18,10 @@ namespace quadpool::spatial {
 // Returns the number of items: the boxes without the rejected ones (NaN, or min > max).
 std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes, const TaskSystem& tasks) {
   const auto count = static_cast<std::uint32_t>(boxes.size());
-  const Aabb& world = config_.bounds;
-  const std::uint32_t cells = 1u << config_.max_depth;
-  const float scale_x = static_cast<float>(cells) / (world.max_x - world.min_x);
-  const float scale_y = static_cast<float>(cells) / (world.max_y - world.min_y);
 
   // resize() within the capacity of an earlier frame allocates nothing.
-  item_cells_.resize(count);
   item_ids_.resize(count);
-  scratch_cells_.resize(count);
+  box_cells_.resize(count);
   scratch_ids_.resize(count);
   columns_.resize(count);
 
@@ -43,7 +38,7 @@ std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes, const Ta
   sort_depth_ = depth;
   const int shift = 2 * (config_.max_depth - depth);
   rejected_ids_.clear();
-  cell_codes_of(boxes, detail::CellGrid{world, scale_x, scale_y, cells}, tasks);
+  cell_codes_of(boxes, cell_grid(), tasks);
 
   // Last frame's order is a valid start only for as many boxes as last frame and no rejection;
   // it is dropped first so that a throw or a rejection in this frame cannot leave a stale one.
@@ -61,7 +56,14 @@ std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes, const Ta
   return items;
 }
 
-// Every box's cell code into scratch_cells_, the rejected boxes' ids into rejected_ids_. With
+detail::CellGrid QuadTree::cell_grid() const noexcept {
+  const Aabb& world = config_.bounds;
+  const std::uint32_t cells = 1u << config_.max_depth;
+  return {world, static_cast<float>(cells) / (world.max_x - world.min_x),
+          static_cast<float>(cells) / (world.max_y - world.min_y), cells};
+}
+
+// Every box's cell code into box_cells_, the rejected boxes' ids into rejected_ids_. With
 // workers, ranges of boxes at once; a rejected box (NaN or min > max, never in a game) sends
 // the whole back to one thread, which lists the rejections in id order.
 void QuadTree::cell_codes_of(std::span<const Aabb> boxes, const detail::CellGrid& grid,
@@ -74,7 +76,7 @@ void QuadTree::cell_codes_of(std::span<const Aabb> boxes, const detail::CellGrid
   };
   const auto count = static_cast<std::uint32_t>(boxes.size());
   if (tasks.enqueue == nullptr || tasks.worker_count <= 1 || count < 2 * kItemsPerTask) {
-    codes_of(boxes, scratch_cells_.data(), rejected_ids_);
+    codes_of(boxes, box_cells_.data(), rejected_ids_);
     return;
   }
   if (worker_rejected_.size() < tasks.worker_count) worker_rejected_.resize(tasks.worker_count);
@@ -83,12 +85,11 @@ void QuadTree::cell_codes_of(std::span<const Aabb> boxes, const detail::CellGrid
                [&](std::uint32_t begin, std::uint32_t end, std::uint32_t worker) {
                  std::vector<std::uint32_t>& rejected = worker_rejected_[worker];
                  rejected.clear();
-                 codes_of(boxes.subspan(begin, end - begin), scratch_cells_.data() + begin,
-                          rejected);
+                 codes_of(boxes.subspan(begin, end - begin), box_cells_.data() + begin, rejected);
                  if (!rejected.empty()) any_rejected.store(true, std::memory_order_relaxed);
                });
   if (any_rejected.load(std::memory_order_relaxed))
-    codes_of(boxes, scratch_cells_.data(), rejected_ids_);
+    codes_of(boxes, box_cells_.data(), rejected_ids_);
 }
 
 // The (cell at the sort depth, id) key of an item: the order both sorts produce.
@@ -97,7 +98,7 @@ std::uint64_t QuadTree::order_key(std::uint32_t code, std::uint32_t id, int shif
   return (std::uint64_t{code} >> shift << 32) | id;
 }
 
-// One stable counting sort by the cell at the sort depth of the codes in scratch_cells_: ids in
+// One stable counting sort by the cell at the sort depth of the codes in box_cells_: ids in
 // increasing order into each bucket, so items of one cell stay in id order. Returns the items.
 std::uint32_t QuadTree::counting_sort(std::span<const Aabb> boxes, int shift) {
   const auto count = static_cast<std::uint32_t>(boxes.size());
@@ -106,7 +107,7 @@ std::uint32_t QuadTree::counting_sort(std::span<const Aabb> boxes, int shift) {
   };
   bucket_starts_.assign((std::size_t{1} << (2 * sort_depth_)) + 1, 0);
   std::uint32_t* starts = bucket_starts_.data();
-  for (std::uint32_t i = 0; i < count; ++i) ++starts[bucket_of(scratch_cells_[i]) + 1];
+  for (std::uint32_t i = 0; i < count; ++i) ++starts[bucket_of(box_cells_[i]) + 1];
   // A rejected box was counted in bucket 0; it is not scattered, so take it out again.
   starts[1] -= static_cast<std::uint32_t>(rejected_ids_.size());
   const std::size_t buckets = bucket_starts_.size() - 1;
@@ -114,9 +115,7 @@ std::uint32_t QuadTree::counting_sort(std::span<const Aabb> boxes, int shift) {
   // The boxes go straight to their slot in the columns: a leaf's run is its slots in this
   // order (a rare over-full run below the sort depth is re-partitioned, and its boxes with it).
   const auto scatter = [&](std::uint32_t i) {
-    const std::uint32_t code = scratch_cells_[i];
-    const std::uint32_t slot = starts[bucket_of(code)]++;
-    item_cells_[slot] = code;
+    const std::uint32_t slot = starts[bucket_of(box_cells_[i])]++;
     item_ids_[slot] = i;
     columns_.set(slot, boxes[i]);
   };
@@ -133,7 +132,6 @@ std::uint32_t QuadTree::counting_sort(std::span<const Aabb> boxes, int shift) {
     scatter(i);
   }
   const auto items = static_cast<std::uint32_t>(count - rejected_ids_.size());
-  item_cells_.resize(items);
   item_ids_.resize(items);
   columns_.resize(items);  // shrinks, and pads after the last item again
   return items;
@@ -148,7 +146,8 @@ void QuadTree::remember_order(int shift) {
   next_keys_.resize(count);
   repair_ranges_.resize((count + kItemsPerTask - 1) / kItemsPerTask);
   for (std::uint32_t s = 0; s < count; ++s) {
-    order_keys_[s] = order_key(item_cells_[s], item_ids_[s], shift);
+    const std::uint32_t id = item_ids_[s];
+    order_keys_[s] = order_key(box_cells_[id], id, shift);
   }
 }
 
@@ -177,7 +176,7 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
   std::uint64_t* keys = order_keys_.data();
   std::uint64_t* moved = moved_keys_.data();
   RepairRange* range = repair_ranges_.data();
-  const std::uint32_t* codes = scratch_cells_.data();
+  const std::uint32_t* codes = box_cells_.data();
 
   // 1: every item's key now, in last frame's order (a gather of codes[], the part that misses
   // the cache). In each range the unchanged keys, still in order, go to the front of the
@@ -247,7 +246,8 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
 // The repair's last step: each range's kept keys (the front of its part of order_keys_, in
 // order) merged with its share of the sorted moved keys (moved_keys_) into next_keys_, from the
 // slot the counts before it give; the items are gathered at their slots on the way (boxes[id]
-// in cell order, the other part that misses the cache).
+// in cell order, the other part that misses the cache). An item's cell stays with its box id
+// (box_cells_), so it is not copied here.
 void QuadTree::merge_repaired_order(std::span<const Aabb> boxes, std::uint32_t moved_count,
                                     const TaskSystem& tasks) {
   const auto count = static_cast<std::uint32_t>(boxes.size());
@@ -256,7 +256,6 @@ void QuadTree::merge_repaired_order(std::span<const Aabb> boxes, std::uint32_t m
   const std::uint64_t* moved = moved_keys_.data();
   const RepairRange* range = repair_ranges_.data();
   std::uint64_t* next = next_keys_.data();
-  const std::uint32_t* codes = scratch_cells_.data();
   parallel_for(
       tasks, ranges, 1, [&](std::uint32_t first_range, std::uint32_t end_range, std::uint32_t) {
         for (std::uint32_t r = first_range; r < end_range; ++r) {
@@ -271,7 +270,6 @@ void QuadTree::merge_repaired_order(std::span<const Aabb> boxes, std::uint32_t m
             const std::uint64_t key = take_moved ? moved[from_moved++] : keys[from_kept++];
             const auto id = static_cast<std::uint32_t>(key);
             next[s] = key;
-            item_cells_[s] = codes[id];
             item_ids_[s] = id;
             columns_.set(s, boxes[id]);
           }
