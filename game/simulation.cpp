@@ -143,7 +143,7 @@ void Simulation::resolve_pairs() {
   // Run k starts where run k - 1 ends; the pairs across children start after the last run.
   const auto run_begin = [ends](std::size_t k) { return k == 0 ? std::size_t{0} : ends[k - 1]; };
   std::array<std::size_t, 4> found{};
-  parallel_for(config_.tasks, static_cast<std::uint32_t>(ends.size()), 1,
+  parallel_for(tick_tasks(), static_cast<std::uint32_t>(ends.size()), 1,
                [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
                  for (std::uint32_t k = begin; k < end; ++k) {
                    found[k] = resolve_run(run_begin(k), ends[k], run_begin(k));
@@ -190,13 +190,13 @@ const TickStats& Simulation::step() {
   // The pool changes only in a tick that builds from it, or that tears its nodes down (the first
   // new/delete tick after a pool tick). PoolAllocator::stats() counts its free list, so a run of
   // new/delete ticks keeps the stats read when the pool last changed instead of recounting.
-  const bool pool_touched =
-      next_allocator_ == memory::AllocatorKind::Pool || last_.allocator == memory::AllocatorKind::Pool;
+  const bool pool_touched = next_allocator_ == memory::AllocatorKind::Pool ||
+                            last_.allocator == memory::AllocatorKind::Pool;
 
   // The tree applies a new allocator at its next rebuild, which is this tick's.
   tree_->set_allocator(next_allocator_);
 
-  const TaskSystem& tasks = config_.tasks;
+  const TaskSystem& tasks = tick_tasks();
   const auto sprite_count = static_cast<std::uint32_t>(sprites_.size());
 
   // 1 + 2: integrate and bounce, each sprite on its own, and the boxes the rebuild takes, from
@@ -250,6 +250,11 @@ const TickStats& Simulation::step() {
   return last_;
 }
 
+const TaskSystem& Simulation::tick_tasks() const noexcept {
+  static constexpr TaskSystem kCallingThread{};
+  return sprites_.size() < kMinSpritesForWorkers ? kCallingThread : config_.tasks;
+}
+
 // Puts sprites_ and ids_ in the order of the tree just built, and renumbers the tree to match:
 // the pairs and the contacts that follow speak of the new indices. A gather on the workers; the
 // boxes are taken again from the sprites they were taken from this tick (the same values, and
@@ -266,7 +271,7 @@ void Simulation::put_sprites_in_tree_order() {
   if (sorted_ids_.capacity() < ids_.capacity()) sorted_ids_.reserve(ids_.capacity());
   sorted_sprites_.resize(count);
   sorted_ids_.resize(count);
-  parallel_for(config_.tasks, count, kSpritesPerTask,
+  parallel_for(tick_tasks(), count, kSpritesPerTask,
                [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
                  for (std::uint32_t s = begin; s < end; ++s) {
                    const std::uint32_t from = order[s];

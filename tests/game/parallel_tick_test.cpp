@@ -1,7 +1,9 @@
 // The parallel tick (game/simulation.* on game/worker_pool.*): the state after every tick, and
 // the pairs and contacts in their order, are those of the one-thread tick, for 2 and 4 threads, both
-// allocators and every scene; a warm pool tick allocates nothing on any thread count. The
+// allocators and every scene; a warm pool tick allocates nothing on any thread count; a scene
+// under kMinSpritesForWorkers sprites leaves the workers alone. The
 // ThreadSanitizer stage runs these.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -9,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/core/heap_counter.hpp"
+#include "engine/core/task_system.hpp"
 #include "engine/memory/allocator_kind.hpp"
 #include "game/simulation.hpp"
 #include "game/worker_pool.hpp"
@@ -72,6 +75,40 @@ TEST_P(ParallelTick, EveryTickMatchesOneThreadOnTwoAndFourThreadsAndBothAllocato
           << threads << " threads, " << memory::allocator_name(allocator);
       EXPECT_EQ(many.last_contacts, one.last_contacts)
           << threads << " threads, " << memory::allocator_name(allocator);
+    }
+  }
+}
+
+// A task system that runs every range at once on the calling thread and counts the jobs.
+struct CountingTasks {
+  int jobs = 0;
+  TaskSystem system() {
+    TaskSystem tasks;
+    tasks.worker_count = 2;
+    tasks.user_context = this;
+    tasks.enqueue = [](TaskCallback task, std::uint32_t items, std::uint32_t, void* task_context,
+                       void* user) -> void* {
+      ++static_cast<CountingTasks*>(user)->jobs;
+      task(0, items, 0, task_context);
+      return nullptr;
+    };
+    return tasks;
+  }
+};
+
+TEST(ParallelTickSize, ASmallSceneRunsOnTheCallingThreadAndALargerOneOnTheWorkers) {
+  for (const std::size_t sprites : {kMinSpritesForWorkers - 1, kMinSpritesForWorkers}) {
+    CountingTasks counting;
+    SimulationConfig config;
+    config.scene.sprites = sprites;
+    config.tasks = counting.system();
+    Simulation sim(config);
+    counting.jobs = 0;
+    sim.step();
+    if (sprites < kMinSpritesForWorkers) {
+      EXPECT_EQ(counting.jobs, 0) << sprites << " sprites";
+    } else {
+      EXPECT_GT(counting.jobs, 0) << sprites << " sprites";
     }
   }
 }
