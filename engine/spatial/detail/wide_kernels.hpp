@@ -10,10 +10,10 @@
 // The leaf kernel fills words whose set bits, walked in order, are the leaf's pairs in exactly
 // the order the 4-wide loop (for_each_overlap2) reports them: pure arithmetic on the boxes, with
 // no callback inside the loop. quad_tree.hpp's templates walk the bits; the kernel for two
-// leaves fills one mask per row for the pairs between them. A kernel that
-// calls back, as the 4-wide ones do, was not an option: a function that uses AVX instructions
-// must be compiled for AVX, and so must every function it is inlined into, which would make the
-// whole traversal and the caller's callback AVX code.
+// leaves fills one mask per row for the pairs between them. A kernel that calls back, as the
+// 4-wide ones do, was not an option: a function that uses AVX instructions must be compiled for
+// AVX, and so must every function it is inlined into, which would make the whole traversal and
+// the caller's callback AVX code.
 
 #include <bit>
 #include <cstdint>
