@@ -317,23 +317,15 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
   if (depth >= sort_depth_) {
     partition_by_quadrant(first, end, shift, boxes, cut);
   } else {
-    // Sorted by the cell at sort_depth_, so each quadrant is already one sub-run: find the cuts.
-    // Near the leaves the sub-runs are short and a linear scan wins; near the root they are
-    // long and a binary search does not touch every item at every level.
-    const std::uint32_t* cells = box_cells_.data();
-    const std::uint32_t* ids = item_ids_.data();
+    // Sorted by the cell at sort_depth_, so each quadrant is already one sub-run, which starts
+    // where the quadrant's first cell at that depth does: the sort's starts give the cuts
+    // without touching an item, but the first, for this node's cell.
+    const int below = 2 * (sort_depth_ - depth - 1);  // cell bits under this level's quadrant
+    // (A shift by 32 at the root of a tree 16 deep: shift a 64-bit value.)
+    const auto node_cell = static_cast<std::uint32_t>(std::uint64_t{box_cells_[item_ids_[first]]} >>
+                                                      (2 * (config_.max_depth - depth)));
     for (std::uint32_t q = 0; q < 3; ++q) {
-      const auto in_quadrant_up_to_q = [&](std::uint32_t id) {
-        return ((cells[id] >> shift) & 3u) <= q;
-      };
-      std::uint32_t i = cut[q];
-      if (end - i > 32) {
-        i = static_cast<std::uint32_t>(
-            std::partition_point(ids + i, ids + end, in_quadrant_up_to_q) - ids);
-      } else {
-        while (i < end && in_quadrant_up_to_q(ids[i])) ++i;
-      }
-      cut[q + 1] = i;
+      cut[q + 1] = bucket_starts_[((node_cell << 2) | (q + 1)) << below];
     }
   }
 
@@ -538,6 +530,25 @@ void QuadTree::validate() const {
       QUADPOOL_ASSERT(id < count && seen[id],
                       "QuadTree::validate: the order kept for the next frame repeats an id");
       seen[id] = false;
+    }
+  }
+
+  // The sort's cell starts, which the build's cuts read: each cell's items at the sort depth
+  // are exactly the slots from its start to the next cell's.
+  if (count > 0) {
+    QUADPOOL_ASSERT(bucket_starts_.size() == (std::size_t{1} << (2 * sort_depth_)) + 1 &&
+                        bucket_starts_.front() == 0 && bucket_starts_.back() == count,
+                    "QuadTree::validate: the cells' starts do not span the items");
+    const detail::CellGrid grid = cell_grid();
+    const int sort_shift = 2 * (config_.max_depth - sort_depth_);
+    for (std::size_t c = 0; c + 1 < bucket_starts_.size(); ++c) {
+      QUADPOOL_ASSERT(bucket_starts_[c] <= bucket_starts_[c + 1],
+                      "QuadTree::validate: the cells' starts are not in order");
+      for (std::uint32_t s = bucket_starts_[c]; s < bucket_starts_[c + 1]; ++s) {
+        QUADPOOL_ASSERT(s < count && (std::uint64_t{detail::cell_code(columns_.get(s), grid)} >>
+                                      sort_shift) == c,
+                        "QuadTree::validate: an item is not in its cell's run of the starts");
+      }
     }
   }
 

@@ -225,6 +225,7 @@ class QuadTree {
   void cell_codes_of(std::span<const Aabb> boxes, const detail::CellGrid& grid,
                      const TaskSystem& tasks);
   static std::uint64_t order_key(std::uint32_t code, std::uint32_t id, int shift) noexcept;
+  void move_bucket_starts(std::uint32_t moved_count) noexcept;
   std::uint32_t counting_sort(std::span<const Aabb> boxes, int shift);
   void remember_order(int shift);
   bool repair_last_order(std::span<const Aabb> boxes, int shift, const TaskSystem& tasks);
@@ -280,7 +281,9 @@ class QuadTree {
   // only while it runs (an item's cell is box_cells_[item_ids_[slot]], until a renumbering).
   memory::HugePageVector<std::uint32_t> box_cells_;
   memory::HugePageVector<std::uint32_t> scratch_ids_;
-  // The counting sort's buckets: at most 4^kMaxSortDepth + 1 entries (64 KiB).
+  // After either sort, the first slot of each cell at the sort depth, and the item count last:
+  // at most 4^kMaxSortDepth + 1 entries (64 KiB). The build's cuts above the sort depth read
+  // them, so that they touch no item.
   static constexpr int kMaxSortDepth = 7;
   std::vector<std::uint32_t> bucket_starts_;
   std::vector<std::uint32_t> rejected_ids_;  // this rebuild's rejected boxes, in id order
@@ -292,6 +295,7 @@ class QuadTree {
   // scratch. Only the order persists from frame to frame: every node is built from scratch.
   memory::HugePageVector<std::uint64_t> order_keys_;
   memory::HugePageVector<std::uint64_t> moved_keys_;
+  memory::HugePageVector<std::uint32_t> moved_from_cells_;  // a moved key's cell last frame
   memory::HugePageVector<std::uint64_t> next_keys_;
   // The repair's bookkeeping for each range of kItemsPerTask items in last frame's order: how
   // many kept their key, how many kept theirs in the ranges before, and the first moved key

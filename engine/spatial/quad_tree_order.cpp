@@ -119,8 +119,15 @@ std::uint32_t QuadTree::counting_sort(std::span<const Aabb> boxes, int shift) {
     item_ids_[slot] = i;
     columns_.set(slot, boxes[i]);
   };
+  // The scatter leaves each bucket's start at the next one's: shifted back, they are the
+  // starts again, for the build.
+  const auto restore_starts = [&] {
+    for (std::size_t c = buckets - 1; c > 0; --c) starts[c] = starts[c - 1];
+    starts[0] = 0;
+  };
   if (rejected_ids_.empty()) {
     for (std::uint32_t i = 0; i < count; ++i) scatter(i);
+    restore_starts();
     return count;
   }
   std::size_t next_rejected = 0;
@@ -131,6 +138,7 @@ std::uint32_t QuadTree::counting_sort(std::span<const Aabb> boxes, int shift) {
     }
     scatter(i);
   }
+  restore_starts();
   const auto items = static_cast<std::uint32_t>(count - rejected_ids_.size());
   item_ids_.resize(items);
   columns_.resize(items);  // shrinks, and pads after the last item again
@@ -143,6 +151,7 @@ void QuadTree::remember_order(int shift) {
   // The repair's scratch is sized here too, so that a frame repairing allocates nothing.
   order_keys_.resize(count);
   moved_keys_.resize(count);
+  moved_from_cells_.resize(count);
   next_keys_.resize(count);
   repair_ranges_.resize((count + kItemsPerTask - 1) / kItemsPerTask);
   for (std::uint32_t s = 0; s < count; ++s) {
@@ -175,6 +184,7 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
   const std::uint32_t ranges = (count + kItemsPerTask - 1) / kItemsPerTask;
   std::uint64_t* keys = order_keys_.data();
   std::uint64_t* moved = moved_keys_.data();
+  std::uint32_t* moved_from = moved_from_cells_.data();
   RepairRange* range = repair_ranges_.data();
   const std::uint32_t* codes = box_cells_.data();
 
@@ -197,6 +207,7 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
                      if (key == keys[s]) {
                        keys[to_kept++] = key;
                      } else {
+                       moved_from[to_moved] = static_cast<std::uint32_t>(keys[s] >> 32);
                        moved[to_moved++] = key;
                      }
                    }
@@ -213,12 +224,14 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
     const std::uint32_t changed = size - range[r].kept;
     if (moved_count != begin) {
       std::copy(moved + begin, moved + begin + changed, moved + moved_count);
+      std::copy(moved_from + begin, moved_from + begin + changed, moved_from + moved_count);
     }
     moved_count += changed;
     range[r].kept_before = kept_count;
     kept_count += range[r].kept;
   }
   if (moved_count > count / 8) return false;
+  move_bucket_starts(moved_count);
   std::sort(moved, moved + moved_count);
 
   // 2: each range's share of the sorted moved keys: from the first one not below its first kept
@@ -241,6 +254,26 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
   merge_repaired_order(boxes, moved_count, tasks);
   order_keys_.swap(next_keys_);
   return true;
+}
+
+// Last frame's cell starts (bucket_starts_) made this frame's: each moved key leaves the cell
+// it had and joins its new one. The first moved_count of moved_keys_ and moved_from_cells_,
+// still side by side. O(moved keys + cells), on one thread: both are few.
+void QuadTree::move_bucket_starts(std::uint32_t moved_count) noexcept {
+  std::uint32_t* starts = bucket_starts_.data();
+  const std::size_t buckets = bucket_starts_.size() - 1;
+  // Each cell's count in place of its start, then the moves, then the starts again.
+  for (std::size_t c = 0; c < buckets; ++c) starts[c] = starts[c + 1] - starts[c];
+  for (std::uint32_t k = 0; k < moved_count; ++k) {
+    --starts[moved_from_cells_[k]];
+    ++starts[moved_keys_[k] >> 32];
+  }
+  std::uint32_t sum = 0;
+  for (std::size_t c = 0; c < buckets; ++c) {
+    const std::uint32_t cell_count = starts[c];
+    starts[c] = sum;
+    sum += cell_count;
+  }
 }
 
 // The repair's last step: each range's kept keys (the front of its part of order_keys_, in
