@@ -5,10 +5,11 @@
 // engine/memory/README.md ("Measured") for how to build it with the peers.
 //
 //   offset_peers [--live 1000,10000,100000] [--space 1.25,1.10,1.02] [--rounds 10]
-//                [--only handle|offset|other-handle|other-offset|sebbbi]
+//                [--only handle|offset|other-handle|other-offset|sebbbi|sebbbi-wide]
 //
 // Prints one Markdown row per case: the fastest run's ns per step and, in brackets, the median;
-// the ratios of the fastest runs to sebbbi's; the failed allocations. Exits 1 when the handle
+// the ratios of the fastest runs to sebbbi's (with its own 8-byte slots, and with slots as wide as
+// an OffsetAllocation); the failed allocations. Exits 1 when the handle
 // path, the offset path and the other checkout differ in failures or in the offsets left live
 // (they must all be the same exact best fit).
 #include <unistd.h>
@@ -28,10 +29,18 @@
 namespace offset_peers {
 namespace {
 
-enum Peer { kThisHandle, kThisOffset, kOtherHandle, kOtherOffset, kSebbbi, kPeerCount };
+enum Peer {
+  kThisHandle,
+  kThisOffset,
+  kOtherHandle,
+  kOtherOffset,
+  kSebbbi,
+  kSebbbiWide,
+  kPeerCount
+};
 
-constexpr std::array<const char*, kPeerCount> kPeerNames = {"handle", "offset", "other-handle",
-                                                            "other-offset", "sebbbi"};
+constexpr std::array<const char*, kPeerCount> kPeerNames = {
+    "handle", "offset", "other-handle", "other-offset", "sebbbi", "sebbbi-wide"};
 
 constexpr bool kHaveOther = QUADPOOL_HAVE_OFFSET_OTHER != 0;
 constexpr bool kHaveSebbbi = QUADPOOL_HAVE_SEBBBI != 0;
@@ -50,7 +59,9 @@ Run run_peer(Peer peer, std::size_t live_ranges, double space_factor) {
 #endif
 #if QUADPOOL_HAVE_SEBBBI
     case kSebbbi:
-      return run_sebbbi(live_ranges, space_factor);
+      return run_sebbbi(live_ranges, space_factor, false);
+    case kSebbbiWide:
+      return run_sebbbi(live_ranges, space_factor, true);
 #endif
     default:
       return {};
@@ -91,16 +102,19 @@ bool run_case(const std::vector<Peer>& peers, std::size_t live, double space, in
   }
   if (progress) std::fprintf(stderr, "\r%60s\r", "");
   std::string row = fmt::format("| {} | {:.2f}x |", live, space);
-  for (const Peer peer : {kThisHandle, kThisOffset, kOtherHandle, kOtherOffset, kSebbbi}) {
+  for (const Peer peer :
+       {kThisHandle, kThisOffset, kOtherHandle, kOtherOffset, kSebbbi, kSebbbiWide}) {
     const bool ran = std::find(peers.begin(), peers.end(), peer) != peers.end();
     row += ran ? fmt::format(" {} |", cell(times[peer])) : std::string(" - |");
   }
-  const bool have_sebbbi = !times[kSebbbi].ns.empty();
-  for (const Peer peer : {kThisHandle, kThisOffset}) {
-    const bool both = have_sebbbi && !times[peer].ns.empty();
-    row += both ? fmt::format(" {:.2f} |", times[peer].fastest() / times[kSebbbi].fastest())
+  const auto ratio = [&times](Peer peer, Peer to) {
+    const bool both = !times[peer].ns.empty() && !times[to].ns.empty();
+    return both ? fmt::format(" {:.2f} |", times[peer].fastest() / times[to].fastest())
                 : std::string(" - |");
-  }
+  };
+  row +=
+      ratio(kThisHandle, kSebbbi) + ratio(kThisOffset, kSebbbi) + ratio(kThisHandle, kSebbbiWide);
+  const bool have_sebbbi = !times[kSebbbi].ns.empty();
   // The exact peers must agree run for run: the same failures, the same offsets left live.
   bool agree = true;
   const Run* first = nullptr;
@@ -139,19 +153,19 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", rounds, "runs of each allocator per case; the fastest is compared")
       ->check(CLI::Range(1, 1000));
   app.add_option("--only", only, "run one allocator (to profile it)")
-      ->check(CLI::IsMember({"handle", "offset", "other-handle", "other-offset", "sebbbi"}));
+      ->check(CLI::IsMember(std::vector<std::string>(kPeerNames.begin(), kPeerNames.end())));
   CLI11_PARSE(app, argc, argv);
 
   std::vector<Peer> peers = {kThisHandle, kThisOffset};
   if (kHaveOther) peers.insert(peers.end(), {kOtherHandle, kOtherOffset});
-  if (kHaveSebbbi) peers.push_back(kSebbbi);
+  if (kHaveSebbbi) peers.insert(peers.end(), {kSebbbi, kSebbbiWide});
   if (!only.empty()) {
     const auto peer = static_cast<Peer>(std::find(kPeerNames.begin(), kPeerNames.end(), only) -
                                         kPeerNames.begin());
     if (std::find(peers.begin(), peers.end(), peer) == peers.end()) {
       std::fprintf(stderr, "offset_peers: --only %s: not built in (configure with %s)\n",
                    only.c_str(),
-                   peer == kSebbbi ? "-DQUADPOOL_SEBBBI_DIR=<sebbbi/OffsetAllocator checkout>"
+                   peer >= kSebbbi ? "-DQUADPOOL_SEBBBI_DIR=<sebbbi/OffsetAllocator checkout>"
                                    : "-DQUADPOOL_OFFSET_OTHER_DIR=<another quadpool checkout>");
       return 2;
     }
@@ -160,9 +174,11 @@ int main(int argc, char** argv) {
 
   std::printf(
       "| live ranges | space | by handle, ns/step | by offset | other, by handle | "
-      "other, by offset | sebbbi | handle / sebbbi | offset / sebbbi | failed | "
-      "failed, sebbbi |\n");
-  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+      "other, by offset | sebbbi | sebbbi, wide slots | handle / sebbbi | offset / sebbbi | "
+      "handle / sebbbi, wide slots | failed | failed, sebbbi |\n");
+  std::string rule = "|";
+  for (int column = 0; column < 13; ++column) rule += " --- |";
+  std::printf("%s\n", rule.c_str());
   bool agree = true;
   for (const std::size_t n : live) {
     for (const double f : space) agree = run_case(peers, n, f, rounds) && agree;

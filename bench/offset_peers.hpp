@@ -8,7 +8,8 @@
 //   variable QUADPOOL_OFFSET_OTHER_DIR) with -Dquadpool=qpold, so that both builds live in one
 //   binary: a change timed against the code before it;
 // - offset_peers_sebbbi.cpp: sebbbi/OffsetAllocator, from a checkout named by
-//   QUADPOOL_SEBBBI_DIR.
+//   QUADPOOL_SEBBBI_DIR, with its own 8-byte allocations as the workload's slots and with the
+//   slots padded to the size of this allocator's.
 //
 // These names sit outside namespace quadpool, which the second build renames.
 
@@ -29,7 +30,10 @@ enum class FreeBy { kHandle, kOffset };
 
 Run run_this(FreeBy free_by, std::size_t live_ranges, double space_factor);
 Run run_other(FreeBy free_by, std::size_t live_ranges, double space_factor);
-Run run_sebbbi(std::size_t live_ranges, double space_factor);
+/// `wide_slots`: each of the workload's slots padded to an OffsetAllocation's size (24 bytes in
+/// release builds, against sebbbi's 8), so that both read and write the same bytes per step and
+/// the difference left is the allocators'.
+Run run_sebbbi(std::size_t live_ranges, double space_factor, bool wide_slots);
 
 /// The trace's seed for `live_ranges`: the one memory_bench's OffsetFit uses.
 inline std::uint64_t churn_seed(std::size_t live_ranges) {
