@@ -9,14 +9,16 @@
 //
 // Prints one Markdown row per case: the fastest run's ns per step and, in brackets, the median;
 // the ratios of the fastest runs to sebbbi's (with its own 8-byte slots, and with slots as wide as
-// an OffsetAllocation); the failed allocations. Exits 1 when the handle
-// path, the offset path and the other checkout differ in failures or in the offsets left live
-// (they must all be the same exact best fit).
+// an OffsetAllocation); the failed allocations. Exits 1 when the handle path, the offset path and
+// the other checkout differ in failures or in the offsets left live (they must all be the same
+// exact best fit), 2 on bad arguments.
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/bench_guard.hpp"
+#include "bench/offset_churn_workload.hpp"
 #include "bench/offset_peers.hpp"
 
 namespace offset_peers {
@@ -170,6 +173,22 @@ int main(int argc, char** argv) {
       return 2;
     }
     peers = {peer};
+  }
+  // sebbbi's allocator takes a 32-bit capacity.
+  if (std::find(peers.begin(), peers.end(), kSebbbi) != peers.end() ||
+      std::find(peers.begin(), peers.end(), kSebbbiWide) != peers.end()) {
+    for (const std::size_t n : live) {
+      for (const double f : space) {
+        if (quadpool::bench::churn_capacity(n, f) > std::numeric_limits<std::uint32_t>::max()) {
+          std::fprintf(stderr,
+                       "offset_peers: %zu live ranges in %.2fx space need %llu bytes; sebbbi's "
+                       "allocator takes at most 2^32 - 1 (lower --live or --space)\n",
+                       n, f,
+                       static_cast<unsigned long long>(quadpool::bench::churn_capacity(n, f)));
+          return 2;
+        }
+      }
+    }
   }
 
   std::printf(
