@@ -41,8 +41,11 @@ struct SebbbiAdapter {
 template <std::size_t SlotBytes>
 Run run(std::size_t live_ranges, double space_factor) {
   static_assert(sizeof(Slot<SlotBytes>) == SlotBytes);
-  return detail::run_churn<SebbbiAdapter<SlotBytes>>(
+  return detail::run_churn(
       live_ranges, space_factor,
+      [](std::uint64_t capacity, std::size_t live) {
+        return SebbbiAdapter<SlotBytes>(capacity, live);
+      },
       [](const Slot<SlotBytes>& s) -> std::uint64_t { return s.allocation.offset; });
 }
 

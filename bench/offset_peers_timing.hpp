@@ -8,8 +8,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "bench/offset_churn_workload.hpp"
-#include "bench/offset_peers.hpp"
+// Relative to this file, so that a runner built against another checkout still gets this
+// checkout's workload and interface (see offset_peers_runner.cpp).
+#include "offset_churn_workload.hpp"
+#include "offset_peers.hpp"
 
 namespace offset_peers::detail {
 
@@ -21,13 +23,15 @@ inline double thread_ns() {
   return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
 }
 
-/// Runs the workload through `Adapter` (the three members of bench::ChurnAdapter, constructed
-/// from the capacity and the live range count). `offset_of` reads a slot's offset for the hash.
-template <class Adapter, class OffsetOf>
-Run run_churn(std::size_t live_ranges, double space_factor, OffsetOf offset_of) {
+/// Runs the workload through the adapter that make_adapter(capacity, live_ranges) returns (the
+/// three members of bench::ChurnAdapter). `offset_of` reads a slot's offset for the hash.
+template <class MakeAdapter, class OffsetOf>
+Run run_churn(std::size_t live_ranges, double space_factor, MakeAdapter make_adapter,
+              OffsetOf offset_of) {
   namespace bench = quadpool::bench;
   const bench::ChurnTrace trace = bench::make_churn_trace(live_ranges, churn_seed(live_ranges));
-  Adapter adapter(bench::churn_capacity(live_ranges, space_factor), live_ranges);
+  auto adapter = make_adapter(bench::churn_capacity(live_ranges, space_factor), live_ranges);
+  using Adapter = decltype(adapter);
   bench::ChurnSlots<Adapter> slots;
   slots.reserve(live_ranges);
   Run run;
