@@ -67,24 +67,43 @@ inline ChurnTrace make_churn_trace(std::size_t live_ranges, std::uint64_t seed) 
   return trace;
 }
 
-/// What the workload needs of an allocator, here for quadpool's interface (allocate(size) ->
-/// OffsetAllocation, free(offset, size)). Another allocator gets its own adapter with the same
-/// three members.
+/// What a caller that frees by offset keeps of a live range: its offset and size, 16 bytes. (An
+/// OffsetAllocation also carries the handle, 8 bytes more that such a caller has no use for.)
+struct ChurnRange {
+  std::uint64_t offset;
+  std::uint64_t size;
+};
+
+/// What the workload needs of an allocator, here for quadpool's interface freeing by offset
+/// (allocate(size) -> OffsetAllocation, free(offset, size)). Another allocator gets its own
+/// adapter with the same three members.
 template <class Allocator>
 struct ChurnAdapter {
   Allocator allocator;
 
   explicit ChurnAdapter(std::uint64_t capacity) : allocator(capacity) {}
-  memory::OffsetAllocation allocate(std::uint64_t size) { return allocator.allocate(size); }
-  static bool failed(const memory::OffsetAllocation& a) { return a.offset == memory::kNoSpace; }
-  void free(const memory::OffsetAllocation& a) { allocator.free(a.offset, a.size); }
+  ChurnRange allocate(std::uint64_t size) {
+    const auto allocation = allocator.allocate(size);
+    return {allocation.offset, allocation.size};
+  }
+  static bool failed(const ChurnRange& r) { return r.offset == memory::kNoSpace; }
+  void free(const ChurnRange& r) { allocator.free(r.offset, r.size); }
 };
 
-/// The same for quadpool's OffsetAllocator freeing by handle (free(allocation)).
-struct HandleChurnAdapter : ChurnAdapter<memory::OffsetAllocator> {
-  using ChurnAdapter::ChurnAdapter;
-  void free(const memory::OffsetAllocation& a) { allocator.free(a); }
+/// The same for quadpool's OffsetAllocator freeing by handle: a slot keeps the whole allocation.
+/// A template only so that offset_peers can include this file when built against a checkout
+/// whose allocator predates handles (it then never instantiates this one).
+template <class Allocator>
+struct BasicHandleChurnAdapter {
+  using Allocation = decltype(std::declval<Allocator&>().allocate(0));
+  Allocator allocator;
+
+  explicit BasicHandleChurnAdapter(std::uint64_t capacity) : allocator(capacity) {}
+  Allocation allocate(std::uint64_t size) { return allocator.allocate(size); }
+  static bool failed(const Allocation& a) { return a.offset == memory::kNoSpace; }
+  void free(const Allocation& a) { allocator.free(a); }
 };
+using HandleChurnAdapter = BasicHandleChurnAdapter<memory::OffsetAllocator>;
 
 /// The live ranges of one run, one slot per live range.
 template <class Adapter>

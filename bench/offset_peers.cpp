@@ -160,16 +160,21 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   std::vector<Peer> peers = {kThisHandle, kThisOffset};
-  if (kHaveOther) peers.insert(peers.end(), {kOtherHandle, kOtherOffset});
+#if QUADPOOL_HAVE_OFFSET_OTHER
+  if (other_frees_by_handle()) peers.push_back(kOtherHandle);
+  peers.push_back(kOtherOffset);
+#endif
   if (kHaveSebbbi) peers.insert(peers.end(), {kSebbbi, kSebbbiWide});
   if (!only.empty()) {
     const auto peer = static_cast<Peer>(std::find(kPeerNames.begin(), kPeerNames.end(), only) -
                                         kPeerNames.begin());
     if (std::find(peers.begin(), peers.end(), peer) == peers.end()) {
-      std::fprintf(stderr, "offset_peers: --only %s: not built in (configure with %s)\n",
-                   only.c_str(),
-                   peer >= kSebbbi ? "-DQUADPOOL_SEBBBI_DIR=<sebbbi/OffsetAllocator checkout>"
-                                   : "-DQUADPOOL_OFFSET_OTHER_DIR=<another quadpool checkout>");
+      const char* why = peer >= kSebbbi ? "not built in (configure with "
+                                          "-DQUADPOOL_SEBBBI_DIR=<sebbbi/OffsetAllocator checkout>)"
+                        : !kHaveOther   ? "not built in (configure with "
+                                          "-DQUADPOOL_OFFSET_OTHER_DIR=<another quadpool checkout>)"
+                                        : "the other checkout's allocator predates handles";
+      std::fprintf(stderr, "offset_peers: --only %s: %s\n", only.c_str(), why);
       return 2;
     }
     peers = {peer};

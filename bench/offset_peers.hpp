@@ -30,6 +30,9 @@ enum class FreeBy { kHandle, kOffset };
 
 Run run_this(FreeBy free_by, std::size_t live_ranges, double space_factor);
 Run run_other(FreeBy free_by, std::size_t live_ranges, double space_factor);
+/// Whether the other checkout's allocator frees by handle (one that predates handles runs only
+/// its offset path).
+bool other_frees_by_handle();
 /// `wide_slots`: each of the workload's slots padded to an OffsetAllocation's size (24 bytes in
 /// release builds, against sebbbi's 8), so that both read and write the same bytes per step and
 /// the difference left is the allocators'.
