@@ -1,7 +1,22 @@
 # shellcheck shell=bash
 # Helpers that the headless benchmark scripts (tick_matrix.sh, play_matrix.sh) source, so that
-# they build the runner, read its JSON, take medians and describe the machine the same way.
+# they build the runner, read its JSON, take medians and describe the machine the same way; the
+# other scripts and setup.sh source it for --help and for refusing an argument.
 # Not a program: `source scripts/bench_lib.sh` after `cd` to the repository's root.
+
+# exit_with_usage FILE: prints the comment that opens the script FILE (after its #! line), which
+# is its usage, without the "# ", and exits 0. For -h and --help.
+exit_with_usage() {
+  awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$1"
+  exit 0
+}
+
+# refuse_argument SCRIPT ARGUMENT HINT: exits 2 with one line naming ARGUMENT and, in brackets,
+# HINT (what SCRIPT takes instead).
+refuse_argument() {
+  echo "$1: unknown argument '$2' ($3; --help prints the usage)" >&2
+  exit 2
+}
 
 # build_runner PRESET: configures and builds quadpool with the CMake preset (progress on
 # stderr) and prints the executable's path.

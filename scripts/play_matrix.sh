@@ -29,7 +29,8 @@ while [ $# -gt 0 ]; do
     --rounds) ROUNDS=$(value_of play_matrix.sh --rounds "${2-}"); shift 2 ;;
     --games) GAMES=$(value_of play_matrix.sh --games "${2-}"); shift 2 ;;
     --every) EVERY=$(value_of play_matrix.sh --every "${2-}"); shift 2 ;;
-    *) echo "play_matrix.sh: unknown argument '$1' (use --rounds R, --games LIST, --every K)" >&2; exit 2 ;;
+    -h|--help) exit_with_usage scripts/play_matrix.sh ;;
+    *) refuse_argument play_matrix.sh "$1" "use --rounds R, --games LIST, --every K" ;;
   esac
 done
 check_count play_matrix.sh --rounds "$ROUNDS"

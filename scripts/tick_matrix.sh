@@ -35,7 +35,8 @@ while [ $# -gt 0 ]; do
     --sprites) SIZES=$(value_of tick_matrix.sh --sprites "${2-}"); shift 2 ;;
     --threads) THREADS=$(value_of tick_matrix.sh --threads "${2-}"); shift 2 ;;
     --update-readme) UPDATE_README=1; shift ;;
-    *) echo "tick_matrix.sh: unknown argument '$1' (use --rounds R, --scenes LIST, --sprites LIST, --threads LIST, --update-readme)" >&2; exit 2 ;;
+    -h|--help) exit_with_usage scripts/tick_matrix.sh ;;
+    *) refuse_argument tick_matrix.sh "$1" "use --rounds R, --scenes LIST, --sprites LIST, --threads LIST, --update-readme" ;;
   esac
 done
 check_count tick_matrix.sh --rounds "$ROUNDS"
