@@ -8,12 +8,30 @@
 #   pkg-config        g++ examples/bullets.cpp $(pkg-config --cflags --libs quadpool)
 # Needs only g++, cmake, ninja and pkg-config.
 #
-#   scripts/consumer_builds.sh [OUT]   OUT: the work folder, emptied first (build/consumer)
+#   scripts/consumer_builds.sh [OUT]
+#
+# OUT is the work folder (default: build/consumer in this checkout; a relative OUT is taken from
+# the folder you run it in). It must be new, empty, or one that an earlier run filled (it holds
+# quadpool.log). A run deletes there only what it writes: quadpool/, prefix/, find_package/,
+# add_subdirectory/, pkg-config/ and the three .log files. The file system's root, your home,
+# this checkout or a folder that holds it, and a file are refused.
 set -euo pipefail
 
+# shellcheck source=scripts/bench_lib.sh
+source "$(dirname "$0")/bench_lib.sh"
+OUT=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) exit_with_usage "$0" ;;
+    -*) refuse_argument consumer_builds.sh "$1" "it takes one folder, OUT" ;;
+    *) [ -z "$OUT" ] || refuse_argument consumer_builds.sh "$1" "it takes one folder, OUT, and has '$OUT'"
+       OUT=$1; shift ;;
+  esac
+done
+# Before the cd, so that a relative OUT names a folder below the caller's.
+OUT=$(realpath -m -- "${OUT:-$(dirname "$0")/../build/consumer}")
 cd "$(dirname "$0")/.."
-ROOT=$(pwd)
-OUT=${1:-$ROOT/build/consumer}
+ROOT=$(pwd -P)
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # CMAKE_DISABLE_FIND_PACKAGE_<Name> makes a REQUIRED find_package of <Name> fail the configure,
 # so a configure that passes reached no such call.
@@ -53,7 +71,19 @@ check_binary() {
   "$exe"
 }
 
-rm -rf "$OUT"
+refuse_out() { echo "consumer_builds.sh: OUT '$OUT' $*; name another folder" >&2; exit 2; }
+[ "$OUT" != / ] || refuse_out "is the file system's root"
+[ "$OUT" != "$(realpath -m -- "${HOME:-/}")" ] || refuse_out "is your home folder"
+case "$ROOT/" in "$OUT"/*) refuse_out "is this checkout or holds it" ;; esac
+[ ! -e "$OUT" ] || [ -d "$OUT" ] || refuse_out "is not a folder"
+# A folder of someone else's may hold a quadpool/ or prefix/ of its own.
+if [ -n "$(ls -A "$OUT" 2>/dev/null)" ] && [ ! -f "$OUT/quadpool.log" ]; then
+  refuse_out "is not empty and holds no quadpool.log of an earlier run"
+fi
+for entry in quadpool prefix find_package add_subdirectory pkg-config \
+             quadpool.log find_package.log add_subdirectory.log; do
+  rm -rf "${OUT:?}/$entry"
+done
 mkdir -p "$OUT"
 
 say "quadpool's engine, built as the top-level project with the game off, installed into $OUT/prefix"
