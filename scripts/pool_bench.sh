@@ -2,9 +2,15 @@
 # Runs the pool benchmarks (memory_bench at -O3, memory_bench_o2 at -O2, memory_bench_mimalloc)
 # in a Release build with asserts off, and rewrites the pool table in engine/memory/README.md
 # from their JSON.
-#   scripts/pool_bench.sh            # about 5 minutes on 2 cores
+#   scripts/pool_bench.sh            # about 5 minutes on 2 cores; takes no arguments
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/bench_lib.sh
+source scripts/bench_lib.sh
+case "${1-}" in
+  -h|--help) exit_with_usage scripts/pool_bench.sh ;;
+esac
+[ $# -eq 0 ] || refuse_argument pool_bench.sh "$1" "it takes none"
 ./setup.sh deps
 cmake --preset bench >/dev/null
 cmake --build --preset bench --target memory_bench memory_bench_o2 memory_bench_mimalloc
