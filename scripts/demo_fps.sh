@@ -7,32 +7,42 @@
 #
 #   [MODE=lab|play] [SPRITES="5000 20000 50000"] scripts/demo_fps.sh [BUILD_DIR] [FRAMES]
 #       [ROUNDS] [BASELINE_BUILD_DIR]
-#   (defaults: lab, those sprite counts, build/release 600 3, no baseline). MODE=play measures
-#   the game with the bot flying (--bot), the sprites being its rocks; lab the lab (--lab).
+#   (defaults: lab, those sprite counts, build/release of this checkout 600 3, no baseline).
+#   A relative BUILD_DIR is taken from the folder you run it in. MODE=play measures the game
+#   with the bot flying (--bot), the sprites being its rocks; lab the lab (--lab).
 #
 # The machine's load average is printed with the table: on a shared machine it moves the
 # numbers more than anything in the demo does.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-BUILD=${1:-build/release}
+# No cd to the checkout: the build folders are the caller's paths.
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/bench_lib.sh
+source "$ROOT/scripts/bench_lib.sh"
+for arg in "$@"; do
+  case "$arg" in
+    -h|--help) exit_with_usage "$ROOT/scripts/demo_fps.sh" ;;
+    -*) refuse_argument demo_fps.sh "$arg" "use [BUILD_DIR] [FRAMES] [ROUNDS] [BASELINE_BUILD_DIR]" ;;
+  esac
+done
+[ $# -le 4 ] || refuse_argument demo_fps.sh "$5" "it takes at most four: BUILD_DIR FRAMES ROUNDS BASELINE_BUILD_DIR"
+BUILD=${1:-$ROOT/build/release}
 FRAMES=${2:-600}
 ROUNDS=${3:-3}
 BASELINE=${4:-}
 MODE=${MODE:-lab}
 SPRITES=${SPRITES:-5000 20000 50000}
-for n in $SPRITES; do
-  case "$n" in ''|*[!0-9]*|0) echo "demo_fps.sh: SPRITES must be integers >= 1, got '$n'" >&2; exit 2 ;; esac
-done
+for n in $SPRITES; do check_count demo_fps.sh SPRITES "$n"; done
 case "$MODE" in
   lab) mode_flags=(--lab) ;;
   play) mode_flags=(--bot) ;;
   *) echo "demo_fps.sh: MODE must be 'lab' or 'play', got '$MODE'" >&2; exit 2 ;;
 esac
-case "$FRAMES" in ''|*[!0-9]*|0) echo "demo_fps.sh: FRAMES must be an integer >= 1, got '$FRAMES'" >&2; exit 2 ;; esac
-case "$ROUNDS" in ''|*[!0-9]*|0) echo "demo_fps.sh: ROUNDS must be an integer >= 1, got '$ROUNDS'" >&2; exit 2 ;; esac
+check_count demo_fps.sh FRAMES "$FRAMES"
+check_count demo_fps.sh ROUNDS "$ROUNDS"
 builds=("$BUILD")
 [ -z "$BASELINE" ] || builds+=("$BASELINE")
 for build in "${builds[@]}"; do
+  [ -d "$build" ] || { echo "demo_fps.sh: '$build' is not a folder (BUILD_DIR and BASELINE_BUILD_DIR are build folders, such as build/release)" >&2; exit 2; }
   [ -x "$build/game/quadpool" ] || { echo "demo_fps.sh: no $build/game/quadpool; build it first (./setup.sh demo, or cmake --preset release)" >&2; exit 2; }
 done
 command -v xvfb-run >/dev/null || { echo "demo_fps.sh: needs xvfb-run (Debian package xvfb)" >&2; exit 2; }
@@ -62,12 +72,13 @@ print("%.1f %.2f %.2f %.2f %.2f %.2f" % (d["fps_median"], f["median"], f["p99"],
     done
   done
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 echo "median FPS over $ROUNDS rounds ($MODE, frames: $FRAMES, window 1280x800, overlay on):"
 for sprites in $SPRITES; do
-  this=$(median ${results[0,$sprites]})
+  # shellcheck disable=SC2086  # the runs' FPS values are words
+  this=$(printf '%s\n' ${results[0,$sprites]} | median)
   if [ -n "$BASELINE" ]; then
-    base=$(median ${results[1,$sprites]})
+    # shellcheck disable=SC2086
+    base=$(printf '%s\n' ${results[1,$sprites]} | median)
     echo "  $sprites sprites: $this FPS ($BUILD), $base FPS ($BASELINE), ratio $(awk -v a="$this" -v b="$base" 'BEGIN { printf "%.2f", a / b }')"
   else
     echo "  $sprites sprites: $this FPS"
