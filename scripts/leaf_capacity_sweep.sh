@@ -9,6 +9,8 @@
 # asserts off), as scripts/plot_spatial.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/bench_lib.sh
+source scripts/bench_lib.sh
 
 die() { printf 'leaf_capacity_sweep.sh: %s\n' "$*" >&2; exit 2; }
 TICKS=200
@@ -16,9 +18,10 @@ SPRITES=10000
 CAPACITIES=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --ticks) TICKS=${2:?--ticks needs a value}; shift 2 ;;
-    --sprites) SPRITES=${2:?--sprites needs a value}; shift 2 ;;
-    -*) die "unknown option '$1' (expected --ticks T, --sprites N, then capacities)" ;;
+    --ticks) TICKS=$(value_of leaf_capacity_sweep.sh --ticks "${2-}"); shift 2 ;;
+    --sprites) SPRITES=$(value_of leaf_capacity_sweep.sh --sprites "${2-}"); shift 2 ;;
+    -h|--help) exit_with_usage scripts/leaf_capacity_sweep.sh ;;
+    -*) refuse_argument leaf_capacity_sweep.sh "$1" "use --ticks T, --sprites N, then capacities" ;;
     *) CAPACITIES+=("$1"); shift ;;
   esac
 done

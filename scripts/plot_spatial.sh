@@ -14,6 +14,8 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/bench_lib.sh
+source scripts/bench_lib.sh
 die() { printf 'plot_spatial.sh: %s\n' "$*" >&2; exit 2; }
 
 JSON=docs/spatial_bench.json
@@ -23,7 +25,8 @@ FROM=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --from) [ $# -ge 2 ] || die "--from needs a JSON file"; FROM=$2; shift 2 ;;
-    *) die "unknown argument '$1' (expected: --from FILE.json)" ;;
+    -h|--help) exit_with_usage scripts/plot_spatial.sh ;;
+    *) refuse_argument plot_spatial.sh "$1" "use --from FILE.json" ;;
   esac
 done
 case "$TICKS" in '' | *[!0-9]*) die "TICKS is '$TICKS'; it must be a whole number >= 1" ;; esac

@@ -13,6 +13,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
+# shellcheck source=scripts/bench_lib.sh
+source scripts/bench_lib.sh
 
 ROUNDS=3
 SPRITES="100000 1000000"
@@ -21,15 +23,16 @@ SCENE=uniform
 BASELINE=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --rounds) ROUNDS=${2:?--rounds needs a value}; shift 2 ;;
-    --sprites) SPRITES=${2:?--sprites needs a value}; shift 2 ;;
-    --threads) THREADS=${2:?--threads needs a value}; shift 2 ;;
-    --scene) SCENE=${2:?--scene needs a value}; shift 2 ;;
-    --baseline) BASELINE=${2:?--baseline needs a value}; shift 2 ;;
-    *) echo "thread_scaling.sh: unknown argument '$1'" >&2; exit 2 ;;
+    --rounds) ROUNDS=$(value_of thread_scaling.sh --rounds "${2-}"); shift 2 ;;
+    --sprites) SPRITES=$(value_of thread_scaling.sh --sprites "${2-}"); shift 2 ;;
+    --threads) THREADS=$(value_of thread_scaling.sh --threads "${2-}"); shift 2 ;;
+    --scene) SCENE=$(value_of thread_scaling.sh --scene "${2-}"); shift 2 ;;
+    --baseline) BASELINE=$(value_of thread_scaling.sh --baseline "${2-}"); shift 2 ;;
+    -h|--help) exit_with_usage scripts/thread_scaling.sh ;;
+    *) refuse_argument thread_scaling.sh "$1" "use --rounds R, --sprites LIST, --threads LIST, --scene KIND, --baseline EXE" ;;
   esac
 done
-case "$ROUNDS" in ''|*[!0-9]*|0) echo "thread_scaling.sh: --rounds must be an integer >= 1, got '$ROUNDS'" >&2; exit 2 ;; esac
+check_count thread_scaling.sh --rounds "$ROUNDS"
 if [ -n "$BASELINE" ] && [ ! -x "$BASELINE" ]; then
   echo "thread_scaling.sh: --baseline '$BASELINE' is not an executable" >&2; exit 2
 fi

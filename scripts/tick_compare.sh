@@ -13,22 +13,29 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
+# shellcheck source=scripts/bench_lib.sh
+source scripts/bench_lib.sh
 
 usage() { echo "usage: scripts/tick_compare.sh REV [--rounds R] [--scene KIND] [--sprites LIST]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
+case "$1" in
+  -h|--help) exit_with_usage scripts/tick_compare.sh ;;
+  -*) refuse_argument tick_compare.sh "$1" "the first argument is REV, a commit" ;;
+esac
 REV=$1; shift
 ROUNDS=5
 SCENE=uniform
 SPRITES="10000 100000"
 while [ $# -gt 0 ]; do
   case "$1" in
-    --rounds) ROUNDS=${2:?--rounds needs a value}; shift 2 ;;
-    --scene) SCENE=${2:?--scene needs a value}; shift 2 ;;
-    --sprites) SPRITES=${2:?--sprites needs a value}; shift 2 ;;
-    *) echo "tick_compare.sh: unknown argument '$1'" >&2; usage ;;
+    --rounds) ROUNDS=$(value_of tick_compare.sh --rounds "${2-}"); shift 2 ;;
+    --scene) SCENE=$(value_of tick_compare.sh --scene "${2-}"); shift 2 ;;
+    --sprites) SPRITES=$(value_of tick_compare.sh --sprites "${2-}"); shift 2 ;;
+    -h|--help) exit_with_usage scripts/tick_compare.sh ;;
+    *) refuse_argument tick_compare.sh "$1" "use --rounds R, --scene KIND, --sprites LIST after REV" ;;
   esac
 done
-case "$ROUNDS" in ''|*[!0-9]*|0) echo "tick_compare.sh: --rounds must be an integer >= 1, got '$ROUNDS'" >&2; exit 2 ;; esac
+check_count tick_compare.sh --rounds "$ROUNDS"
 for n in $SPRITES; do
   case "$n" in ''|*[!0-9]*) echo "tick_compare.sh: --sprites must list integers in [1, 1000000], got '$n'" >&2; exit 2 ;; esac
 done
