@@ -27,6 +27,8 @@ set -euo pipefail
 
 cd "$(dirname "$0")"
 ROOT=$(pwd)
+# shellcheck source=scripts/bench_lib.sh
+source scripts/bench_lib.sh
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 say() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
@@ -136,9 +138,11 @@ cmd_bench() {
 }
 
 case "${1:-}" in
-  demo) shift; cmd_demo "$@" ;;
-  test) shift; cmd_test "$@" ;;
-  bench) shift; cmd_bench "$@" ;;
-  deps) install_packages ;;
-  *) die "usage: ./setup.sh demo [ARGS...] | test | bench [FILTER] | deps (got '${1:-}')" ;;
+  -h|--help) exit_with_usage setup.sh ;;
+  demo) shift; cmd_demo "$@" ;;  # --help here is the demo's: it lists quadpool's flags
+  test) shift; takes_at_most setup.sh 0 "'test' takes none" "$@"; cmd_test ;;
+  bench) shift; takes_at_most setup.sh 1 "'bench' takes one FILTER" "$@"; cmd_bench "$@" ;;
+  deps) shift; takes_at_most setup.sh 0 "'deps' takes none" "$@"; install_packages ;;
+  '') die "usage: ./setup.sh demo [ARGS...] | test | bench [FILTER] | deps (./setup.sh --help says more)" ;;
+  *) refuse_argument setup.sh "$1" "use demo [ARGS...], test, bench [FILTER] or deps" ;;
 esac

@@ -18,6 +18,16 @@ refuse_argument() {
   exit 2
 }
 
+# takes_at_most FILE MOST HINT ARGS...: for a script (or a command of one) that takes at most
+# MOST plain arguments: a first -h or --help exits with FILE's usage, and more than MOST
+# arguments exit 2 naming the first extra one, with HINT.
+takes_at_most() {
+  local file=$1 most=$2 hint=$3
+  shift 3
+  case "${1-}" in -h|--help) exit_with_usage "$file" ;; esac
+  [ $# -le "$most" ] || refuse_argument "$(basename "$file")" "${*:most+1:1}" "$hint"
+}
+
 # build_runner PRESET: configures and builds quadpool with the CMake preset (progress on
 # stderr) and prints the executable's path.
 build_runner() {

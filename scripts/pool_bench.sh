@@ -7,10 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/bench_lib.sh
 source scripts/bench_lib.sh
-case "${1-}" in
-  -h|--help) exit_with_usage scripts/pool_bench.sh ;;
-esac
-[ $# -eq 0 ] || refuse_argument pool_bench.sh "$1" "it takes none"
+takes_at_most scripts/pool_bench.sh 0 "it takes none" "$@"
 ./setup.sh deps
 cmake --preset bench >/dev/null
 cmake --build --preset bench --target memory_bench memory_bench_o2 memory_bench_mimalloc
