@@ -11,6 +11,7 @@ Every pixel is computed here, so the result is ours to license: CC0 (see assets/
 Run it from anywhere: python3 scripts/make_assets.py
 """
 
+import argparse
 import math
 import os
 import struct
@@ -104,6 +105,9 @@ def write_png(path, pixels):
 
 
 if __name__ == "__main__":
+    # Takes no arguments; --help prints the docstring, anything else exits 2.
+    argparse.ArgumentParser(description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     out = os.path.join(root, "assets", "sprites.png")
     write_png(out, build())

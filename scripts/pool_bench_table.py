@@ -9,6 +9,7 @@ create+destroy pair, and ratios against ObjectPool measured in the same binary a
 With --readme, the text between the pool-bench markers in FILE is replaced; otherwise the table
 is printed.
 """
+import argparse
 import json
 import re
 import sys
@@ -62,17 +63,18 @@ def table(runs):
     return "\n".join(lines)
 
 
-def main(argv):
-    readme = None
-    if "--readme" in argv:
-        i = argv.index("--readme")
-        readme = argv[i + 1]
-        argv = argv[:i] + argv[i + 2:]
-    if len(argv) != 4:
-        sys.exit(__doc__)
-    main_results, context = medians(argv[1])
-    o2_results, _ = medians(argv[2])
-    mi_results, _ = medians(argv[3])
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("memory_bench_json")
+    parser.add_argument("memory_bench_o2_json")
+    parser.add_argument("memory_bench_mimalloc_json")
+    parser.add_argument("--readme", metavar="FILE")
+    args = parser.parse_args()
+    readme = args.readme
+    main_results, context = medians(args.memory_bench_json)
+    o2_results, _ = medians(args.memory_bench_o2_json)
+    mi_results, _ = medians(args.memory_bench_mimalloc_json)
     text = table([(main_results, "memory_bench, -O3"), (o2_results, "memory_bench_o2, -O2"),
                   (mi_results, "memory_bench_mimalloc, -O3")])
     cpu = f"{context.get('num_cpus', '?')} CPUs at {context.get('mhz_per_cpu', '?')} MHz"
@@ -94,4 +96,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    main()
