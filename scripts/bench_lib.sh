@@ -2,7 +2,7 @@
 # Helpers that the headless benchmark scripts (tick_matrix.sh, play_matrix.sh) source, so that
 # they build the runner, read its JSON, take medians and describe the machine the same way; the
 # other scripts and setup.sh source it for --help and for refusing an argument.
-# Not a program: `source scripts/bench_lib.sh` after `cd` to the repository's root.
+# Not a program: source it. Only build_runner needs the repository's root as the working folder.
 
 # exit_with_usage FILE: prints the comment that opens the script FILE (after its #! line), which
 # is its usage, without the "# ", and exits 0. For -h and --help.
