@@ -2,7 +2,8 @@
 // its value is checked (and normalised) by a CLI11 Validator that writes the one-line error.
 //
 // Sections: messages; validators; the option table; the checks CLI11 has no notion of (a value
-// given to a switch, an empty value after '=', a flag of the other mode); parse_command_line.
+// given to a switch, an empty value after '=', what was left over, a flag of the other mode);
+// parse_command_line.
 #include "game/cli.hpp"
 
 #include <unistd.h>
@@ -415,6 +416,28 @@ void check_written_values(const Parser& parser, const std::vector<std::string>& 
   }
 }
 
+// What CLI11 left over (allow_extras), in the order given: the first is named on its own, with
+// a count of the rest. CLI11 keeps the '--' that ends the flags among them, but
+// remaining_size() does not count it: after that '--' every argument is unexpected, since
+// quadpool takes none, so the one named is the first after it.
+void check_extras(const Parser& parser) {
+  std::vector<std::string> extras = parser.app.remaining();
+  if (extras.empty()) return;
+  const bool after_separator =
+      extras.size() > 1 && extras.front() == "--" && parser.app.remaining_size() < extras.size();
+  if (after_separator) extras.erase(extras.begin());
+  const std::size_t more = extras.size() - 1;
+  const std::string rest = more == 0 ? "" : fmt::format(" (and {} more after it)", more);
+  if (after_separator) {
+    bad(fmt::format("unexpected argument '{}' after '--'{}: quadpool takes no arguments, and "
+                    "'--' ends its flags; run 'quadpool --help' for the flags",
+                    shown_value(extras.front()), rest));
+  }
+  bad(fmt::format("unknown flag or unexpected argument '{}'{}; run 'quadpool --help' for the "
+                  "flags",
+                  shown_value(extras.front()), rest));
+}
+
 // The flags that belong to one mode only.
 void check_modes(const Parser& parser) {
   for (const CLI::Option* option : parser.demo_only) {
@@ -491,14 +514,7 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
   } catch (const CLI::ParseError& error) {
     report(error, parser);
   }
-  if (const std::vector<std::string> extras = parser.app.remaining(); !extras.empty()) {
-    std::string joined;
-    for (const std::string& extra : extras) joined += (joined.empty() ? "" : " ") + extra;
-    bad(
-        fmt::format("unknown flag or unexpected argument '{}'; run 'quadpool --help' for the "
-                    "flags",
-                    shown_value(joined)));
-  }
+  check_extras(parser);
   check_modes(parser);
   check_play(parser);
 
