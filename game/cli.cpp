@@ -2,7 +2,7 @@
 // its value is checked (and normalised) by a CLI11 Validator that writes the one-line error.
 //
 // Sections: messages; validators; the option table; the checks CLI11 has no notion of (a value
-// given to a switch, an empty value after '=', what was left over, a flag of the other mode);
+// given to a switch, an empty value, what was left over, a flag of the other mode);
 // parse_command_line.
 #include "game/cli.hpp"
 
@@ -390,9 +390,11 @@ void Parser::add_demo_options() {
 // --- checks CLI11 has no notion of -------------------------------------------------------------
 
 // CLI11 accepts some values on a switch ("--json=true", "--json=") and refuses others
-// ("--json=1"); an empty "--sprites=" makes it take the next argument as the value; and a value
-// flag at the very end gets its own wording. All three are bad input here, caught before CLI11
-// sees the arguments.
+// ("--json=1"); an empty "--sprites=" makes it take the next argument as the value; a value
+// flag at the very end gets its own wording; and an empty value ("--replay ''") passes as a
+// string, where it meant "none" (--replay, --screenshot) or a misleading error (--record). All
+// are bad input here, caught before CLI11 sees the arguments: every value flag's empty value
+// gets the one "needs a value" line, whichever way it was written.
 void check_written_values(const Parser& parser, const std::vector<std::string>& args) {
   const auto is_switch = [&](const std::string& name) {
     return std::any_of(parser.switches.begin(), parser.switches.end(),
@@ -400,6 +402,7 @@ void check_written_values(const Parser& parser, const std::vector<std::string>& 
   };
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
+    if (arg == "--") break;  // no flags after it: check_extras() names what follows
     if (arg.rfind("--", 0) != 0) continue;
     const std::size_t equals = arg.find('=');
     const std::string name = arg.substr(0, equals);
@@ -410,7 +413,9 @@ void check_written_values(const Parser& parser, const std::vector<std::string>& 
     if (valued == parser.valued.end()) continue;
     const bool empty_after_equals = equals != std::string::npos && equals + 1 == arg.size();
     const bool last_without_value = equals == std::string::npos && i + 1 == args.size();
-    if (empty_after_equals || last_without_value) {
+    const bool empty_next = equals == std::string::npos && i + 1 < args.size() &&
+                            args[i + 1].empty();
+    if (empty_after_equals || last_without_value || empty_next) {
       bad(fmt::format("{} needs a value: {}", name, valued->second));
     }
   }

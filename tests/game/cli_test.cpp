@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -249,6 +250,13 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--headless", "--replay", "r.qpr", "--ticks", "9"}, "--ticks", "the replay file decides"},
       {{"--headless", "--replay", "r.qpr", "--record", "s.qpr"}, "--record", "is the record"},
       {{"--headless", "--replay"}, "--replay", "a replay file name"},
+      // An empty value once meant "no replay" (exit 0) and "no screenshot", and --record said
+      // '' names a folder.
+      {{"--headless", "--replay", ""}, "--replay needs a value", "a replay file name"},
+      {{"--replay", "", "--frames", "1"}, "--replay needs a value", "a replay file name"},
+      {{"--headless", "--play", "--bot", "--record", ""}, "--record needs a value", "a file name"},
+      {{"--record", ""}, "--record needs a value", "a file name"},
+      {{"--screenshot", ""}, "--screenshot needs a value", "a .png or .bmp file name"},
       {{"--headless", "--play", "--bot", "--record", "/no-such-quadpool-folder/r.qpr"},
        "--record",
        "'/no-such-quadpool-folder' is not a folder that exists"},
@@ -265,6 +273,42 @@ TEST(CommandLine, BadInputGivesExitCodeTwoAndOneLineNamingTheFlagAndTheRange) {
     EXPECT_EQ(r.message.find('\n'), std::string::npos) << "not one line: " << r.message;
     EXPECT_NE(r.message.find(c.flag), std::string::npos) << r.message;
     EXPECT_NE(r.message.find(c.range), std::string::npos) << r.message;
+  }
+}
+
+// The value flags, as --help lists them: "  --sprites N   ..." (a switch's description starts
+// after the padding, never one space after its name).
+std::vector<std::string> value_flags_in_help() {
+  std::vector<std::string> flags;
+  std::istringstream help(parse({"--help"}).message);
+  for (std::string line; std::getline(help, line);) {
+    if (line.rfind("  --", 0) != 0) continue;
+    const std::size_t end = line.find(' ', 2);
+    if (end != std::string::npos && end + 1 < line.size() && line[end + 1] != ' ') {
+      flags.push_back(line.substr(2, end - 2));
+    }
+  }
+  return flags;
+}
+
+// One check for every flag that takes a value: "--flag ''" is "--flag=", in either mode.
+TEST(CommandLine, AnEmptyValueOfAnyValueFlagIsTheLineForAMissingValue) {
+  const std::vector<std::string> flags = value_flags_in_help();
+  EXPECT_GE(flags.size(), 13u) << "the help's value flags were not found";
+  for (const std::string& flag : flags) {
+    const std::string with_equals = flag + "=";
+    for (const bool headless : {true, false}) {
+      std::vector<const char*> separate = {flag.c_str(), ""};
+      std::vector<const char*> joined_by_equals = {with_equals.c_str()};
+      if (headless) {
+        separate.insert(separate.begin(), "--headless");
+        joined_by_equals.insert(joined_by_equals.begin(), "--headless");
+      }
+      const ParseResult r = parse(separate);
+      EXPECT_EQ(r.exit_code, 2) << joined(separate);
+      EXPECT_EQ(r.message.rfind("quadpool: " + flag + " needs a value: ", 0), 0u) << r.message;
+      EXPECT_EQ(r.message, parse(joined_by_equals).message) << joined(separate);
+    }
   }
 }
 
@@ -301,6 +345,11 @@ TEST(CommandLine, TheFirstUnexpectedArgumentIsNamedOnItsOwnAndTheRestAreCounted)
       {{"--headless", "--", "--ticks", "1"},
        "quadpool: unexpected argument '--ticks' after '--' (and 1 more after it): quadpool takes "
        "no arguments, and '--' ends its flags" +
+           help},
+      // After '--' nothing is a flag, so an empty word there is not a flag's missing value.
+      {{"--headless", "--", "--replay", ""},
+       "quadpool: unexpected argument '--replay' after '--' (and 1 more after it): quadpool "
+       "takes no arguments, and '--' ends its flags" +
            help},
   };
   for (const auto& [args, message] : cases) {
