@@ -112,6 +112,9 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
     std::size_t end = text.find(',', start);
     if (end == std::string::npos) end = text.size();
     const std::string entry = text.substr(start, end - start);
+    start = end + 1;
+    // An empty entry asks for nothing, wherever it is: "1:B," and "1:B,,2:C" alike.
+    if (entry.empty()) continue;
     const std::size_t colon = entry.find(':');
     const std::optional<std::uint64_t> frame =
         colon == std::string::npos ? std::nullopt
@@ -127,7 +130,6 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
       return {};
     }
     keys.push_back(key);
-    start = end + 1;
   }
   std::stable_sort(keys.begin(), keys.end(),
                    [](const ScriptedKey& a, const ScriptedKey& b) { return a.frame < b.frame; });

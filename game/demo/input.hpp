@@ -40,8 +40,9 @@ struct ScriptedKey {
 /// the pilot holds thrust), a window size WxH, "query=X0/Y0/X1/Y1" (a shift-drag between two window points), "pick=X/Y" (a
 /// shift-click), "spawn=X/Y" (the left button held there for one frame: a spawn) or
 /// "scene=KIND" (the overlay's scene list, e.g. scene=mixed), e.g.
-/// "100:A,150:1024x600,160:pick=700/300,200:scene=streams". Returns the entries sorted by
-/// frame, or an error naming the bad entry.
+/// "100:A,150:1024x600,160:pick=700/300,200:scene=streams". Empty entries (",,", a comma at
+/// either end) are skipped. Returns the entries sorted by frame, or an error naming the bad
+/// entry.
 std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& error);
 
 class Input {

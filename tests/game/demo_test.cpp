@@ -155,11 +155,31 @@ TEST(KeyScript, EntriesAreParsedAndSortedByFrame) {
 
 TEST(KeyScript, MalformedEntriesAreNamedInTheError) {
   for (const char* bad :
-       {"A", "80", ":A", "-1:A", "80:NoSuchKey", "8x:A", "80:A,,90:A", "5:10x10", "5:640x400x",
+       {"A", "80", ":A", "-1:A", "80:NoSuchKey", "8x:A", "80:A, ,90:A", "5:10x10", "5:640x400x",
         "5:640x", "5:query=1/2/3", "5:pick=1/2/3", "5:pick=a/b", "5:spawn=1"}) {
     std::string error;
     EXPECT_TRUE(parse_key_script(bad, error).empty()) << bad;
     EXPECT_NE(error.find("QUADPOOL_DEMO_KEYS"), std::string::npos) << bad << ": " << error;
+  }
+}
+
+// "1:B," was accepted and "1:B,,2:C" refused as "'' is not FRAME:KEY": an empty entry asks for
+// nothing, wherever it stands.
+TEST(KeyScript, EmptyEntriesAreSkippedWhereverTheyStand) {
+  for (const char* script : {"1:B,", "1:B,,2:C", ",1:B,2:C", "1:B,,,2:C,,"}) {
+    std::string error;
+    const std::vector<ScriptedKey> keys = parse_key_script(script, error);
+    EXPECT_TRUE(error.empty()) << script << ": " << error;
+    ASSERT_FALSE(keys.empty()) << script;
+    EXPECT_EQ(keys[0].frame, 1u) << script;
+    EXPECT_EQ(keys[0].keycode, 'b') << script;
+    EXPECT_EQ(keys.size(), std::string(script).find("2:C") == std::string::npos ? 1u : 2u)
+        << script;
+  }
+  for (const char* nothing : {"", ",", ",,"}) {
+    std::string error;
+    EXPECT_TRUE(parse_key_script(nothing, error).empty()) << nothing;
+    EXPECT_TRUE(error.empty()) << nothing << ": " << error;
   }
 }
 
