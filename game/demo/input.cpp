@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "game/decimal.hpp"
+#include "game/demo_options.hpp"
 #include "game/shown_value.hpp"
 #include "scene/scene.hpp"
 
@@ -39,7 +40,8 @@ bool parse_script_input(const std::string& what, ScriptedKey& out) {
   };
   if (whole(std::sscanf(what.c_str(), "%dx%d%n", &out.width, &out.height, &used), 2)) {
     out.kind = ScriptedKey::Kind::Resize;
-    return out.width >= 64 && out.height >= 64 && out.width <= 16384 && out.height <= 16384;
+    return out.width >= kMinWindowWidth && out.height >= kMinWindowHeight &&
+           out.width <= kMaxWindowWidth && out.height <= kMaxWindowHeight;
   }
   used = 0;
   if (whole(std::sscanf(what.c_str(), "query=%d/%d/%d/%d%n", &out.x0, &out.y0, &out.x1, &out.y1,
@@ -123,10 +125,11 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
     if (!frame || !parse_script_input(entry.substr(colon + 1), key)) {
       error = fmt::format(
           "QUADPOOL_DEMO_KEYS: '{}' is not FRAME:KEY (a frame number from 0 to {}, then an SDL "
-          "key name such as A, Space or ., down=KEY, up=KEY, a window size WxH from 64x64 to "
-          "16384x16384, "
-          "query=X0/Y0/X1/Y1, pick=X/Y, spawn=X/Y or scene=uniform|clustered|mixed|streams)",
-          shown_value(entry), std::numeric_limits<std::uint64_t>::max());
+          "key name such as A, Space or ., down=KEY, up=KEY, a window size WxH from {}x{} to "
+          "{}x{} (as --window), query=X0/Y0/X1/Y1, pick=X/Y, spawn=X/Y or "
+          "scene=uniform|clustered|mixed|streams)",
+          shown_value(entry), std::numeric_limits<std::uint64_t>::max(), kMinWindowWidth,
+          kMinWindowHeight, kMaxWindowWidth, kMaxWindowHeight);
       return {};
     }
     keys.push_back(key);

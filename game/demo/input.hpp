@@ -37,9 +37,10 @@ struct ScriptedKey {
 
 /// Parses "FRAME:WHAT[,FRAME:WHAT...]", WHAT being an SDL key name ("A", "Space", "."), pressed
 /// and released in that frame, "down=KEY" or "up=KEY" (a key held from one frame to another, as
-/// the pilot holds thrust), a window size WxH, "query=X0/Y0/X1/Y1" (a shift-drag between two window points), "pick=X/Y" (a
-/// shift-click), "spawn=X/Y" (the left button held there for one frame: a spawn) or
-/// "scene=KIND" (the overlay's scene list, e.g. scene=mixed), e.g.
+/// the pilot holds thrust), a window size WxH (in --window's range), "query=X0/Y0/X1/Y1" (a
+/// shift-drag between two window points), "pick=X/Y" (a shift-click), "spawn=X/Y" (the left
+/// button held there for one frame: a spawn) or "scene=KIND" (the overlay's scene list, e.g.
+/// scene=mixed), e.g.
 /// "100:A,150:1024x600,160:pick=700/300,200:scene=streams". Empty entries (",,", a comma at
 /// either end) are skipped. Returns the entries sorted by frame, or an error naming the bad
 /// entry.

@@ -12,6 +12,7 @@
 
 #include "game/demo/input.hpp"
 #include "game/demo/key_map.hpp"
+#include "game/demo_options.hpp"
 
 namespace quadpool::game::demo {
 namespace {
@@ -180,6 +181,33 @@ TEST(KeyScript, EmptyEntriesAreSkippedWhereverTheyStand) {
     std::string error;
     EXPECT_TRUE(parse_key_script(nothing, error).empty()) << nothing;
     EXPECT_TRUE(error.empty()) << nothing << ": " << error;
+  }
+}
+
+// The script's resize takes the sizes --window takes (it once allowed 64x64..16384x16384).
+TEST(KeyScript, AResizeTakesTheSizesWindowTakes) {
+  const auto size = [](int width, int height) {
+    return "5:" + std::to_string(width) + "x" + std::to_string(height);
+  };
+  for (const std::string& good : {size(kMinWindowWidth, kMinWindowHeight),
+                                  size(kMaxWindowWidth, kMaxWindowHeight)}) {
+    std::string error;
+    const std::vector<ScriptedKey> keys = parse_key_script(good, error);
+    ASSERT_EQ(keys.size(), 1u) << good << ": " << error;
+    EXPECT_EQ(keys[0].kind, ScriptedKey::Kind::Resize);
+  }
+  const std::string range = "from " + std::to_string(kMinWindowWidth) + "x" +
+                            std::to_string(kMinWindowHeight) + " to " +
+                            std::to_string(kMaxWindowWidth) + "x" +
+                            std::to_string(kMaxWindowHeight) + " (as --window)";
+  for (const std::string& bad :
+       {size(kMinWindowWidth - 1, kMinWindowHeight), size(kMinWindowWidth, kMinWindowHeight - 1),
+        size(kMaxWindowWidth + 1, kMaxWindowHeight), size(kMaxWindowWidth, kMaxWindowHeight + 1),
+        size(64, 64), size(16384, 16384)}) {
+    std::string error;
+    EXPECT_TRUE(parse_key_script(bad, error).empty()) << bad;
+    EXPECT_NE(error.find("'" + bad + "'"), std::string::npos) << error;
+    EXPECT_NE(error.find(range), std::string::npos) << error;
   }
 }
 
