@@ -50,10 +50,11 @@ struct DemoOptions {
 
 /// Opens the window and runs until the user quits or `frames` have been drawn. Returns the
 /// process exit code: 0 on success, 2 when no display can be opened (after printing a message
-/// that suggests --headless or xvfb-run), when $QUADPOOL_DEMO_KEYS is malformed or when the
-/// replay file cannot be used (checked before any window opens), 1 when the assets cannot be
-/// loaded, the screenshot or the record cannot be written, or a replay that was played to its
-/// end did not end on its recorded hash.
+/// that suggests --headless or xvfb-run), when $QUADPOOL_DEMO_KEYS is malformed, when the
+/// replay file cannot be used, or when $QUADPOOL_ASSETS holds no sprites.png or the atlas found
+/// is not a 256x128 image (all checked before any window opens), 1 when no built-in folder
+/// holds the assets or SDL cannot make their texture, the screenshot or the record cannot be
+/// written, or a replay that was played to its end did not end on its recorded hash.
 ///
 /// With `frames` set it prints one JSON object on stdout at exit: the frame statistics per
 /// allocator, the heap allocations of warm pool-mode ticks, the pool, the vertex stream. For

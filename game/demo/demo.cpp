@@ -19,6 +19,8 @@
 
 #include "engine/spatial/quad_tree.hpp"
 #include "game/demo/app.hpp"
+#include "game/demo/input.hpp"
+#include "game/demo/textures.hpp"
 #include "game/log.hpp"
 #include "game/play/replay.hpp"
 #include "game/shown_value.hpp"
@@ -159,10 +161,10 @@ void fit_frame_to_display(SDL_Window* window, const DemoOptions& options) {
 
 }  // namespace
 
-// The key script and the replay file: bad input when malformed, said before any window opens.
-// Returns 0, or the exit code.
+// The key script, the replay file and the sprite atlas: bad input when malformed, said before
+// any window opens. Returns 0, or the exit code.
 int read_inputs(const DemoOptions& options, std::vector<demo::ScriptedKey>& script,
-                std::optional<play::Replay>& replay) {
+                std::optional<play::Replay>& replay, std::optional<demo::AtlasImage>& atlas) {
   if (const char* keys = std::getenv("QUADPOOL_DEMO_KEYS"); keys != nullptr) {
     std::string error;
     script = demo::parse_key_script(keys, error);
@@ -178,6 +180,12 @@ int read_inputs(const DemoOptions& options, std::vector<demo::ScriptedKey>& scri
       std::fprintf(stderr, "quadpool: %s\n", e.what());
       return 2;
     }
+  }
+  demo::AtlasError atlas_error;
+  atlas = demo::read_atlas(atlas_error);
+  if (!atlas) {
+    std::fprintf(stderr, "quadpool: %s\n", atlas_error.message.c_str());
+    return atlas_error.exit_code;
   }
   return 0;
 }
@@ -215,7 +223,8 @@ int start_video() {
 int run_demo(const DemoOptions& options) {
   std::vector<demo::ScriptedKey> script;
   std::optional<play::Replay> replay;
-  if (const int bad = read_inputs(options, script, replay); bad != 0) return bad;
+  std::optional<demo::AtlasImage> atlas_image;
+  if (const int bad = read_inputs(options, script, replay, atlas_image); bad != 0) return bad;
   if (const int no_video = start_video(); no_video != 0) return no_video;
   SdlVideo video;
   // The pilot reads game controllers; without the subsystem it plays on keyboard and mouse.
@@ -244,7 +253,7 @@ int run_demo(const DemoOptions& options) {
   if (!renderer) return no_display("SDL_CreateRenderer failed");
 
   std::string error;
-  demo::Atlas atlas = demo::load_atlas(renderer.get(), error);
+  demo::Atlas atlas = demo::load_atlas(renderer.get(), *atlas_image, error);
   if (atlas.texture == nullptr) {
     std::fprintf(stderr, "quadpool: %s\n", error.c_str());
     return 1;

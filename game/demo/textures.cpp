@@ -4,13 +4,19 @@
 #include <stb_image.h>
 #include <stb_image_write.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "game/atomic_file.hpp"
 #include "game/log.hpp"
+#include "game/shown_value.hpp"
 #include "scene/scene.hpp"
 
 namespace quadpool::game::demo {
@@ -22,16 +28,19 @@ void TextureDeleter::operator()(SDL_Texture* texture) const noexcept {
 namespace {
 
 constexpr const char* kAtlasFile = "sprites.png";
-// scripts/make_assets.py: 4 x 2 cells of 64 pixels.
-constexpr float kCellsX = 4.0f, kCellsY = 2.0f;
+// scripts/make_assets.py: 4 x 2 cells of 64 pixels. The regions are cut, and their insets
+// sized, for exactly this atlas: read_atlas() refuses a file of any other size.
+constexpr int kCellPixels = 64, kCellsX = 4, kCellsY = 2;
+constexpr int kAtlasWidth = kCellPixels * kCellsX, kAtlasHeight = kCellPixels * kCellsY;
 
 AtlasRegion cell(int column, int row) {
   // Half a texel inset, so that nearest sampling at the edges never reads the next cell.
-  const float inset_u = 0.5f / (64.0f * kCellsX), inset_v = 0.5f / (64.0f * kCellsY);
-  return {static_cast<float>(column) / kCellsX + inset_u,
-          static_cast<float>(row) / kCellsY + inset_v,
-          static_cast<float>(column + 1) / kCellsX - inset_u,
-          static_cast<float>(row + 1) / kCellsY - inset_v};
+  constexpr float inset_u = 0.5f / kAtlasWidth, inset_v = 0.5f / kAtlasHeight;
+  constexpr float cells_x = kCellsX, cells_y = kCellsY;
+  return {static_cast<float>(column) / cells_x + inset_u,
+          static_cast<float>(row) / cells_y + inset_v,
+          static_cast<float>(column + 1) / cells_x - inset_u,
+          static_cast<float>(row + 1) / cells_y - inset_v};
 }
 
 bool has_atlas(const std::filesystem::path& dir) {
@@ -50,52 +59,101 @@ struct SdlFree {
   void operator()(void* p) const noexcept { SDL_free(p); }
 };
 
-}  // namespace
+// Where sprites.png was looked for, in order, and where it was found.
+struct AssetsSearch {
+  std::vector<std::string> folders;
+  bool from_environment = false;  // folders is $QUADPOOL_ASSETS alone
+  std::string found;              // the first of `folders` that holds sprites.png; empty: none
+};
 
-std::string find_assets_dir() {
+AssetsSearch find_assets() {
+  AssetsSearch search;
   if (const char* env = std::getenv("QUADPOOL_ASSETS"); env != nullptr && *env != '\0') {
-    return has_atlas(env) ? std::string(env) : std::string();
+    search.folders.emplace_back(env);
+    search.from_environment = true;
+  } else {
+    if (std::unique_ptr<char, SdlFree> base{SDL_GetBasePath()}) {
+      search.folders.push_back((std::filesystem::path(base.get()) / "assets").string());
+      // An installed tree: bin/quadpool and share/quadpool/assets.
+      search.folders.push_back(
+          (std::filesystem::path(base.get()) / QUADPOOL_INSTALLED_ASSETS_FROM_EXE)
+              .lexically_normal()
+              .string());
+    }
+    search.folders.emplace_back(QUADPOOL_SOURCE_ASSETS_DIR);
   }
-  if (std::unique_ptr<char, SdlFree> base{SDL_GetBasePath()}) {
-    const std::filesystem::path next_to_exe = std::filesystem::path(base.get()) / "assets";
-    if (has_atlas(next_to_exe)) return next_to_exe.string();
-    // An installed tree: bin/quadpool and share/quadpool/assets.
-    const std::filesystem::path installed =
-        (std::filesystem::path(base.get()) / QUADPOOL_INSTALLED_ASSETS_FROM_EXE).lexically_normal();
-    if (has_atlas(installed)) return installed.string();
-  }
-  if (has_atlas(QUADPOOL_SOURCE_ASSETS_DIR)) return QUADPOOL_SOURCE_ASSETS_DIR;
-  return {};
+  const auto it = std::find_if(search.folders.begin(), search.folders.end(),
+                               [](const std::string& folder) { return has_atlas(folder); });
+  if (it != search.folders.end()) search.found = *it;
+  return search;
 }
 
-Atlas load_atlas(SDL_Renderer* renderer, std::string& error) {
-  Atlas atlas;
-  const std::string dir = find_assets_dir();
-  if (dir.empty()) {
-    error = fmt::format(
-        "cannot find {} in $QUADPOOL_ASSETS, next to the executable, in {} from it, or in {}",
-        kAtlasFile, QUADPOOL_INSTALLED_ASSETS_FROM_EXE, QUADPOOL_SOURCE_ASSETS_DIR);
-    return atlas;
+}  // namespace
+
+std::optional<AtlasImage> read_atlas(AtlasError& error) {
+  const AssetsSearch search = find_assets();
+  if (search.found.empty() && search.from_environment) {
+    const std::string& folder = search.folders.front();
+    std::error_code ignored;
+    error = {fmt::format("cannot find {}: QUADPOOL_ASSETS is '{}', {}; while it is set it is "
+                         "the only folder searched (unset it to search next to the executable)",
+                         kAtlasFile, shown_value(folder, 200),
+                         std::filesystem::is_directory(folder, ignored)
+                             ? fmt::format("a folder without {}", kAtlasFile)
+                             : std::string("which is not a folder")),
+             2};
+    return std::nullopt;
   }
-  const std::string path = (std::filesystem::path(dir) / kAtlasFile).string();
-  int width = 0, height = 0, channels = 0;
-  std::unique_ptr<stbi_uc, decltype(&stbi_image_free)> pixels(
-      stbi_load(path.c_str(), &width, &height, &channels, 4), &stbi_image_free);
+  if (search.found.empty()) {
+    std::string folders;
+    for (std::size_t i = 0; i < search.folders.size(); ++i) {
+      const char* separator = i == 0 ? "" : i + 1 == search.folders.size() ? " or " : ", ";
+      folders += fmt::format("{}'{}'", separator, shown_value(search.folders[i], 200));
+    }
+    error = {fmt::format("cannot find {} in {}; set QUADPOOL_ASSETS to the folder that holds it",
+                         kAtlasFile, folders),
+             1};
+    return std::nullopt;
+  }
+  AtlasImage image;
+  image.path = (std::filesystem::path(search.found) / kAtlasFile).string();
+  int channels = 0;
+  const std::unique_ptr<stbi_uc, decltype(&stbi_image_free)> pixels(
+      stbi_load(image.path.c_str(), &image.width, &image.height, &channels, 4), &stbi_image_free);
+  const std::string expected = fmt::format(
+      "the sprite atlas is {}x{} pixels ({} x {} cells of {}, as scripts/make_assets.py makes it)",
+      kAtlasWidth, kAtlasHeight, kCellsX, kCellsY, kCellPixels);
   if (!pixels) {
-    error = fmt::format("cannot load {}: {}", path, stbi_failure_reason());
-    return atlas;
+    error = {fmt::format("cannot read '{}' as an image ({}); {}", shown_value(image.path, 200),
+                         stbi_failure_reason(), expected),
+             2};
+    return std::nullopt;
   }
+  if (image.width != kAtlasWidth || image.height != kAtlasHeight) {
+    error = {fmt::format("'{}' is {}x{} pixels; {}", shown_value(image.path, 200), image.width,
+                         image.height, expected),
+             2};
+    return std::nullopt;
+  }
+  image.rgba.assign(pixels.get(), pixels.get() + std::size_t{4} * kAtlasWidth * kAtlasHeight);
+  return image;
+}
+
+Atlas load_atlas(SDL_Renderer* renderer, const AtlasImage& image, std::string& error) {
+  Atlas atlas;
   // stb gives R, G, B, A bytes in memory order: SDL's ABGR8888 on little-endian, RGBA32 anywhere.
-  SDL_Surface* surface = SDL_CreateRGBSurfaceWithFormatFrom(pixels.get(), width, height, 32,
-                                                            width * 4, SDL_PIXELFORMAT_RGBA32);
+  // SDL only reads the pixels (the surface is freed before this returns).
+  void* pixels = const_cast<std::uint8_t*>(image.rgba.data());
+  SDL_Surface* surface = SDL_CreateRGBSurfaceWithFormatFrom(
+      pixels, image.width, image.height, 32, image.width * 4, SDL_PIXELFORMAT_RGBA32);
   if (surface == nullptr) {
-    error = fmt::format("cannot wrap {} in a surface: {}", path, SDL_GetError());
+    error = fmt::format("cannot wrap {} in a surface: {}", image.path, SDL_GetError());
     return atlas;
   }
   atlas.texture = SDL_CreateTextureFromSurface(renderer, surface);
   SDL_FreeSurface(surface);
   if (atlas.texture == nullptr) {
-    error = fmt::format("cannot make a texture of {}: {}", path, SDL_GetError());
+    error = fmt::format("cannot make a texture of {}: {}", image.path, SDL_GetError());
     return atlas;
   }
   SDL_SetTextureBlendMode(atlas.texture, SDL_BLENDMODE_BLEND);
@@ -105,7 +163,7 @@ Atlas load_atlas(SDL_Renderer* renderer, std::string& error) {
   const AtlasRegion white = cell(2, 1);
   const float mid_u = 0.5f * (white.u0 + white.u1), mid_v = 0.5f * (white.v0 + white.v1);
   atlas.white = {mid_u, mid_v, mid_u, mid_v};
-  logger().debug("loaded {} ({}x{})", path, width, height);
+  logger().debug("loaded {} ({}x{})", image.path, image.width, image.height);
   return atlas;
 }
 

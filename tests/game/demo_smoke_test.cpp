@@ -8,6 +8,7 @@
 // works under the sanitizers. With QUADPOOL_DEMO_SMOKE_DISPLAY=1 (ctest's demo_smoke_xvfb entry,
 // run under xvfb-run) it opens a real X11 window instead.
 #include <stb_image.h>
+#include <stb_image_write.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -17,6 +18,8 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -636,6 +639,65 @@ TEST_F(DemoSmoke, AMalformedKeyScriptIsRejectedWithExitCode2) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("QUADPOOL_DEMO_KEYS"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("soon:B"), std::string::npos) << r.output;
+}
+
+// Runs the demo with $QUADPOOL_ASSETS set to `assets` and no display at all: what it says about
+// the assets comes before any window would open.
+test::ProcessResult run_with_assets(const std::filesystem::path& assets) {
+  ::unsetenv("SDL_VIDEODRIVER");
+  return test::run_quadpool("--lab --frames 3", test::Capture::Stderr,
+                            "unset DISPLAY WAYLAND_DISPLAY; export QUADPOOL_ASSETS='" +
+                                assets.string() + "'");
+}
+
+// While $QUADPOOL_ASSETS is set it is the only folder searched: a bad one once gave a line that
+// listed four other places, never the variable's value, and exit 1.
+TEST_F(DemoSmoke, AQuadpoolAssetsWithoutTheAtlasIsNamedAndExitsWith2BeforeAnyWindowOpens) {
+  const std::string only =
+      "; while it is set it is the only folder searched (unset it to search next to the "
+      "executable)\n";
+  const std::pair<std::filesystem::path, std::string> cases[] = {
+      {dir_ / "no-such-folder", "which is not a folder"},
+      {dir_, "a folder without sprites.png"},
+  };
+  for (const auto& [folder, what] : cases) {
+    const test::ProcessResult r = run_with_assets(folder);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_EQ(r.output, "quadpool: cannot find sprites.png: QUADPOOL_ASSETS is '" +
+                            folder.string() + "', " + what + only);
+  }
+}
+
+// The sprite renderer cuts its regions from a 256x128 atlas: one of another size was drawn from
+// the wrong cells, with exit 0.
+TEST_F(DemoSmoke, AnAtlasOfTheWrongSizeOrNoImageIsRefusedNamingTheFileAndBothSizes) {
+  const std::filesystem::path atlas = dir_ / "sprites.png";
+  const std::string expected =
+      "the sprite atlas is 256x128 pixels (4 x 2 cells of 64, as scripts/make_assets.py makes "
+      "it)\n";
+  const std::vector<unsigned char> half_size(128 * 64 * 4, 255);
+  ASSERT_NE(stbi_write_png(atlas.c_str(), 128, 64, 4, half_size.data(), 128 * 4), 0);
+  const test::ProcessResult small = run_with_assets(dir_);
+  EXPECT_EQ(small.exit_code, 2) << small.output;
+  EXPECT_EQ(small.output, "quadpool: '" + atlas.string() + "' is 128x64 pixels; " + expected);
+
+  std::ofstream(atlas, std::ios::binary | std::ios::trunc) << "not an image";
+  const test::ProcessResult junk = run_with_assets(dir_);
+  EXPECT_EQ(junk.exit_code, 2) << junk.output;
+  EXPECT_EQ(junk.output.rfind("quadpool: cannot read '" + atlas.string() + "' as an image (", 0),
+            0u)
+      << junk.output;
+  EXPECT_NE(junk.output.find("); " + expected), std::string::npos) << junk.output;
+  EXPECT_EQ(junk.output.find('\n'), junk.output.size() - 1) << junk.output;
+
+  // The real atlas from the same folder draws.
+  std::filesystem::copy_file(QUADPOOL_SOURCE_DIR "/assets/sprites.png", atlas,
+                             std::filesystem::copy_options::overwrite_existing);
+  const test::ProcessResult good = test::run_quadpool(
+      "--lab --sprites 100 --frames 2 --vsync off", test::Capture::Stderr,
+      "export SDL_VIDEODRIVER=" + std::string(on_a_display() ? "x11" : "dummy") +
+          " QUADPOOL_ASSETS='" + dir_.string() + "'");
+  EXPECT_EQ(good.exit_code, 0) << good.output;
 }
 
 }  // namespace
