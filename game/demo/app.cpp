@@ -104,8 +104,18 @@ void App::resize_scene(std::size_t wanted, const char* key) {
 
 void App::notify(std::string text) {
   logger().info("{}", text);
+  show_notice(std::move(text), std::chrono::seconds(4));
+}
+
+// Longer than a key's notice: it comes while the window is still opening.
+void App::warn(std::string text) {
+  logger().warn("{}", text);
+  show_notice(std::move(text), std::chrono::seconds(10));
+}
+
+void App::show_notice(std::string text, std::chrono::seconds shown_for) {
   notice_.text = std::move(text);
-  notice_.until = Clock::now() + std::chrono::seconds(4);
+  notice_.until = Clock::now() + shown_for;
 }
 
 // The lab fits the world; the game frames the ship.

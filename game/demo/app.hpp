@@ -49,6 +49,10 @@ class App {
   /// Runs until Esc, the window closing or options.frames frames. Returns the exit code.
   int run();
 
+  /// Logs `text` as a warning and shows it as the notice for a while: for what the user asked
+  /// for and did not get (an SDL_RENDER_DRIVER that SDL ignored).
+  void warn(std::string text);
+
  private:
   // The window the App draws into.
   struct Target {
@@ -94,6 +98,7 @@ class App {
   void reset(scene::SceneKind kind);
   void resize_scene(std::size_t wanted, const char* key);
   void notify(std::string text);
+  void show_notice(std::string text, std::chrono::seconds shown_for);
   void after_reset();
   void fit_camera();
   void start_ab();

@@ -159,6 +159,30 @@ void fit_frame_to_display(SDL_Window* window, const DemoOptions& options) {
   SDL_SetWindowPosition(window, r.x, r.y);
 }
 
+// SDL ignores an SDL_RENDER_DRIVER it has no renderer of, or whose renderer cannot start here,
+// and takes the first that works, saying nothing. What was asked for and not given, or empty.
+std::string renderer_not_requested(const char* in_use) {
+  const char* requested = std::getenv("SDL_RENDER_DRIVER");
+  if (requested == nullptr || requested[0] == '\0' || SDL_strcasecmp(requested, in_use) == 0) {
+    return {};
+  }
+  std::string available;
+  bool known = false;
+  for (int i = 0; i < SDL_GetNumRenderDrivers(); ++i) {
+    SDL_RendererInfo info{};
+    if (SDL_GetRenderDriverInfo(i, &info) != 0 || info.name == nullptr) continue;
+    known = known || SDL_strcasecmp(requested, info.name) == 0;
+    available += fmt::format("{}{}", available.empty() ? "" : ", ", info.name);
+  }
+  if (known) {
+    return fmt::format("SDL_RENDER_DRIVER '{}' could not start here, so SDL uses renderer {}",
+                       shown_value(requested), in_use);
+  }
+  return fmt::format(
+      "SDL_RENDER_DRIVER '{}' is not a renderer SDL knows (it has {}), so SDL uses renderer {}",
+      shown_value(requested), available, in_use);
+}
+
 }  // namespace
 
 // The key script, the replay file and the sprite atlas: bad input when malformed, said before
@@ -262,6 +286,7 @@ int run_demo(const DemoOptions& options) {
 
   SDL_RendererInfo info{};
   SDL_GetRendererInfo(renderer.get(), &info);
+  const std::string renderer_warning = renderer_not_requested(info.name ? info.name : "?");
   logger().info(
       "demo: {} sprites, seed {}, {} thread(s), {}x{} window, renderer {} (video driver {}), "
       "vsync {}, pair kernel {}",
@@ -276,6 +301,7 @@ int run_demo(const DemoOptions& options) {
   with_workers.tasks = workers.task_system();
   demo::App app(window.get(), renderer.get(), atlas, with_workers, std::move(script),
                 std::move(replay));
+  if (!renderer_warning.empty()) app.warn(renderer_warning);
   return app.run();
 }
 

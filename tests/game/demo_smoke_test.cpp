@@ -700,6 +700,47 @@ TEST_F(DemoSmoke, AnAtlasOfTheWrongSizeOrNoImageIsRefusedNamingTheFileAndBothSiz
   EXPECT_EQ(good.exit_code, 0) << good.output;
 }
 
+// SDL ignores an SDL_RENDER_DRIVER it has no renderer of and takes another without a word.
+TEST_F(DemoSmoke, AnUnknownRenderDriverIsSaidOnceInTheLogAndAsANoticeAndTheDemoRunsOn) {
+  const std::filesystem::path log = dir_ / "stderr.txt";
+  const auto run = [&](const std::string& driver) {
+    // The braces keep stderr in the file: run_command sends the group's stderr elsewhere.
+    return test::run_command("{ SDL_RENDER_DRIVER=" + driver + " '" + QUADPOOL_EXE +
+                                 "' --lab --sprites 100 --frames 3 --vsync off 2>'" +
+                                 log.string() + "'; }",
+                             test::Capture::Stdout);
+  };
+  const test::ProcessResult bogus = run("bogus");
+  ASSERT_EQ(bogus.exit_code, 0) << read_file(log);
+  const auto json = parse_summary(bogus);
+  const std::string notice = json.at("panel.notice");
+  EXPECT_EQ(notice.rfind("SDL_RENDER_DRIVER 'bogus' is not a renderer SDL knows (it has ", 0), 0u)
+      << notice;
+  EXPECT_NE(notice.find("software"), std::string::npos) << "the list lacks SDL's own: " << notice;
+  EXPECT_NE(notice.find("), so SDL uses renderer " + json.at("renderer")), std::string::npos)
+      << notice;
+  const std::string said = read_file(log);
+  EXPECT_NE(said.find("[warning] " + notice + "\n"), std::string::npos) << said;
+  const std::size_t first = said.find("SDL_RENDER_DRIVER");
+  EXPECT_EQ(said.find("SDL_RENDER_DRIVER", first + 1), std::string::npos) << "said twice: " << said;
+
+  // A renderer SDL has but cannot start on its dummy video driver (no OpenGL there).
+  if (!on_a_display()) {
+    const test::ProcessResult opengl = run("opengl");
+    ASSERT_EQ(opengl.exit_code, 0) << read_file(log);
+    const auto shown = parse_summary(opengl);
+    EXPECT_EQ(shown.at("panel.notice"),
+              "SDL_RENDER_DRIVER 'opengl' could not start here, so SDL uses renderer " +
+                  shown.at("renderer"));
+  }
+
+  // A name SDL has, in any case: nothing to say.
+  const test::ProcessResult known = run("SOFTWARE");
+  ASSERT_EQ(known.exit_code, 0) << read_file(log);
+  EXPECT_EQ(parse_summary(known).at("panel.notice"), "null");
+  EXPECT_EQ(read_file(log).find("SDL_RENDER_DRIVER"), std::string::npos) << read_file(log);
+}
+
 }  // namespace
 }  // namespace quadpool::game
 
