@@ -1,9 +1,7 @@
 // The high score file: where it lives, its text, the careful read, the folders, the save.
 #include "game/high_score.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
@@ -21,6 +19,7 @@
 #include "engine/core/log.hpp"
 #include "game/atomic_file.hpp"
 #include "game/decimal.hpp"
+#include "game/regular_file.hpp"
 #include "game/shown_value.hpp"
 
 namespace quadpool::game {
@@ -45,66 +44,9 @@ const char* absolute_folder_from(const char* variable) {
   return value != nullptr && value[0] == '/' ? value : nullptr;
 }
 
-// What reading the file gave: its bytes, or that it is missing, or why it cannot be used.
-struct FileRead {
-  bool missing = false;
-  std::string bytes;
-  std::string problem;
-};
-
-std::string type_problem(mode_t mode) {
-  if (S_ISDIR(mode)) return "unreadable: it is a folder, not a file";
-  return "unreadable: it is not a regular file (a FIFO, a socket or a device)";
-}
-
-// Reads all of a regular file's bytes; one byte more than the cap tells an oversized file that
-// grew since fstat.
-void read_capped(int fd, FileRead& read) {
-  char buffer[kMaxHighScoreFileBytes + 1];
-  std::size_t got = 0;
-  while (got < sizeof buffer) {
-    const ssize_t n = ::read(fd, buffer + got, sizeof buffer - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      read.problem = fmt::format("unreadable: read failed: {}", system_words(errno));
-      return;
-    }
-    if (n == 0) break;
-    got += static_cast<std::size_t>(n);
-  }
-  read.bytes.assign(buffer, got);
-}
-
 std::string oversized(std::uint64_t bytes) {
   return fmt::format("oversized: {} bytes, a high score file holds at most {}", bytes,
                      kMaxHighScoreFileBytes);
-}
-
-// The file's bytes, if it is a regular file of at most kMaxHighScoreFileBytes. O_NONBLOCK:
-// opening a FIFO for reading must not wait for a writer.
-FileRead read_small_file(const std::string& path) {
-  FileRead read;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) {
-    read.missing = errno == ENOENT;
-    if (!read.missing) {
-      read.problem = fmt::format("unreadable: cannot open it: {}", system_words(errno));
-    }
-    return read;
-  }
-  struct stat status {};
-  if (::fstat(fd, &status) != 0) {
-    read.problem = fmt::format("unreadable: cannot inspect it: {}", system_words(errno));
-  } else if (!S_ISREG(status.st_mode)) {
-    read.problem = type_problem(status.st_mode);
-  } else if (static_cast<std::uint64_t>(status.st_size) > kMaxHighScoreFileBytes) {
-    read.problem = oversized(static_cast<std::uint64_t>(status.st_size));
-  } else {
-    read_capped(fd, read);
-    if (read.bytes.size() > kMaxHighScoreFileBytes) read.problem = oversized(read.bytes.size());
-  }
-  (void)::close(fd);
-  return read;
 }
 
 // Creates the missing folders above `path`, outermost first, each with mode 0700 (the XDG
@@ -193,14 +135,19 @@ HighScoreFile::HighScoreFile(std::string path) : path_(std::move(path)) {
                 "score is kept in memory only");
     return;
   }
-  const FileRead read = read_small_file(path_);
-  if (read.missing) {
+  const RegularFileRead read = read_regular_file(path_, kMaxHighScoreFileBytes);
+  if (read.outcome == RegularFileRead::Outcome::Missing) {
     log_message(LogLevel::Debug, fmt::format("no high score file at {} yet: the best score is 0",
                                              shown_path(path_)));
     return;
   }
-  const ParsedHighScore parsed =
-      read.problem.empty() ? parse_high_score(read.bytes) : ParsedHighScore{0, read.problem};
+  ParsedHighScore parsed;
+  switch (read.outcome) {
+    case RegularFileRead::Outcome::Read: parsed = parse_high_score(read.bytes); break;
+    case RegularFileRead::Outcome::Oversized: parsed.problem = oversized(read.size); break;
+    case RegularFileRead::Outcome::Missing:
+    case RegularFileRead::Outcome::Unreadable: parsed.problem = "unreadable: " + read.problem; break;
+  }
   load_problem_ = parsed.problem;
   if (!load_problem_.empty()) {
     log_message(LogLevel::Warning,

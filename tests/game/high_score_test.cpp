@@ -219,8 +219,8 @@ TEST_F(HighScore, AFolderAFifoOrAFileAboveItIsIgnoredWithOneWarningAndNothingBlo
   expect_ignored(file_, "unreadable: it is a folder, not a file");
   const fs::path fifo = dir_ / "fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
-  expect_ignored(fifo, "unreadable: it is not a regular file");  // returns: O_NONBLOCK
-  expect_ignored("/dev/null", "unreadable: it is not a regular file");
+  expect_ignored(fifo, "unreadable: it is a FIFO, not a regular file");  // returns: O_NONBLOCK
+  expect_ignored("/dev/null", "unreadable: it is a character device, not a regular file");
   write_file(dir_ / "plain", "a file where a folder should be");
   expect_ignored(dir_ / "plain" / "high_score",
                  std::string("unreadable: cannot open it: ") + std::strerror(ENOTDIR));
