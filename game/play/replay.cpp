@@ -1,16 +1,14 @@
 #include "game/play/replay.hpp"
 
 #include <bit>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <limits>
 
 #include <fmt/format.h>
 
 #include "game/atomic_file.hpp"
+#include "game/regular_file.hpp"
 #include "game/simulation.hpp"
 
 // Sections: the layout's sizes, writing bytes, reading bytes, the file.
@@ -268,17 +266,19 @@ Replay decode_replay(std::span<const std::byte> bytes, std::string_view name) {
 }
 
 Replay read_replay(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) fail(path, fmt::format("cannot open ({})", std::strerror(errno)));
-  const std::streamoff size = in.tellg();
-  if (size < 0) fail(path, "cannot read its size (is it a directory?)");
-  if (static_cast<std::uint64_t>(size) > kMaxReplayBytes) {
-    fail(path, fmt::format("{} bytes is too large for a replay (at most {})", size, kMaxReplayBytes));
+  // The one careful reader the high score uses too: a folder, a FIFO (it never waits for a
+  // writer), a socket or a device is named for what it is, and nothing is allocated beyond the
+  // file's own size and the cap.
+  game::RegularFileRead read = game::read_regular_file(path, kMaxReplayBytes);
+  switch (read.outcome) {
+    case game::RegularFileRead::Outcome::Read: break;
+    case game::RegularFileRead::Outcome::Oversized:
+      fail(path, fmt::format("{} bytes is too large for a replay (at most {})", read.size,
+                             kMaxReplayBytes));
+    case game::RegularFileRead::Outcome::Missing:
+    case game::RegularFileRead::Outcome::Unreadable: fail(path, read.problem);
   }
-  std::vector<std::byte> bytes(static_cast<std::size_t>(size));
-  in.seekg(0);
-  if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) fail(path, "cannot read it");
-  return decode_replay(bytes, path);
+  return decode_replay(std::as_bytes(std::span(read.bytes.data(), read.bytes.size())), path);
 }
 
 void write_replay(const std::string& path, const Replay& replay) {

@@ -84,8 +84,11 @@ std::vector<std::byte> encode_replay(const Replay& replay);
 /// Throws ReplayError.
 Replay decode_replay(std::span<const std::byte> bytes, std::string_view name);
 
-/// Reads and decodes the file at `path`. Throws ReplayError (missing, unreadable, too large,
-/// or anything decode_replay() refuses).
+/// Reads and decodes the file at `path`, which must be a regular file (a folder, a FIFO, a pipe
+/// such as /dev/stdin, a socket or a device is refused, and nothing waits for a writer): read
+/// through game::read_regular_file (game/regular_file.hpp), as the high score is. Throws
+/// ReplayError (missing, not a regular file, unreadable, too large, or anything
+/// decode_replay() refuses).
 Replay read_replay(const std::string& path);
 /// Writes `replay` to `path` atomically: a temporary file beside it, flushed, then renamed over
 /// `path`, so a reader never sees half a file. Throws ReplayWriteError naming the path and the

@@ -2,12 +2,15 @@
 // `--replay FILE` through the real executable, their JSON (parsed strictly), determinism across
 // allocators, zero heap allocations in a warm pooled play tick, record and replay, bad replay
 // files and replays that miss their hash.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -200,6 +203,29 @@ TEST(PlayRun, AMissingTruncatedOrJunkReplayExitsTwoWithOneLineNamingTheFile) {
       EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << "not one line: " << r.output;
       EXPECT_NE(r.output.find(file->path.string()), std::string::npos) << r.output;
     }
+  }
+}
+
+// Not a file to read a replay from: refused at once (exit 2, one line saying what it is), never
+// a wait for a FIFO's writer; `timeout` turns a hang into a failure.
+TEST(PlayRun, AFolderAFifoOrAPipeAsTheReplayExitsTwoSayingWhatItIs) {
+  const TempFile good("piped.qpr"), folder("folder.qpr"), fifo("fifo.qpr");
+  run_json("--play --bot --sprites 600 --ticks 60 --seed 2 --record " + good.quoted());
+  std::filesystem::create_directory(folder.path);
+  ASSERT_EQ(::mkfifo(fifo.path.c_str(), 0600), 0);
+  const std::string quadpool = std::string("timeout 60 '") + QUADPOOL_EXE + "' --headless ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {quadpool + "--replay " + folder.quoted(),
+       "quadpool: " + folder.path.string() + ": it is a folder, not a file\n"},
+      {quadpool + "--json --replay " + fifo.quoted(),
+       "quadpool: " + fifo.path.string() + ": it is a FIFO, not a regular file\n"},
+      {"cat " + good.quoted() + " | " + quadpool + "--replay /dev/stdin",
+       "quadpool: /dev/stdin: it is a FIFO, not a regular file\n"},
+  };
+  for (const auto& [command, message] : cases) {
+    const test::ProcessResult r = test::run_command(command, test::Capture::Both);
+    EXPECT_EQ(r.exit_code, 2) << command;
+    EXPECT_EQ(r.output, message) << command;
   }
 }
 

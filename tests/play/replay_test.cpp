@@ -1,16 +1,23 @@
 // Tests of game/play/replay.*: a recorded bot game replays to the same state hash (on the other
-// allocator too), the file round-trips exactly, and every kind of bad file (missing, empty,
-// truncated at every length, junk, foreign, another version, flipped bytes, values out of
-// range) is refused with a message naming the file and the problem, never a crash.
+// allocator too), the file round-trips exactly, and every kind of bad file (missing, a folder,
+// a FIFO, a pipe, a device, over the size cap, empty, truncated at every length, junk, foreign,
+// another version, flipped bytes, values out of range) is refused with a message naming the
+// file and the problem, never a crash or a wait.
 #include "game/play/replay.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "engine/core/random.hpp"
@@ -111,6 +118,60 @@ TEST(Replay, AMissingFileIsRefusedWithItsName) {
     EXPECT_NE(std::string(e.what()).find("no-such-replay.qpr: cannot open"), std::string::npos)
         << e.what();
   }
+}
+
+std::string read_message_of(const std::string& path) {
+  try {
+    read_replay(path);
+  } catch (const ReplayError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// None of these is a replay, and none may hang the reader, read a pipe's bytes or claim a size.
+TEST(Replay, AFolderAFifoAPipeOrADeviceIsRefusedForWhatItIs) {
+  const std::filesystem::path folder = temp_path("replay-folder.qpr");
+  std::filesystem::create_directories(folder);
+  EXPECT_EQ(read_message_of(folder.string()), folder.string() + ": it is a folder, not a file");
+  std::filesystem::remove(folder);
+
+  const std::filesystem::path fifo = temp_path("replay-fifo.qpr");
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  EXPECT_EQ(read_message_of(fifo.string()), fifo.string() + ": it is a FIFO, not a regular file");
+  std::filesystem::remove(fifo);
+
+  // `cat game.qpr | quadpool --replay /dev/stdin`: a pipe, refused like a FIFO; its bytes stay.
+  const std::vector<std::byte> bytes = encode_replay(record_bot_game(300, 2, 5));
+  int ends[2];
+  ASSERT_EQ(::pipe(ends), 0) << std::strerror(errno);
+  ASSERT_EQ(::write(ends[1], bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+  const std::string pipe_path = "/proc/self/fd/" + std::to_string(ends[0]);
+  EXPECT_EQ(read_message_of(pipe_path), pipe_path + ": it is a FIFO, not a regular file");
+  std::vector<std::byte> left(bytes.size());
+  EXPECT_EQ(::read(ends[0], left.data(), left.size()), static_cast<ssize_t>(left.size()));
+  ::close(ends[0]);
+  ::close(ends[1]);
+
+  EXPECT_EQ(read_message_of("/dev/null"), "/dev/null: it is a character device, not a regular file");
+}
+
+TEST(Replay, AFileThatIsNotAReplayIsReadAsOneAndRefusedByItsContents) {
+  // /proc's files are regular but report 0 bytes: they are read to their end, then decoded.
+  EXPECT_EQ(read_message_of("/proc/self/status"),
+            "/proc/self/status: not a quadpool replay (it does not start with the magic word "
+            "QPREPLAY)");
+}
+
+TEST(Replay, AFileOverTheCapIsRefusedWithItsSizeBeforeItIsRead) {
+  const std::string path = temp_path("replay-huge.qpr");
+  std::filesystem::remove(path);
+  std::ofstream(path, std::ios::binary).flush();
+  std::filesystem::resize_file(path, kMaxReplayBytes + 1);  // sparse: no disk is used
+  EXPECT_EQ(read_message_of(path), fmt::format("{}: {} bytes is too large for a replay (at most {})",
+                                               path, kMaxReplayBytes + 1, kMaxReplayBytes));
+  std::filesystem::remove(path);
 }
 
 TEST(Replay, EveryTruncationIsRefusedAndSaysSo) {
