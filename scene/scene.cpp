@@ -40,6 +40,11 @@ double mean_area(float lo, float hi) {
   return std::numbers::pi * mean_square;
 }
 
+// Mixed: how many of `sprites` are large (exactly this many, spread evenly over the indices).
+std::size_t mixed_large_count(std::size_t sprites) {
+  return static_cast<std::size_t>(std::llround(kMixedLargeShare * static_cast<double>(sprites)));
+}
+
 std::vector<Sprite> spawn_uniform(const SceneConfig& config) {
   // Every draw, and its order, is the scene of earlier versions: its state hashes are pinned.
   Random rng(config.seed);
@@ -139,8 +144,7 @@ std::vector<Sprite> spawn_mixed(const SceneConfig& config) {
   // scene's: side by side with it, the large sprites are the only difference.
   Random rng(config.seed);
   const float side = world_side(config.sprites);
-  const auto large_count = static_cast<std::size_t>(
-      std::llround(kMixedLargeShare * static_cast<double>(config.sprites)));
+  const std::size_t large_count = mixed_large_count(config.sprites);
   std::vector<Sprite> sprites(config.sprites);
   for (std::size_t i = 0; i < sprites.size(); ++i) {
     Sprite& s = sprites[i];
@@ -236,6 +240,19 @@ std::optional<SceneKind> parse_scene_kind(std::string_view name) noexcept {
 
 float world_side(std::size_t sprites) noexcept {
   return 4096.0f * static_cast<float>(std::sqrt(static_cast<double>(sprites) / 100000.0));
+}
+
+double coverage(const SceneConfig& config) noexcept {
+  if (config.sprites == 0) return 0.0;
+  const double small_area = mean_area(config.min_radius, config.max_radius);
+  double area = static_cast<double>(config.sprites) * small_area;
+  if (config.kind == SceneKind::Mixed) {
+    const double large_area = mean_area(kMixedLargeScale * config.min_radius,
+                                        kMixedLargeScale * config.max_radius);
+    area += static_cast<double>(mixed_large_count(config.sprites)) * (large_area - small_area);
+  }
+  const double side = world_side(config.sprites);
+  return area / (side * side);
 }
 
 std::vector<Sprite> spawn_sprites(const SceneConfig& config) {

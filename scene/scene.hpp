@@ -1,9 +1,10 @@
 #pragma once
 /// The one definition of a scene, shared by the game, the tests and the benchmarks so that all
 /// of them measure the same workload. A scene is N circular sprites in a square world whose side
-/// grows with sqrt(N) (world_side()), so the average density is the same for every N and every
-/// kind of scene: about 32% of the world is covered by sprites. The kinds differ in where the
-/// sprites start, how big they are and where they head:
+/// grows with sqrt(N) (world_side()), so the average density is the same for every N: about 32%
+/// of the world is covered by sprites, 65% in the mixed scene, whose 1% of large sprites have
+/// 100 times the area (coverage()). The kinds differ in where the sprites start, how big they
+/// are and where they head:
 ///
 ///   uniform    radii 2..6 spread evenly, random headings (the scene a uniform grid likes best)
 ///   clustered  85% of the sprites, slow, in 5 dense Gaussian blobs; the rest spread evenly
@@ -81,6 +82,18 @@ struct Sprite {
 /// Side of the square world for `sprites` sprites: 4096 * sqrt(sprites / 100000). The same
 /// for every SceneKind, so that the scenes differ in distribution, never in average density.
 float world_side(std::size_t sprites) noexcept;
+
+/// How much of the world `config`'s sprites cover, on average over their random radii: their
+/// count times their mean area over the world's area (world_side(config.sprites)^2), overlaps
+/// counted each time. Mixed counts its large sprites as spawn_sprites() makes them
+/// (kMixedLargeShare of the count, rounded, at kMixedLargeScale times the radii). With
+/// SceneConfig's default radii it is about 0.32 for every kind but Mixed, about 0.65 there
+/// (0.97 at 50 sprites, whose one large sprite is 2% of them, the most at any count); 0 for no
+/// sprites. The world's side follows the count alone, so larger radii crowd it, and the pairs
+/// a tick grow in proportion (sprites of one radius spread evenly at coverage c overlap about
+/// 4c others each): a replay's reader refuses a start that covers far more than any scene the
+/// game records (game/play/replay.hpp). O(1).
+double coverage(const SceneConfig& config) noexcept;
 
 /// `config.sprites` sprites of the family `config.kind`, every one inside the world of side
 /// world_side(config.sprites) (a sprite wider than that world is centred). Deterministic for a

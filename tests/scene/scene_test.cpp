@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -247,6 +249,69 @@ TEST(LargestRadius, IsTheLargestRadiusOrZeroForNoSprites) {
 TEST(WorldSide, IsTheSameForEveryKindAndGrowsWithTheSquareRootOfTheCount) {
   EXPECT_FLOAT_EQ(world_side(100'000), 4096.0f);
   EXPECT_FLOAT_EQ(world_side(25'000), 2048.0f);
+}
+
+// What the spawned sprites really cover: their areas over the world's.
+double measured_coverage(const SceneConfig& config) {
+  double area = 0.0;
+  for (const Sprite& s : spawn_sprites(config)) {
+    area += std::numbers::pi * static_cast<double>(s.radius) * static_cast<double>(s.radius);
+  }
+  const double side = world_side(config.sprites);
+  return area / (side * side);
+}
+
+TEST(Coverage, IsTheCountTimesTheMeanAreaOverTheWorldsArea) {
+  // pi * 100^2 * 100000 / 4096^2: a replay that asked for this ran 45 million pairs a tick.
+  EXPECT_NEAR(coverage({.sprites = 100'000, .min_radius = 100.0f, .max_radius = 100.0f}),
+              187.25, 0.01);
+  // Radii uniform in [2, 6]: pi * E[r^2] = pi * 52 / 3 over 4096^2 / 100000 a sprite.
+  EXPECT_NEAR(coverage({.sprites = 100'000}), 0.3246, 0.0001);
+  EXPECT_EQ(coverage({.sprites = 0}), 0.0);
+  // Mixed: its one large sprite at 50 sprites (2% of them) has 100 times a small one's area.
+  const SceneConfig mixed{.sprites = 50, .min_radius = 4.0f, .max_radius = 4.0f,
+                          .kind = SceneKind::Mixed};
+  EXPECT_DOUBLE_EQ(coverage(mixed), coverage({.sprites = 50, .min_radius = 4.0f,
+                                              .max_radius = 4.0f}) * (49.0 + 100.0) / 50.0);
+}
+
+TEST_P(EveryScene, CoverageIsWhatTheSpawnedSpritesCover) {
+  for (const std::size_t sprites : {50u, 2'000u, 20'000u}) {
+    // Equal radii leave nothing to chance: the formula must match exactly, large sprites and all.
+    const SceneConfig fixed{.sprites = sprites, .min_radius = 3.0f, .max_radius = 3.0f,
+                            .kind = GetParam()};
+    EXPECT_NEAR(coverage(fixed), measured_coverage(fixed), 1e-4 * coverage(fixed)) << sprites;
+  }
+  // Random radii: the mean of enough of them (Mixed's 2,000 large ones among 200,000).
+  for (const auto& [lo, hi] : {std::pair{2.0f, 6.0f}, std::pair{0.5f, 7.25f}}) {
+    const SceneConfig config{.sprites = 200'000, .min_radius = lo, .max_radius = hi,
+                             .kind = GetParam()};
+    EXPECT_NEAR(coverage(config), measured_coverage(config), 0.02 * coverage(config))
+        << "radii " << lo << ".." << hi;
+  }
+}
+
+// The numbers coverage() documents, at every count from 1 to a million: a third of the world
+// for the default radii, Mixed at most 0.97 (50 sprites, one of them large).
+TEST(Coverage, TheDefaultScenesCoverAThirdOfTheWorldAndMixedUnderOneAtEveryCount) {
+  for (const SceneKind kind : kSceneKinds) {
+    double most = 0.0;
+    std::size_t most_at = 0;
+    for (std::size_t sprites = 1; sprites <= 1'000'000; ++sprites) {
+      const double c = coverage({.sprites = sprites, .kind = kind});
+      if (c > most) {
+        most = c;
+        most_at = sprites;
+      }
+    }
+    if (kind == SceneKind::Mixed) {
+      EXPECT_EQ(most_at, 50u);
+      EXPECT_NEAR(most, 0.967, 0.001);
+      EXPECT_NEAR(coverage({.sprites = 1'000'000, .kind = kind}), 0.646, 0.001);
+    } else {
+      EXPECT_NEAR(most, 0.3246, 0.0001) << scene_name(kind);
+    }
+  }
 }
 
 }  // namespace
