@@ -4,12 +4,14 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string>
 
 #include <fmt/format.h>
 
 #include "game/atomic_file.hpp"
 #include "game/regular_file.hpp"
 #include "game/simulation.hpp"
+#include "scene/scene.hpp"
 
 // Sections: the layout's sizes, writing bytes, reading bytes, the file.
 
@@ -96,6 +98,35 @@ void check_preamble(std::span<const std::byte> bytes, std::string_view name) {
   }
 }
 
+// A figure for a message: whole from 100, else three digits; nine for a value just past
+// `bound`, which three would round down onto it.
+std::string shown_figure(double value, double bound) {
+  if (value >= 100.0) return fmt::format("{:.0f}", value);
+  const bool just_past = value > bound && value < bound * 1.01;
+  return just_past ? fmt::format("{:.9g}", value) : fmt::format("{:.3g}", value);
+}
+
+// Sprites that cover much more than the world make a few bytes ask for hours of ticks or more
+// memory than there is: the world's side follows the count alone, not the radii.
+void check_coverage(const ReplayStart& start, std::string_view name) {
+  const scene::SceneConfig scene = play_config_of(start).field.scene;
+  const double covered = scene::coverage(scene);
+  if (covered <= kMaxReplayCoverage) return;
+  const std::string large =
+      start.scene == scene::SceneKind::Mixed
+          ? fmt::format(", {:g}% of the mixed scene's sprites at {:g}x the radii",
+                        100.0 * scene::kMixedLargeShare, scene::kMixedLargeScale)
+          : "";
+  const std::string count =
+      fmt::format("{} sprite{}", start.sprites, start.sprites == 1 ? "" : "s");
+  fail(name, fmt::format("radii {}..{} at {} cover {} times the world's area (at most {}: count x "
+                         "mean area <= {} x side^2, side {} at {}{})",
+                         start.min_radius, start.max_radius, count,
+                         shown_figure(covered, kMaxReplayCoverage), kMaxReplayCoverage,
+                         kMaxReplayCoverage, shown_figure(scene::world_side(scene.sprites), 0.0),
+                         count, large));
+}
+
 // Every field of the start block in its range; the ranges are the command line's.
 ReplayStart read_start(ByteReader& reader, std::string_view name) {
   ReplayStart start;
@@ -142,6 +173,7 @@ ReplayStart read_start(ByteReader& reader, std::string_view name) {
                            "speed in [0, 1000])",
                            start.min_radius, start.max_radius, start.speed));
   }
+  check_coverage(start, name);
   return start;
 }
 

@@ -39,6 +39,15 @@ inline constexpr std::uint32_t kReplayVersion = 1;
 /// The largest replay file read: about 178 million ticks, 34 days at 60 ticks a second.
 inline constexpr std::uint64_t kMaxReplayBytes = std::uint64_t{1} << 30;
 
+/// The most of the world a replay's sprites may cover at the start (scene::coverage(): count x
+/// mean area over side^2). The game records only SceneConfig's radii, which cover 0.32 of the
+/// world in every scene but Mixed, and 0.65 there (0.97 at most, at 50 sprites); twice the
+/// most leaves room and still refuses a file whose few bytes ask for hours of ticks or more
+/// memory than the machine has (radius 100 at 100,000 sprites covers 187 times the world: 45
+/// million pairs a tick). The pairs a tick grow in proportion: equal radii at coverage 2 and
+/// 1,000,000 sprites gave 4.6 million, 3 times the default Mixed scene's 1.5 million.
+inline constexpr double kMaxReplayCoverage = 2.0;
+
 /// What a replay needs to start the same game: the parts of PlayConfig that decide the state.
 /// (The allocator does not: every allocator plays the same game.)
 struct ReplayStart {
@@ -60,7 +69,8 @@ struct Replay {
 };
 
 /// A replay file that cannot be used: missing, unreadable, truncated, foreign, of another
-/// version, damaged or holding a value out of range. what() names the file and the problem.
+/// version, damaged or holding a value out of range (sprites that would cover more than
+/// kMaxReplayCoverage of the world among them). what() names the file and the problem.
 class ReplayError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

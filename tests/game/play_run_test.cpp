@@ -229,6 +229,22 @@ TEST(PlayRun, AFolderAFifoOrAPipeAsTheReplayExitsTwoSayingWhatItIs) {
   }
 }
 
+// 140 bytes that asked for 45 million pairs a tick (10 s each): refused before the first tick.
+TEST(PlayRun, AReplayWhoseSpritesCoverFarMoreThanTheWorldExitsTwoAtOnce) {
+  const TempFile file("crowded.qpr");
+  play::Replay replay;
+  replay.start = {.sprites = 100'000, .min_radius = 100.0f, .max_radius = 100.0f};
+  replay.commands.resize(60);
+  play::write_replay(file.path.string(), replay);
+  const test::ProcessResult r = test::run_command(
+      std::string("timeout 60 '") + QUADPOOL_EXE + "' --headless --replay " + file.quoted(),
+      test::Capture::Both);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.output, "quadpool: " + file.path.string() +
+                          ": radii 100..100 at 100000 sprites cover 187 times the world's area (at "
+                          "most 2: count x mean area <= 2 x side^2, side 4096 at 100000 sprites)\n");
+}
+
 TEST(PlayRun, ARecordThatCannotBeWrittenExitsOneNamingTheFileAndStillReports) {
   // The command line refuses such a path up front; a folder that disappears during the run
   // reaches the writer, as this one does when the run is called directly.

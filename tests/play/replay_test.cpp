@@ -1,14 +1,16 @@
 // Tests of game/play/replay.*: a recorded bot game replays to the same state hash (on the other
 // allocator too), the file round-trips exactly, and every kind of bad file (missing, a folder,
 // a FIFO, a pipe, a device, over the size cap, empty, truncated at every length, junk, foreign,
-// another version, flipped bytes, values out of range) is refused with a message naming the
-// file and the problem, never a crash or a wait.
+// another version, flipped bytes, values out of range, sprites that cover far more than the
+// world) is refused with a message naming the file and the problem, never a crash or a wait.
 #include "game/play/replay.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -23,6 +25,8 @@
 #include "engine/core/random.hpp"
 #include "game/play/bot_pilot.hpp"
 #include "game/play/play_world.hpp"
+#include "game/simulation.hpp"
+#include "scene/scene.hpp"
 #include "tests/play/play_configs.hpp"
 
 namespace quadpool::play {
@@ -230,6 +234,58 @@ TEST(Replay, ValuesOutOfRangeAreNamedEvenWithAGoodChecksum) {
   replay = record_bot_game(300, 2, 5);
   replay.start.tree_max_depth = 40;
   EXPECT_NE(message_of(encode_replay(replay)).find("tree settings"), std::string::npos);
+}
+
+// A start of `sprites` sprites of `kind` with radii lo..hi, as a file would hold it.
+std::vector<std::byte> start_with_radii(std::uint64_t sprites, scene::SceneKind kind, float lo,
+                                        float hi) {
+  Replay replay;
+  replay.start = ReplayStart{.sprites = sprites, .scene = kind, .min_radius = lo, .max_radius = hi};
+  return encode_replay(replay);
+}
+
+// The world's side follows the count alone: a few bytes asked for 45 million pairs a tick
+// (radius 100) or more memory than the machine had (radius 1000).
+TEST(Replay, SpritesThatWouldCoverMoreThanTheWorldHoldsAreRefusedNamingTheRule) {
+  EXPECT_EQ(message_of(start_with_radii(100'000, scene::SceneKind::Uniform, 100.0f, 100.0f)),
+            "game.qpr: radii 100..100 at 100000 sprites cover 187 times the world's area (at "
+            "most 2: count x mean area <= 2 x side^2, side 4096 at 100000 sprites)");
+  EXPECT_EQ(message_of(start_with_radii(100'000, scene::SceneKind::Uniform, 1000.0f, 1000.0f)),
+            "game.qpr: radii 1000..1000 at 100000 sprites cover 18725 times the world's area (at "
+            "most 2: count x mean area <= 2 x side^2, side 4096 at 100000 sprites)");
+  // Mixed counts its large sprites: radii that pass in the uniform scene do not pass here.
+  EXPECT_EQ(message_of(start_with_radii(100'000, scene::SceneKind::Uniform, 7.4f, 7.4f)), "");
+  EXPECT_EQ(message_of(start_with_radii(100'000, scene::SceneKind::Mixed, 7.4f, 7.4f)),
+            "game.qpr: radii 7.4..7.4 at 100000 sprites cover 2.04 times the world's area (at "
+            "most 2: count x mean area <= 2 x side^2, side 4096 at 100000 sprites, 1% of the "
+            "mixed scene's sprites at 10x the radii)");
+  // Just past the bound shows enough digits to be past it; one sprite is one.
+  EXPECT_EQ(message_of(start_with_radii(100'000, scene::SceneKind::Streams, 10.34f, 10.34f)),
+            "game.qpr: radii 10.34..10.34 at 100000 sprites cover 2.00203224 times the world's "
+            "area (at most 2: count x mean area <= 2 x side^2, side 4096 at 100000 sprites)");
+  EXPECT_EQ(message_of(start_with_radii(1, scene::SceneKind::Clustered, 12.0f, 12.0f)),
+            "game.qpr: radii 12..12 at 1 sprite cover 2.7 times the world's area (at most 2: "
+            "count x mean area <= 2 x side^2, side 13 at 1 sprite)");
+}
+
+// Every scene the program can record: SceneConfig's radii, every kind, every count it allows.
+TEST(Replay, EveryStartTheGameCanRecordPassesTheCoverageBoundWithRoomToSpare) {
+  for (const scene::SceneKind kind : scene::kSceneKinds) {
+    for (const std::size_t sprites : {game::kMinSprites, std::size_t{50}, game::kMaxSprites}) {
+      PlayConfig config;
+      config.field.scene.kind = kind;
+      config.field.scene.sprites = sprites;
+      Replay replay;
+      replay.start = replay_start_of(config);
+      EXPECT_EQ(message_of(encode_replay(replay)), "")
+          << scene::scene_name(kind) << " at " << sprites << " sprites";
+    }
+    double most = 0.0;
+    for (std::size_t sprites = game::kMinSprites; sprites <= game::kMaxSprites; ++sprites) {
+      most = std::max(most, scene::coverage({.sprites = sprites, .kind = kind}));
+    }
+    EXPECT_LE(most, kMaxReplayCoverage / 2) << scene::scene_name(kind);
+  }
 }
 
 TEST(Replay, AFailedWriteNamesThePathAndLeavesNothingBehind) {
