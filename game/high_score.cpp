@@ -44,6 +44,30 @@ const char* absolute_folder_from(const char* variable) {
   return value != nullptr && value[0] == '/' ? value : nullptr;
 }
 
+// Why neither variable gives a data folder. A relative value is named: a user who set HOME to
+// one (HOME=relative quadpool) otherwise learns only that there is no folder, not why.
+std::string no_data_folder_reason() {
+  std::vector<std::string> clauses;
+  bool relative = false;
+  for (const char* variable : {"XDG_DATA_HOME", "HOME"}) {
+    const char* value = std::getenv(variable);
+    if (absolute_folder_from(variable) != nullptr) {
+      return "none given";  // the caller chose memory only, whatever the environment says
+    }
+    if (value == nullptr) {
+      clauses.push_back(fmt::format("{} is not set", variable));
+    } else if (value[0] == '\0') {
+      clauses.push_back(fmt::format("{} is empty", variable));
+    } else {
+      relative = true;
+      clauses.push_back(
+          fmt::format("{} is '{}', not an absolute path", variable, shown_value(value)));
+    }
+  }
+  if (!relative) return "XDG_DATA_HOME and HOME give none";
+  return fmt::format("{}, and {}", clauses[0], clauses[1]);
+}
+
 std::string oversized(std::uint64_t bytes) {
   return fmt::format("oversized: {} bytes, a high score file holds at most {}", bytes,
                      kMaxHighScoreFileBytes);
@@ -131,8 +155,8 @@ ParsedHighScore parse_high_score(std::string_view text) {
 HighScoreFile::HighScoreFile(std::string path) : path_(std::move(path)) {
   if (path_.empty()) {
     log_message(LogLevel::Info,
-                "no data folder (XDG_DATA_HOME and HOME give none): the high "
-                "score is kept in memory only");
+                fmt::format("no data folder ({}): the high score is kept in memory only",
+                            no_data_folder_reason()));
     return;
   }
   const RegularFileRead read = read_regular_file(path_, kMaxHighScoreFileBytes);

@@ -51,7 +51,11 @@ class HighScoreFile {
   /// place, no permission, a parent that is not a folder) is ignored: best() is 0 and exactly
   /// one warning line is logged through quadpool::log_message (engine/core/log.hpp), naming the
   /// file and what is wrong. Never throws for anything the file holds; never blocks on a FIFO.
-  /// An empty `path` keeps the score in memory only (see default_high_score_path()).
+  /// An empty `path` keeps the score in memory only (see default_high_score_path()), and one
+  /// info line says so and why, from the environment: "no data folder (XDG_DATA_HOME and HOME
+  /// give none): ...", or, when either holds a relative path, which one and its value, e.g.
+  /// "no data folder (XDG_DATA_HOME is not set, and HOME is 'relative', not an absolute
+  /// path): the high score is kept in memory only".
   explicit HighScoreFile(std::string path);
   std::uint64_t best() const noexcept;
   const std::string& path() const noexcept;

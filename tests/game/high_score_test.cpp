@@ -118,6 +118,50 @@ TEST_F(HighScore, TheDefaultPathFollowsXdgDataHomeWhenAbsoluteElseHomeElseNone) 
   }
 }
 
+// The same one info line as for no HOME at all, naming a relative value: HOME=relative once
+// kept the score in memory with a line that blamed neither variable's value.
+TEST_F(HighScore, WithoutADataFolderOneInfoLineSaysWhichVariableIsRelative) {
+  struct Case {
+    std::optional<std::string> xdg_data_home, home;
+    std::string reason;
+  };
+  const std::vector<Case> cases = {
+      {std::nullopt, std::nullopt, "XDG_DATA_HOME and HOME give none"},
+      {"", "", "XDG_DATA_HOME and HOME give none"},
+      {std::nullopt, "relative/home",
+       "XDG_DATA_HOME is not set, and HOME is 'relative/home', not an absolute path"},
+      {"", "relative", "XDG_DATA_HOME is empty, and HOME is 'relative', not an absolute path"},
+      {"relative/data", std::nullopt,
+       "XDG_DATA_HOME is 'relative/data', not an absolute path, and HOME is not set"},
+      {"data", "home\n",
+       "XDG_DATA_HOME is 'data', not an absolute path, and HOME is 'home\\n', not an absolute "
+       "path"},
+  };
+  for (const Case& c : cases) {
+    set_environment("XDG_DATA_HOME", c.xdg_data_home);
+    set_environment("HOME", c.home);
+    SCOPED_TRACE("XDG_DATA_HOME=" + c.xdg_data_home.value_or("(unset)") +
+                 " HOME=" + c.home.value_or("(unset)"));
+    logged().clear();
+    HighScoreFile high_score(default_high_score_path());
+    EXPECT_EQ(high_score.path(), "");
+    EXPECT_EQ(logged_at(LogLevel::Info),
+              std::vector<std::string>{"no data folder (" + c.reason +
+                                       "): the high score is kept in memory only"});
+    EXPECT_EQ(logged().size(), 1u) << "more than the one line";
+    EXPECT_EQ(high_score.submit(7), "");
+    EXPECT_EQ(high_score.best(), 7u);
+  }
+  // A caller that passes no path while HOME gives a folder chose memory only.
+  set_environment("XDG_DATA_HOME", std::nullopt);
+  set_environment("HOME", "/home/me");
+  logged().clear();
+  const HighScoreFile chosen("");
+  EXPECT_EQ(logged_at(LogLevel::Info),
+            std::vector<std::string>{
+                "no data folder (none given): the high score is kept in memory only"});
+}
+
 TEST_F(HighScore, TheTextRoundTripsEveryScoreAndEveryProperPrefixIsRefused) {
   const unsigned seed = std::random_device{}();
   std::cout << "seed " << seed << "\n";
