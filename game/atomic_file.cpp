@@ -13,13 +13,11 @@
 
 #include <fmt/format.h>
 
+#include "game/shown_value.hpp"
+
 namespace quadpool::game {
 
 namespace {
-
-std::string system_words(int error) {
-  return std::generic_category().message(error);
-}
 
 // Where the bytes go and through which temporary file.
 struct Plan {

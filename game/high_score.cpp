@@ -10,7 +10,6 @@
 #include <optional>
 #include <span>
 #include <string_view>
-#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -32,10 +31,6 @@ constexpr std::size_t kShownPathBytes = 4096;
 
 std::string shown_path(const std::string& path) {
   return shown_value(path, kShownPathBytes);
-}
-
-std::string system_words(int error) {
-  return std::generic_category().message(error);
 }
 
 // An environment variable that names a folder: set, non-empty and absolute.

@@ -9,17 +9,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
-#include <system_error>
 
 #include "engine/core/assert.hpp"
+#include "game/shown_value.hpp"
 
 namespace quadpool::game {
 
 namespace {
-
-std::string system_words(int error) {
-  return std::generic_category().message(error);
-}
 
 // What a file that is not a regular file is, in the words of someone who named it by mistake.
 std::string type_problem(mode_t mode) {

@@ -1,6 +1,7 @@
 #include "game/shown_value.hpp"
 
 #include <algorithm>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -29,6 +30,10 @@ std::string shown_value(std::string_view text, std::size_t longest) {
   }
   if (cut < text.size()) out += "...";
   return out;
+}
+
+std::string system_words(int error) {
+  return std::generic_category().message(error);
 }
 
 }  // namespace quadpool::game

@@ -1,6 +1,7 @@
 #pragma once
 /// How an error line quotes a user's value (a flag's value, an environment variable's, a file
-/// name): so that the line stays one line and short, whatever the user typed.
+/// name), so that the line stays one line and short whatever the user typed, and how it words
+/// the system's error.
 
 #include <cstddef>
 #include <string>
@@ -15,5 +16,9 @@ inline constexpr std::size_t kShownValueBytes = 40;
 /// character) with "..." added when cut, and each control character written as an escape
 /// ("\n", "\t", "\x1b") so that the message stays on one line.
 std::string shown_value(std::string_view text, std::size_t longest = kShownValueBytes);
+
+/// The system's words for an errno value ("No such file or directory"), as every error line
+/// about a file gives them.
+std::string system_words(int error);
 
 }  // namespace quadpool::game

@@ -40,12 +40,12 @@ inline constexpr std::uint32_t kReplayVersion = 1;
 inline constexpr std::uint64_t kMaxReplayBytes = std::uint64_t{1} << 30;
 
 /// The most of the world a replay's sprites may cover at the start (scene::coverage(): count x
-/// mean area over side^2). The game records only SceneConfig's radii, which cover 0.32 of the
-/// world in every scene but Mixed, and 0.65 there (0.97 at most, at 50 sprites); twice the
-/// most leaves room and still refuses a file whose few bytes ask for hours of ticks or more
-/// memory than the machine has (radius 100 at 100,000 sprites covers 187 times the world: 45
-/// million pairs a tick). The pairs a tick grow in proportion: equal radii at coverage 2 and
-/// 1,000,000 sprites gave 4.6 million, 3 times the default Mixed scene's 1.5 million.
+/// mean area over side^2). The game records only SceneConfig's radii; twice the most any scene
+/// covers with them (see coverage()) leaves room and still refuses a file whose few bytes ask
+/// for hours of ticks or more memory than the machine has (radius 100 at 100,000 sprites covers
+/// 187 times the world: 45 million pairs a tick). The pairs a tick grow in proportion: equal
+/// radii at coverage 2 and 1,000,000 sprites gave 4.6 million, 3 times the default Mixed
+/// scene's 1.5 million.
 inline constexpr double kMaxReplayCoverage = 2.0;
 
 /// What a replay needs to start the same game: the parts of PlayConfig that decide the state.
