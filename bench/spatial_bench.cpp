@@ -1,5 +1,5 @@
 // spatial_bench: the broad phase per tick (build + every overlapping pair) on every scene of the
-// game (scene/scene.hpp: uniform, clustered, mixed, streams), for N = 1k, 10k and 100k, and for
+// game (common/scene/scene.hpp: uniform, clustered, mixed, streams), for N = 1k, 10k and 100k, and for
 // N = 1M on the uniform and clustered scenes (without sweep and prune: see
 // register_benchmarks()), with every peer in one binary and one run:
 //   quadtree_pool       QuadTree with the game's default settings, nodes from its ObjectPool
@@ -15,7 +15,7 @@
 //
 // The thread axis (threads/<scene>/<N>, N = 10k, 100k and 1M as above) runs the tree the way the
 // game's tick does: QuadTree::rebuild on a TaskSystem and spatial::ParallelPairs::collect, on the
-// game's WorkerPool (game/worker_pool.hpp) of 1 thread, 2 threads and, when the machine has more,
+// game's WorkerPool (common/worker_pool.hpp) of 1 thread, 2 threads and, when the machine has more,
 // all of its hardware threads (quadtree_pool_threads<T>), interleaved tick by tick.
 //
 // Every benchmark of one scene and N replays the same ticks from the same seed. The first method
@@ -65,8 +65,8 @@
 #include "engine/spatial/pair.hpp"
 #include "engine/spatial/parallel_pairs.hpp"
 #include "engine/spatial/quad_tree.hpp"
-#include "game/worker_pool.hpp"
-#include "scene/scene.hpp"
+#include "common/worker_pool.hpp"
+#include "common/scene/scene.hpp"
 #if defined(QUADPOOL_HAVE_BOX2D)
 #include "bench/box2d_pairs.hpp"
 #endif

@@ -14,11 +14,11 @@ include(CMakePackageConfigHelpers)
 set(QUADPOOL_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/quadpool)
 
 # Headers keep the include paths of the source tree (engine/memory/object_pool.hpp) under
-# include/quadpool/. heap_counter.hpp stays out: its hook is a test and game tool, not installed.
+# include/quadpool/.
 install(DIRECTORY engine/core engine/memory engine/spatial
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/quadpool/engine
         COMPONENT quadpool_development
-        FILES_MATCHING PATTERN "*.hpp" PATTERN "heap_counter.hpp" EXCLUDE)
+        FILES_MATCHING PATTERN "*.hpp")
 # The config header of the configuration being installed (cmake --install --config X picks it in
 # a multi-config build): the asserts and memory checks the libraries were compiled with, which
 # every translation unit that includes the engine must see as well.

@@ -23,12 +23,12 @@
 #include <CLI/CLI.hpp>
 
 #include "engine/memory/allocator_kind.hpp"
-#include "game/atomic_file.hpp"
-#include "game/decimal.hpp"
-#include "game/shown_value.hpp"
-#include "game/simulation.hpp"
-#include "game/worker_pool.hpp"
-#include "scene/scene.hpp"
+#include "game/util/atomic_file.hpp"
+#include "game/util/decimal.hpp"
+#include "game/util/shown_value.hpp"
+#include "game/sim/simulation.hpp"
+#include "common/worker_pool.hpp"
+#include "common/scene/scene.hpp"
 
 namespace quadpool::game {
 
@@ -229,7 +229,7 @@ struct Parser {
   CLI::App app{"quadpool: pooled quad-tree collision demo and headless tick runner", "quadpool"};
   Failure failure;  // the line a failing validator wrote
   HeadlessOptions headless;
-  DemoOptions demo;
+  WindowOptions demo;
   WindowSize window{demo.window_width, demo.window_height};
   std::uint64_t frames = 0;
   bool headless_mode = false;
@@ -526,7 +526,7 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
   CommandLine command;
   command.mode = parser.headless_mode ? CommandLine::Mode::Headless : CommandLine::Mode::Demo;
   command.headless = parser.headless;
-  DemoOptions& demo = command.demo;
+  WindowOptions& demo = command.demo;
   demo = parser.demo;
   // The options both modes share are bound to the headless fields.
   demo.sprites = parser.headless.sprites;

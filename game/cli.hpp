@@ -11,7 +11,7 @@
 /// Bad input (a malformed, negative, zero, NaN or absurd value, an unknown flag or allocator, a
 /// flag that belongs to the other mode, a flag given twice, a value given to a switch) gives
 /// exactly one line that names the flag, the value and the valid range, and exit code 2. The
-/// headless options live in headless_options.hpp, the demo's in demo_options.hpp; this is only
+/// headless options live in headless_options.hpp, the demo's in window_options.hpp; this is only
 /// the parser that fills them.
 
 #include <cstddef>
@@ -20,8 +20,8 @@
 #include <span>
 #include <string>
 
-#include "game/demo_options.hpp"
-#include "game/headless_options.hpp"
+#include "game/window/window_options.hpp"
+#include "game/headless/headless_options.hpp"
 
 namespace quadpool::game {
 
@@ -29,7 +29,7 @@ struct CommandLine {
   enum class Mode { Demo, Headless, Help };
   Mode mode = Mode::Demo;
   HeadlessOptions headless;  // meaningful in Mode::Headless
-  DemoOptions demo;          // meaningful in Mode::Demo
+  WindowOptions demo;          // meaningful in Mode::Demo
 };
 
 /// Either a command to run, or what to print and the exit code to return.

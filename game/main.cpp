@@ -10,11 +10,11 @@
 #include <new>
 #include <span>
 
-#include "engine/core/heap_counter.hpp"
+#include "common/heap_counter.hpp"
 #include "game/cli.hpp"
-#include "game/demo_options.hpp"
-#include "game/headless.hpp"
-#include "game/log.hpp"
+#include "game/window/window_options.hpp"
+#include "game/headless/headless.hpp"
+#include "game/util/log.hpp"
 
 namespace {
 
@@ -62,9 +62,9 @@ int run(int argc, char** argv) {
       // This executable links quadpool::heap_hook, so the counter exists here.
       return run_headless(parsed.command->headless, &quadpool::heap_allocations);
     }
-    DemoOptions demo = parsed.command->demo;
+    WindowOptions demo = parsed.command->demo;
     demo.heap_counter = &quadpool::heap_allocations;  // as for the runner: the hook is linked
-    return run_demo(demo);
+    return run_window(demo);
   } catch (const std::bad_alloc&) {
     std::fputs("quadpool: out of memory\n", stderr);
   } catch (const std::exception& e) {

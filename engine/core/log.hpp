@@ -2,7 +2,7 @@
 /// The engine's log hook. The engine writes a message only where nothing else can tell the user
 /// (a pool destroyed with live blocks while the leak check is off, a failed assertion), and it
 /// writes it through one function pointer, so that a game sends it to its own logger: the
-/// quadpool game installs one that writes through spdlog (game/log.hpp). Without a handler the
+/// quadpool game installs one that writes through spdlog (game/util/log.hpp). Without a handler the
 /// message goes to stderr as one line, `[quadpool] [warning] ...`. The engine itself needs no
 /// logging library.
 

@@ -1,6 +1,6 @@
 #pragma once
 /// The audio callback's whole job: up to kVoices sound effects playing at once, summed into the
-/// device's buffer with saturation. Display-free: game/demo/sound.hpp feeds it to SDL.
+/// device's buffer with saturation. Display-free: game/window/sdl/sound.hpp feeds it to SDL.
 ///
 ///   voices_[0]  Explosion  position 1200 / 33600   started #7
 ///   voices_[1]  Shot       position  300 /  5760   started #9

@@ -2,7 +2,7 @@
 /// The game's sound effects, synthesised from a few lines of arithmetic when the program starts:
 /// no sound files to ship, load or get wrong. Mono 16-bit samples at whatever rate the audio
 /// device runs. Display-free and SDL-free, so the headless build compiles and tests it; the
-/// window plays the samples through SDL (game/demo/sound.hpp) with an audio::Mixer.
+/// window plays the samples through SDL (game/window/sdl/sound.hpp) with an audio::Mixer.
 
 #include <array>
 #include <cstddef>

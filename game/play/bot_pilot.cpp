@@ -3,9 +3,9 @@
 #include <cmath>
 #include <optional>
 
-#include "scene/scene.hpp"
+#include "common/scene/scene.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 namespace {
 
@@ -88,4 +88,4 @@ InputCommand BotPilot::decide(const PlayWorld& world) {
   return command;
 }
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

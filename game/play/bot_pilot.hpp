@@ -12,7 +12,7 @@
 #include "game/play/play_world.hpp"
 #include "game/play/vec2.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 class BotPilot {
  public:
@@ -30,4 +30,4 @@ class BotPilot {
   int waypoint_ticks_ = 0;  // until a new waypoint is drawn
 };
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

@@ -12,7 +12,7 @@
 
 #include "game/play/vec2.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 /// Constructor and destructor calls of one entity type.
 struct LifeTally {
@@ -96,4 +96,4 @@ class Explosion : public Tallied {
   }
 };
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

@@ -30,7 +30,7 @@
 #include "engine/memory/pool_allocator.hpp"
 #include "game/play/entities.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 /// Counts of one store. Plain data.
 struct EntityCounts {
@@ -145,4 +145,4 @@ class EntityStore {
   std::uint64_t dropped_ = 0;
 };
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

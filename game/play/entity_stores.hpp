@@ -12,7 +12,7 @@
 #include "game/play/entity_store.hpp"
 #include "game/play/play_config.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 /// The entity types, in the order reports, hashes and the JSON list them.
 enum class EntityType { Shots, Debris, Sparks, Explosions };
@@ -74,4 +74,4 @@ struct EntityStores {
   }
 };
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

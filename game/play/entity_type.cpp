@@ -1,6 +1,6 @@
 #include "game/play/entity_stores.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 const char* entity_type_name(EntityType type) noexcept {
   switch (type) {
@@ -16,4 +16,4 @@ const char* entity_type_name(EntityType type) noexcept {
   return "unknown";
 }
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 FixedAim aim_toward(float dx, float dy) noexcept {
   if (!std::isfinite(dx) || !std::isfinite(dy)) return {};
@@ -14,4 +14,4 @@ FixedAim aim_toward(float dx, float dy) noexcept {
           static_cast<std::int16_t>(std::lround(dy * scale))};
 }
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 /// A direction in fixed point: a component of kAimScale is 1.0.
 struct FixedAim {
@@ -42,4 +42,4 @@ struct InputCommand {
 /// direction. What the window calls with the vector from the ship to the mouse.
 FixedAim aim_toward(float dx, float dy) noexcept;
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 namespace {
 
@@ -107,4 +107,4 @@ InputCommand PilotControls::command(Vec2 ship, Vec2 heading) const noexcept {
   return command;
 }
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

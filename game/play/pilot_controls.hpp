@@ -1,7 +1,7 @@
 #pragma once
 /// PilotControls: what a human pilot holds (keys, mouse, one game controller's sticks and
 /// buttons) turned into one InputCommand per tick. No display library: the window translates
-/// SDL events into the calls below (game/demo/pilot_input.hpp), and the tests drive it directly.
+/// SDL events into the calls below (game/window/sdl/pilot_input.hpp), and the tests drive it directly.
 ///
 /// How the inputs combine:
 /// - Steer: the keys (left and right held together cancel) win over the left stick. The stick
@@ -27,7 +27,7 @@
 #include "game/play/input_command.hpp"
 #include "game/play/vec2.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 /// The pilot's actions that a key or a controller button holds.
 enum class PilotAction : std::uint8_t { Thrust, Left, Right, Fire, Restart };
@@ -91,4 +91,4 @@ class PilotControls {
   bool mouse_fires_ = false;
 };
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

@@ -6,9 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "game/simulation.hpp"
+#include "game/sim/simulation.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 /// The most live entities of each type (the pools' sizes: allocated up front, never grown).
 struct Budgets {
@@ -60,4 +60,4 @@ inline constexpr int kMinLives = 1, kMaxLives = 9;
 /// The rules' numbers for `storm` off (the game) or on (the stress setting).
 Tuning tuning_for(bool storm) noexcept;
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

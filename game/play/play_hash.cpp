@@ -4,9 +4,9 @@
 #include <cstddef>
 
 #include "game/play/play_world.hpp"
-#include "game/simulation.hpp"
+#include "game/sim/simulation.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 namespace {
 
@@ -83,4 +83,4 @@ std::uint64_t play_state_hash(const PlayWorld& world) noexcept {
   return h.value();
 }
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

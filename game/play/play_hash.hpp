@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 class PlayWorld;
 
@@ -14,4 +14,4 @@ class PlayWorld;
 /// construction, so equal states hash equal on every platform. O(rocks + entities).
 std::uint64_t play_state_hash(const PlayWorld& world) noexcept;
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

@@ -10,7 +10,7 @@
 // Sections: construction and the tick, the ship and its shots, breaking rocks, effects and
 // waves.
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 namespace {
 
@@ -352,4 +352,4 @@ std::uint64_t PlayWorld::state_hash() const noexcept {
   return play_state_hash(*this);
 }
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

@@ -43,10 +43,10 @@
 #include "game/play/play_config.hpp"
 #include "game/play/ship.hpp"
 #include "game/play/vec2.hpp"
-#include "game/simulation.hpp"
-#include "scene/scene.hpp"
+#include "game/sim/simulation.hpp"
+#include "common/scene/scene.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 /// How far past a query's area the tree is asked: the field's contact step moves a rock a
 /// little after the tree was built from its box.
@@ -183,4 +183,4 @@ void PlayWorld::for_each_rock_near(Vec2 centre, float radius, F&& f) const {
   });
 }
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

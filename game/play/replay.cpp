@@ -8,14 +8,14 @@
 
 #include <fmt/format.h>
 
-#include "game/atomic_file.hpp"
-#include "game/regular_file.hpp"
-#include "game/simulation.hpp"
-#include "scene/scene.hpp"
+#include "game/util/atomic_file.hpp"
+#include "game/util/regular_file.hpp"
+#include "game/sim/simulation.hpp"
+#include "common/scene/scene.hpp"
 
 // Sections: the layout's sizes, writing bytes, reading bytes, the file.
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 namespace {
 
@@ -317,4 +317,4 @@ void write_replay(const std::string& path, const Replay& replay) {
   write_atomically(path, encode_replay(replay));
 }
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

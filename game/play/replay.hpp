@@ -30,9 +30,9 @@
 
 #include "game/play/input_command.hpp"
 #include "game/play/play_config.hpp"
-#include "scene/scene.hpp"
+#include "common/scene/scene.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 inline constexpr std::array<char, 8> kReplayMagic{'Q', 'P', 'R', 'E', 'P', 'L', 'A', 'Y'};
 inline constexpr std::uint32_t kReplayVersion = 1;
@@ -96,7 +96,7 @@ Replay decode_replay(std::span<const std::byte> bytes, std::string_view name);
 
 /// Reads and decodes the file at `path`, which must be a regular file (a folder, a FIFO, a pipe
 /// such as /dev/stdin, a socket or a device is refused, and nothing waits for a writer): read
-/// through game::read_regular_file (game/regular_file.hpp), as the high score is. Throws
+/// through game::read_regular_file (game/util/regular_file.hpp), as the high score is. Throws
 /// ReplayError (missing, not a regular file, unreadable, too large, or anything
 /// decode_replay() refuses).
 Replay read_replay(const std::string& path);
@@ -105,4 +105,4 @@ Replay read_replay(const std::string& path);
 /// system's reason.
 void write_replay(const std::string& path, const Replay& replay);
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

@@ -1,6 +1,6 @@
 #include "game/play/ship.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 namespace {
 
@@ -48,4 +48,4 @@ Vec2 aim_direction(const Ship& ship, const InputCommand& command) noexcept {
                        ship.heading);
 }
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

@@ -9,7 +9,7 @@
 #include "game/play/play_config.hpp"
 #include "game/play/vec2.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 struct Ship {
   Vec2 position;
@@ -29,4 +29,4 @@ void fly(Ship& ship, const InputCommand& command, const Tuning& tuning, float si
 /// heading. Unit length.
 Vec2 aim_direction(const Ship& ship, const InputCommand& command) noexcept;
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

@@ -1,6 +1,6 @@
 #include "game/play/play_config.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 namespace {
 
@@ -85,4 +85,4 @@ Tuning tuning_for(bool storm) noexcept {
   return tuning;
 }
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 
 struct Vec2 {
   float x = 0.0f, y = 0.0f;
@@ -35,4 +35,4 @@ inline Vec2 rotated(Vec2 a, float c, float s) noexcept {
 /// `a` turned a quarter counter-clockwise.
 inline Vec2 perpendicular(Vec2 a) noexcept { return {-a.y, a.x}; }
 
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/core/heap_counter.hpp"
+#include "common/heap_counter.hpp"
 #include "game/audio/mixer.hpp"
 #include "game/audio/synth.hpp"
 

@@ -10,8 +10,6 @@
 #include <gtest/gtest.h>
 
 #include "engine/core/assert.hpp"
-#include "engine/memory/debug.hpp"
-#include "engine/memory/pool_allocator.hpp"
 
 namespace quadpool {
 namespace {
@@ -53,19 +51,6 @@ TEST_F(LogHook, SetReturnsThePreviousHandlerAndNullRestoresTheDefault) {
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_EQ(err, "[quadpool] [warning] to stderr\n");
   EXPECT_TRUE(received().empty());
-}
-
-TEST_F(LogHook, APoolDestroyedWithLiveBlocksWarnsThroughItWhenTheLeakCheckIsOff) {
-  if (memory::debug::kLeakCheck) {
-    GTEST_SKIP() << "the leak check is on in this build: it asserts instead (ObjectPoolDeathTest)";
-  }
-  {
-    memory::PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 4});
-    (void)pool.allocate();
-  }
-  ASSERT_EQ(received().size(), 1u);
-  EXPECT_EQ(received()[0].first, LogLevel::Warning);
-  EXPECT_EQ(received()[0].second, "pool destroyed with 1 live block(s) of 32 bytes");
 }
 
 // The default assert handler writes through the hook, then aborts (in every build: this calls

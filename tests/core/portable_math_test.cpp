@@ -18,7 +18,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/core/random.hpp"
-#include "tests/common/assert_throws.hpp"
+#include "tests/helpers/assert_throws.hpp"
 
 namespace quadpool {
 namespace {

@@ -15,9 +15,9 @@
 #include <gtest/gtest.h>
 
 #include "engine/memory/allocator_kind.hpp"
-#include "game/simulation.hpp"
-#include "scene/scene.hpp"
-#include "tests/game/run_quadpool.hpp"
+#include "game/sim/simulation.hpp"
+#include "common/scene/scene.hpp"
+#include "tests/helpers/run_quadpool.hpp"
 
 namespace quadpool::game {
 namespace {
@@ -31,7 +31,7 @@ TEST(CommandLine, NoFlagsRunsTheDemoWithItsDefaults) {
   const ParseResult r = parse({});
   ASSERT_TRUE(r.command.has_value()) << r.message;
   EXPECT_EQ(r.command->mode, CommandLine::Mode::Demo);
-  const DemoOptions defaults;
+  const WindowOptions defaults;
   EXPECT_EQ(r.command->demo.sprites, defaults.sprites);
   EXPECT_EQ(r.command->demo.window_width, defaults.window_width);
   EXPECT_TRUE(r.command->demo.vsync);
@@ -101,7 +101,7 @@ TEST(CommandLine, DemoFlagsFillDemoOptions) {
       parse({"--sprites", "5000", "--seed", "9", "--allocator", "new-delete", "--window",
              "1920x1080", "--frames", "120", "--screenshot", "shot.PNG", "--vsync", "off"});
   ASSERT_TRUE(r.command.has_value()) << r.message;
-  const DemoOptions& d = r.command->demo;
+  const WindowOptions& d = r.command->demo;
   EXPECT_EQ(d.sprites, 5000u);
   EXPECT_EQ(d.seed, 9u);
   EXPECT_EQ(d.allocator, memory::AllocatorKind::NewDelete);

@@ -12,8 +12,8 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/core/heap_counter.hpp"
-#include "tests/common/skip.hpp"
+#include "common/heap_counter.hpp"
+#include "tests/helpers/skip.hpp"
 
 namespace quadpool::memory {
 namespace {

@@ -11,9 +11,9 @@
 #include <gtest/gtest.h>
 
 #include "engine/core/random.hpp"
-#include "tests/common/assert_throws.hpp"
-#include "tests/common/pool_counts.hpp"
-#include "tests/common/skip.hpp"
+#include "tests/helpers/assert_throws.hpp"
+#include "tests/helpers/pool_counts.hpp"
+#include "tests/helpers/skip.hpp"
 
 namespace quadpool::memory {
 namespace {

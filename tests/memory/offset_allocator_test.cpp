@@ -24,11 +24,11 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/core/heap_counter.hpp"
+#include "common/heap_counter.hpp"
 #include "engine/core/random.hpp"
-#include "tests/common/assert_throws.hpp"
-#include "tests/common/skip.hpp"
-#include "tests/common/offset_allocator_model.hpp"
+#include "tests/helpers/assert_throws.hpp"
+#include "tests/helpers/skip.hpp"
+#include "tests/helpers/offset_allocator_model.hpp"
 
 namespace quadpool::memory {
 namespace {

@@ -12,16 +12,21 @@
 #include <map>
 #include <ostream>
 #include <set>
+#include <string>
+#include <string_view>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "engine/core/heap_counter.hpp"
+#include "common/heap_counter.hpp"
+#include "engine/core/log.hpp"
 #include "engine/core/random.hpp"
-#include "tests/common/assert_throws.hpp"
-#include "tests/common/pool_counts.hpp"
-#include "tests/common/skip.hpp"
+#include "engine/memory/debug.hpp"
+#include "tests/helpers/assert_throws.hpp"
+#include "tests/helpers/pool_counts.hpp"
+#include "tests/helpers/skip.hpp"
 
 namespace quadpool::memory {
 
@@ -52,6 +57,27 @@ void expect_whole_capacity_comes_back(PoolAllocator& pool) {
   EXPECT_EQ(distinct.size(), capacity);
   EXPECT_EQ(pool.stats().capacity, capacity) << "reallocating the capacity added no chunk";
   for (void* p : all) pool.deallocate(p);
+}
+
+// The pool's leak warning reaches the engine's log hook (engine/core/log.hpp) in a build whose
+// leak check is off; with it on, the pool asserts instead (ObjectPoolDeathTest).
+TEST(PoolAllocator, APoolDestroyedWithLiveBlocksWarnsThroughTheLogHookWhenTheLeakCheckIsOff) {
+  if (debug::kLeakCheck) {
+    GTEST_SKIP() << "the leak check is on in this build: it asserts instead (ObjectPoolDeathTest)";
+  }
+  static std::vector<std::pair<LogLevel, std::string>> received;
+  received.clear();
+  const LogHandler previous = set_log_handler([](LogLevel level, std::string_view message) {
+    received.emplace_back(level, std::string(message));
+  });
+  {
+    PoolAllocator pool({.block_size = 32, .blocks_per_chunk = 4});
+    (void)pool.allocate();
+  }
+  set_log_handler(previous);
+  ASSERT_EQ(received.size(), 1u);
+  EXPECT_EQ(received[0].first, LogLevel::Warning);
+  EXPECT_EQ(received[0].second, "pool destroyed with 1 live block(s) of 32 bytes");
 }
 
 TEST(PoolAllocator, RejectsABadConfigWithAMessageNamingTheField) {

@@ -11,7 +11,7 @@
 #include "game/play/play_world.hpp"
 #include "tests/play/play_configs.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 namespace {
 
 PlayConfig bot_config(std::size_t sprites, std::uint64_t seed) {
@@ -83,4 +83,4 @@ TEST(BotPilot, RestartsAGameThatIsOver) {
 }
 
 }  // namespace
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

@@ -8,11 +8,11 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/core/heap_counter.hpp"
+#include "common/heap_counter.hpp"
 #include "engine/core/random.hpp"
 #include "game/play/entities.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 namespace {
 
 using memory::AllocatorKind;
@@ -101,4 +101,4 @@ TEST(EntityStore, LiveSwitchesFreeEachObjectWhereItCameFrom) {
 }
 
 }  // namespace
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

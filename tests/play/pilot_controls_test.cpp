@@ -14,7 +14,7 @@
 #include "game/play/play_config.hpp"
 #include "game/play/ship.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 namespace {
 
 constexpr Vec2 kShip{400.0f, 300.0f};
@@ -179,4 +179,4 @@ TEST(PilotControls, TheStickTurnsTheShipToPointWhereItPoints) {
 }
 
 }  // namespace
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

@@ -5,11 +5,11 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "engine/core/heap_counter.hpp"
+#include "common/heap_counter.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "game/play/play_config.hpp"
 
-namespace quadpool::play::test {
+namespace quadpool::game::play::test {
 
 inline PlayConfig play_config(std::size_t sprites, std::uint64_t seed,
                               memory::AllocatorKind kind = memory::AllocatorKind::Pool) {
@@ -21,4 +21,4 @@ inline PlayConfig play_config(std::size_t sprites, std::uint64_t seed,
   return config;
 }
 
-}  // namespace quadpool::play::test
+}  // namespace quadpool::game::play::test

@@ -11,12 +11,12 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/core/heap_counter.hpp"
+#include "common/heap_counter.hpp"
 #include "game/play/bot_pilot.hpp"
 #include "game/play/entity_stores.hpp"
 #include "tests/play/play_configs.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 namespace {
 
 using memory::AllocatorKind;
@@ -232,4 +232,4 @@ TEST(PlayWorld, LivesOutOfRangeAreRefusedWithTheRange) {
 }
 
 }  // namespace
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

@@ -25,11 +25,11 @@
 #include "engine/core/random.hpp"
 #include "game/play/bot_pilot.hpp"
 #include "game/play/play_world.hpp"
-#include "game/simulation.hpp"
-#include "scene/scene.hpp"
+#include "game/sim/simulation.hpp"
+#include "common/scene/scene.hpp"
 #include "tests/play/play_configs.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 namespace {
 
 using memory::AllocatorKind;
@@ -312,4 +312,4 @@ TEST(Replay, AFailedWriteNamesThePathAndLeavesNothingBehind) {
 }
 
 }  // namespace
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

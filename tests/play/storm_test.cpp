@@ -11,7 +11,7 @@
 #include "game/play/play_world.hpp"
 #include "tests/play/play_configs.hpp"
 
-namespace quadpool::play {
+namespace quadpool::game::play {
 namespace {
 
 using memory::AllocatorKind;
@@ -71,4 +71,4 @@ TEST(Storm, SwitchingTheAllocatorEverySevenTicksUnderLoadPlaysTheSameGame) {
 }
 
 }  // namespace
-}  // namespace quadpool::play
+}  // namespace quadpool::game::play

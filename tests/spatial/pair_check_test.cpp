@@ -11,7 +11,7 @@
 #include "engine/core/random.hpp"
 #include "engine/spatial/brute_force.hpp"
 #include "engine/spatial/sweep_and_prune.hpp"
-#include "tests/common/assert_throws.hpp"
+#include "tests/helpers/assert_throws.hpp"
 
 namespace quadpool::spatial {
 namespace {

@@ -13,13 +13,13 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/core/heap_counter.hpp"
+#include "common/heap_counter.hpp"
 #include "engine/core/random.hpp"
 #include "engine/core/task_system.hpp"
 #include "engine/spatial/pair.hpp"
 #include "engine/spatial/quad_tree.hpp"
-#include "tests/common/assert_throws.hpp"
-#include "tests/common/reversed_scheduler.hpp"
+#include "tests/helpers/assert_throws.hpp"
+#include "tests/helpers/reversed_scheduler.hpp"
 
 namespace quadpool::spatial {
 namespace {

@@ -16,8 +16,8 @@
 #include "engine/core/random.hpp"
 #include "engine/spatial/brute_force.hpp"
 #include "engine/spatial/quad_tree.hpp"
-#include "tests/common/assert_throws.hpp"
-#include "tests/common/reversed_scheduler.hpp"
+#include "tests/helpers/assert_throws.hpp"
+#include "tests/helpers/reversed_scheduler.hpp"
 
 namespace quadpool::spatial {
 namespace {

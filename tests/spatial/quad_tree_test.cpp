@@ -19,12 +19,12 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/core/heap_counter.hpp"
+#include "common/heap_counter.hpp"
 #include "engine/core/random.hpp"
 #include "engine/spatial/brute_force.hpp"
-#include "scene/scene.hpp"
-#include "tests/common/assert_throws.hpp"
-#include "tests/common/skip.hpp"
+#include "common/scene/scene.hpp"
+#include "tests/helpers/assert_throws.hpp"
+#include "tests/helpers/skip.hpp"
 #include "tests/spatial/quad_tree_input.hpp"
 
 namespace quadpool::spatial {

@@ -17,7 +17,7 @@
 #include "engine/core/random.hpp"
 #include "engine/spatial/aabb.hpp"
 #include "engine/spatial/detail/wide_kernels.hpp"
-#include "tests/common/assert_throws.hpp"
+#include "tests/helpers/assert_throws.hpp"
 
 namespace quadpool::spatial::detail {
 namespace {

@@ -1,0 +1,240 @@
+#include "game/window/sdl/play_hud.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <cinttypes>
+#include <cstdio>
+#include <string_view>
+
+#include "game/window/sdl/key_map.hpp"
+#include "game/window/sdl/play_renderer.hpp"
+#include "game/window/sdl/sprite_renderer.hpp"
+#include "game/play/ship.hpp"
+
+namespace quadpool::game::window::sdl {
+
+namespace {
+
+constexpr ImU32 kHudText = IM_COL32(235, 240, 255, 255);
+constexpr ImU32 kNoticeText = IM_COL32(255, 190, 90, 255);
+constexpr ImU32 kGameOverText = IM_COL32(255, 110, 90, 255);
+
+// The HUD's ship icons and shield bar take the colours the world draws the ship and shield in.
+constexpr ImU32 im_colour(Rgba c) {
+  return IM_COL32(c.r, c.g, c.b, c.a);
+}
+constexpr ImU32 kLifeIcon = im_colour(PlayRenderer::kShipColour);
+constexpr ImU32 kShieldBar = im_colour(PlayRenderer::kShieldColour);
+
+// HUD windows draw over the world and never take the mouse or keys: those are the pilot's.
+constexpr ImGuiWindowFlags kHudFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
+                                       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                       ImGuiWindowFlags_NoFocusOnAppearing |
+                                       ImGuiWindowFlags_NoNav | ImGuiWindowFlags_AlwaysAutoResize;
+
+// The key the key map binds to pause, as the help panel names it.
+const char* pause_key() noexcept {
+  for (const KeyBinding& binding : key_bindings()) {
+    if (binding.action == Action::TogglePause) return binding.input;
+  }
+  return "the pause key";
+}
+
+// Lives as small ships in a row, one text line high.
+void draw_lives(int lives) {
+  const float h = ImGui::GetTextLineHeight();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (int i = 0; i < lives; ++i) {
+    const float x = at.x + static_cast<float>(i) * h * 0.9f;
+    draw->AddTriangleFilled(ImVec2(x + h * 0.35f, at.y + h * 0.1f),
+                            ImVec2(x + h * 0.7f, at.y + h * 0.9f), ImVec2(x, at.y + h * 0.9f),
+                            kLifeIcon);
+  }
+  ImGui::Dummy(ImVec2(std::max(lives, 0) * h * 0.9f, h));
+}
+
+// `text` centred on the current line of the window.
+void centred(const char* text, ImU32 colour) {
+  const float width = ImGui::CalcTextSize(text).x;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, (avail - width) * 0.5f));
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::TextUnformatted(text);
+  ImGui::PopStyleColor();
+}
+
+// A window centred in `world_rect`, filled by `body`; it takes no input.
+template <class Body>
+void centred_screen(const char* name, const window::ScreenRect& world_rect, Body&& body) {
+  ImGui::SetNextWindowPos(
+      ImVec2(world_rect.x + world_rect.w * 0.5f, world_rect.y + world_rect.h * 0.5f),
+      ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.75f);
+  if (ImGui::Begin(name, nullptr, kHudFlags)) body();
+  ImGui::End();
+}
+
+void draw_score_line(const PlayHudView& view, const window::ScreenRect& world_rect) {
+  const play::GameStatus& status = view.world->status();
+  const float pad = ImGui::GetStyle().WindowPadding.x;
+  ImGui::SetNextWindowPos(ImVec2(world_rect.x + pad, world_rect.y + pad), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.35f);
+  if (ImGui::Begin(kScoreWindow, nullptr, kHudFlags)) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kHudText);
+    ImGui::Text("SCORE %" PRIu64 "   HIGH %" PRIu64 "   WAVE %d", status.score,
+                std::max(view.high_score, status.score), status.wave);
+    ImGui::SameLine();
+    draw_lives(status.lives);
+    const int shield_max = std::max(view.world->tuning().shield, 1);
+    const float shield = static_cast<float>(view.world->ship().shield) / shield_max;
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, kShieldBar);
+    ImGui::ProgressBar(std::clamp(shield, 0.0f, 1.0f), ImVec2(8.0f * ImGui::GetFontSize(), 0.0f),
+                       "shield");
+    ImGui::PopStyleColor();
+    // Who flies, and what is on or off.
+    const char* pilot = view.replaying ? "replay" : view.bot_flying ? "bot flying" : "";
+    const std::string controller =
+        view.controller_name.empty() ? std::string() : "pad: " + view.controller_name;
+    for (const std::string_view tag : {std::string_view(pilot), std::string_view(controller),
+                                       std::string_view(view.muted ? "muted" : "")}) {
+      if (tag.empty()) continue;
+      ImGui::SameLine();
+      ImGui::TextDisabled("%.*s", static_cast<int>(tag.size()), tag.data());
+    }
+    ImGui::PopStyleColor();
+    if (!view.notice.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, kNoticeText);
+      ImGui::PushTextWrapPos(std::max(world_rect.w - 4.0f * pad, 100.0f));
+      ImGui::TextUnformatted(view.notice.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::PopStyleColor();
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace
+
+void draw_play_hud(const PlayHudView& view, const window::ScreenRect& world_rect) {
+  if (view.world == nullptr) return;
+  draw_score_line(view, world_rect);
+  const play::GameStatus& status = view.world->status();
+  if (status.game_over) {
+    centred_screen(kGameOverWindow, world_rect, [&] {
+      ImGui::SetWindowFontScale(2.0f);
+      centred("GAME OVER", kGameOverText);
+      ImGui::SetWindowFontScale(1.0f);
+      char line[96];
+      std::snprintf(line, sizeof line, "score %" PRIu64, status.score);
+      centred(line, kHudText);
+      if (status.score > 0 && status.score >= view.high_score)
+        centred("a new high score!", kLifeIcon);
+      if (!view.notice.empty()) centred(view.notice.c_str(), kNoticeText);
+      centred("Enter or Start: play again", kHudText);
+    });
+  } else if (view.paused) {
+    centred_screen(kPausedWindow, world_rect, [&] {
+      ImGui::SetWindowFontScale(2.0f);
+      centred("PAUSED", kHudText);
+      ImGui::SetWindowFontScale(1.0f);
+      char line[96];
+      std::snprintf(line, sizeof line, "%s: resume", pause_key());
+      centred(line, kHudText);
+    });
+  }
+}
+
+std::string short_count(std::uint64_t n) {
+  char text[24];
+  if (n < 100'000) {
+    std::snprintf(text, sizeof text, "%" PRIu64, n);
+  } else if (n < 10'000'000) {
+    std::snprintf(text, sizeof text, "%" PRIu64 "k", n / 1'000);
+  } else if (n < 10'000'000'000) {
+    std::snprintf(text, sizeof text, "%" PRIu64 "M", n / 1'000'000);
+  } else {
+    std::snprintf(text, sizeof text, "%" PRIu64 "G", n / 1'000'000'000);
+  }
+  return text;
+}
+
+std::string heap_allocations_line(std::optional<std::uint64_t> heap_allocations_last_tick) {
+  std::string line = "heap allocations, last tick: ";
+  line += heap_allocations_last_tick ? std::to_string(*heap_allocations_last_tick)
+                                     : std::string("n/a (not counted)");
+  return line;
+}
+
+namespace {
+
+// One right-aligned number in the current cell; its exact value on hover when shortened.
+void number_cell(std::uint64_t n) {
+  ImGui::TableNextColumn();
+  const std::string text = short_count(n);
+  const float width = ImGui::CalcTextSize(text.c_str()).x;
+  ImGui::SetCursorPosX(ImGui::GetCursorPosX() +
+                       std::max(0.0f, ImGui::GetContentRegionAvail().x - width));
+  ImGui::TextUnformatted(text.c_str());
+  if (n >= 100'000 && ImGui::IsItemHovered()) ImGui::SetTooltip("%" PRIu64, n);
+}
+
+// A cell with nothing to show ("-"), right-aligned like the numbers.
+void missing_cell() {
+  ImGui::TableNextColumn();
+  ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, ImGui::GetContentRegionAvail().x -
+                                                                   ImGui::CalcTextSize("-").x));
+  ImGui::TextDisabled("-");
+}
+
+void pool_cells(const char* name, const memory::PoolStats& pool) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(name);
+  number_cell(pool.blocks_in_use);
+  number_cell(pool.capacity);
+  number_cell(pool.high_water);
+  number_cell(pool.chunks);
+}
+
+}  // namespace
+
+void draw_entity_pools(std::span<const play::EntityReport> entities,
+                       const memory::PoolStats& tree_pool,
+                       std::optional<std::uint64_t> heap_allocations_last_tick) {
+  // Short headers, spelled out in the line under the table: the long words would not fit.
+  constexpr std::array<const char*, 7> kHeaders = {"pool",   "used", "cap",  "peak",
+                                                   "chunks", "new",  "freed"};
+  ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(3.0f * ImGui::GetIO().FontGlobalScale,
+                                                        ImGui::GetStyle().CellPadding.y));
+  // No wrapping inside the cells, whatever the caller pushed: a fixed-fit column sized by its
+  // text would otherwise shrink to the wrapped text ("shot" over "s").
+  ImGui::PushTextWrapPos(-1.0f);
+  if (ImGui::BeginTable("entity pools", static_cast<int>(kHeaders.size()),
+                        ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+    for (const char* header : kHeaders) ImGui::TableSetupColumn(header);
+    ImGui::TableHeadersRow();
+    for (const play::EntityReport& report : entities) {
+      pool_cells(play::entity_type_name(report.type), report.pool);
+      number_cell(report.counts.created_tick);
+      number_cell(report.counts.destroyed_tick);
+    }
+    // The tree's pool counts in total, not per tick: its per-tick columns stay empty.
+    pool_cells("tree nodes", tree_pool);
+    missing_cell();
+    missing_cell();
+    ImGui::EndTable();
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleVar();
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled(
+      "used, capacity, peak (high-water) and chunks of each pool; new and freed: "
+      "objects created and destroyed this tick");
+  ImGui::TextUnformatted(heap_allocations_line(heap_allocations_last_tick).c_str());
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace quadpool::game::window::sdl

@@ -1,0 +1,258 @@
+#include "game/window/sdl/play_renderer.hpp"
+
+#include <SDL.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+
+#include "engine/spatial/aabb.hpp"
+#include "game/play/entities.hpp"
+#include "game/play/ship.hpp"
+
+// window::Vertex has SDL_Vertex's layout: sprite_renderer.cpp checks it with a static_assert.
+
+namespace quadpool::game::window::sdl {
+
+namespace {
+
+using play::Vec2;
+
+// The ring's points on the unit circle; rings take every one, every second or every fourth.
+constexpr int kCirclePoints = 32;
+
+const std::array<window::ScreenPoint, kCirclePoints>& unit_circle() {
+  // Drawing only: libm's cos and sin are fine here, nothing of it feeds the game's state.
+  static const std::array<window::ScreenPoint, kCirclePoints> points = [] {
+    std::array<window::ScreenPoint, kCirclePoints> p{};
+    for (int i = 0; i < kCirclePoints; ++i) {
+      const double angle = 2.0 * 3.14159265358979323846 * i / kCirclePoints;
+      p[static_cast<std::size_t>(i)] = {static_cast<float>(std::cos(angle)),
+                                        static_cast<float>(std::sin(angle))};
+    }
+    return p;
+  }();
+  return points;
+}
+
+// `c` with its alpha scaled by `amount` in [0, 1].
+Rgba faded(Rgba c, float amount) noexcept {
+  const float a = static_cast<float>(c.a) * std::clamp(amount, 0.0f, 1.0f);
+  return {c.r, c.g, c.b, static_cast<std::uint8_t>(a)};
+}
+
+// Fades out over the last `ticks` ticks of a life.
+float fade_out(std::int32_t ticks_left, float ticks) noexcept {
+  return static_cast<float>(ticks_left) / ticks;
+}
+
+}  // namespace
+
+/// The triangles of one kind: culls in world units, writes screen-space vertices into the
+/// renderer's kept buffer, and draws them with one call.
+class PlayRenderer::Mesh {
+ public:
+  Mesh(SDL_Renderer* renderer, const window::Camera& camera, const spatial::Aabb& visible,
+       std::vector<window::Vertex>& vertices, PlayDrawCounts& counts)
+      : renderer_(renderer),
+        camera_(camera),
+        visible_(visible),
+        vertices_(vertices),
+        counts_(counts) {}
+
+  /// True when something within `reach` world units of `p` may show.
+  bool visible(Vec2 p, float reach) const noexcept {
+    return p.x + reach >= visible_.min_x && p.x - reach <= visible_.max_x &&
+           p.y + reach >= visible_.min_y && p.y - reach <= visible_.max_y;
+  }
+  window::ScreenPoint screen(Vec2 p) const noexcept { return camera_.to_screen(p.x, p.y); }
+  float pixels(float world_units) const noexcept { return world_units * camera_.scale(); }
+
+  void triangle(window::ScreenPoint a, window::ScreenPoint b, window::ScreenPoint c, Rgba colour) {
+    for (const window::ScreenPoint& p : {a, b, c}) {
+      vertices_.push_back({p.x, p.y, colour.r, colour.g, colour.b, colour.a, 0.0f, 0.0f});
+    }
+  }
+  void quad(window::ScreenPoint a, window::ScreenPoint b, window::ScreenPoint c, window::ScreenPoint d,
+            Rgba colour) {
+    triangle(a, b, c, colour);
+    triangle(c, d, a, colour);
+  }
+  /// A streak from `a` to `b` (pixels), `half_width` either side, at least `min_length` long
+  /// (grown past `b`; a zero-length one points right).
+  void segment(window::ScreenPoint a, window::ScreenPoint b, float half_width, float min_length,
+               Rgba colour) {
+    float dx = b.x - a.x, dy = b.y - a.y;
+    const float length = std::sqrt(dx * dx + dy * dy);
+    if (length > 0.0f) {
+      dx /= length;
+      dy /= length;
+    } else {
+      dx = 1.0f;
+      dy = 0.0f;
+    }
+    const float drawn = std::max(length, min_length);
+    const window::ScreenPoint end{a.x + dx * drawn, a.y + dy * drawn};
+    const float nx = -dy * half_width, ny = dx * half_width;
+    quad({a.x + nx, a.y + ny}, {end.x + nx, end.y + ny}, {end.x - nx, end.y - ny},
+         {a.x - nx, a.y - ny}, colour);
+  }
+  /// A square of `half` pixels either side of `centre`.
+  void square(window::ScreenPoint centre, float half, Rgba colour) {
+    quad({centre.x - half, centre.y - half}, {centre.x + half, centre.y - half},
+         {centre.x + half, centre.y + half}, {centre.x - half, centre.y + half}, colour);
+  }
+  /// A ring of `radius` pixels, `half_width` either side of it; a dot when it is under 1.5 px.
+  void ring(window::ScreenPoint centre, float radius, float half_width, Rgba colour) {
+    if (radius < 1.5f) {
+      square(centre, std::max(radius, 0.75f), colour);
+      return;
+    }
+    // Fewer segments for small rings: a storm's thousands of blasts are mostly a few px wide.
+    const int step = radius >= 24.0f ? 1 : radius >= 8.0f ? 2 : 4;
+    const auto& circle = unit_circle();
+    const float inner = std::max(radius - half_width, 0.0f), outer = radius + half_width;
+    for (int i = 0; i < kCirclePoints; i += step) {
+      const window::ScreenPoint u = circle[static_cast<std::size_t>(i)];
+      const window::ScreenPoint v = circle[static_cast<std::size_t>((i + step) % kCirclePoints)];
+      quad({centre.x + u.x * inner, centre.y + u.y * inner},
+           {centre.x + u.x * outer, centre.y + u.y * outer},
+           {centre.x + v.x * outer, centre.y + v.y * outer},
+           {centre.x + v.x * inner, centre.y + v.y * inner}, colour);
+    }
+  }
+
+  /// Draws what was added since the last flush with one call, and empties the buffer (its
+  /// capacity stays).
+  void flush() {
+    if (vertices_.empty()) return;
+    SDL_RenderGeometry(renderer_, nullptr, reinterpret_cast<const SDL_Vertex*>(vertices_.data()),
+                       static_cast<int>(vertices_.size()), nullptr, 0);
+    counts_.vertices += vertices_.size();
+    ++counts_.draw_calls;
+    vertices_.clear();
+  }
+
+ private:
+  SDL_Renderer* renderer_;
+  const window::Camera& camera_;
+  spatial::Aabb visible_;
+  std::vector<window::Vertex>& vertices_;
+  PlayDrawCounts& counts_;
+};
+
+void PlayRenderer::draw(SDL_Renderer* renderer, const window::Camera& camera,
+                        const window::ScreenRect& world_rect, const play::PlayWorld& world,
+                        bool thrusting) {
+  last_ = {};
+  // The caller's clip and blend mode come back afterwards.
+  const bool had_clip = SDL_RenderIsClipEnabled(renderer) == SDL_TRUE;
+  SDL_Rect old_clip{};
+  SDL_RenderGetClipRect(renderer, &old_clip);
+  SDL_BlendMode old_blend = SDL_BLENDMODE_NONE;
+  SDL_GetRenderDrawBlendMode(renderer, &old_blend);
+
+  const SDL_Rect clip{static_cast<int>(world_rect.x), static_cast<int>(world_rect.y),
+                      static_cast<int>(world_rect.w), static_cast<int>(world_rect.h)};
+  SDL_RenderSetClipRect(renderer, &clip);
+  // Untextured geometry blends with the renderer's draw blend mode.
+  SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
+  {
+    Mesh mesh(renderer, camera, camera.visible_world(world_rect), vertices_, last_);
+    // Back to front: faint, big things first; the ship on top of everything.
+    draw_explosions(mesh, world);
+    draw_debris(mesh, world);
+    draw_sparks(mesh, world);
+    draw_shots(mesh, world);
+    draw_ship(mesh, world, thrusting);
+  }
+  SDL_SetRenderDrawBlendMode(renderer, old_blend);
+  SDL_RenderSetClipRect(renderer, had_clip ? &old_clip : nullptr);
+}
+
+void PlayRenderer::draw_explosions(Mesh& mesh, const play::PlayWorld& world) {
+  for (const play::Explosion* e : world.entities().explosions.live()) {
+    const float radius = e->radius();
+    if (!mesh.visible(e->centre, radius)) continue;
+    const float pixels = mesh.pixels(radius);
+    const float age_left = static_cast<float>(e->ticks_left) / static_cast<float>(e->lifetime);
+    mesh.ring(mesh.screen(e->centre), pixels, std::clamp(0.08f * pixels, 0.75f, 3.0f),
+              faded(kExplosionColour, age_left));
+    ++last_.explosions;
+  }
+  mesh.flush();
+}
+
+void PlayRenderer::draw_debris(Mesh& mesh, const play::PlayWorld& world) {
+  for (const play::Debris* d : world.entities().debris.live()) {
+    if (!mesh.visible(d->motion.position, d->size)) continue;
+    mesh.square(mesh.screen(d->motion.position), std::max(mesh.pixels(d->size), 1.0f),
+                faded(kDebrisColour, fade_out(d->motion.ticks_left, 20.0f)));
+    ++last_.debris;
+  }
+  mesh.flush();
+}
+
+void PlayRenderer::draw_sparks(Mesh& mesh, const play::PlayWorld& world) {
+  // A spark is drawn where it was two ticks ago to where it is: a streak along its motion.
+  constexpr float kTrailTicks = 2.0f;
+  for (const play::Spark* s : world.entities().sparks.live()) {
+    const Vec2 head = s->motion.position;
+    const Vec2 tail = head - s->motion.velocity * kTrailTicks;
+    const float reach =
+        kTrailTicks * std::max(std::abs(s->motion.velocity.x), std::abs(s->motion.velocity.y)) +
+        1.0f;
+    if (!mesh.visible(head, reach)) continue;
+    const Rgba colour = kSparkColours[s->hue % std::size(kSparkColours)];
+    mesh.segment(mesh.screen(tail), mesh.screen(head), 0.75f, 2.0f,
+                 faded(colour, fade_out(s->motion.ticks_left, 12.0f)));
+    ++last_.sparks;
+  }
+  mesh.flush();
+}
+
+void PlayRenderer::draw_shots(Mesh& mesh, const play::PlayWorld& world) {
+  const float half_width = std::clamp(mesh.pixels(world.tuning().shot_radius), 1.0f, 2.5f);
+  for (const play::Shot* s : world.entities().shots.live()) {
+    const Vec2 head = s->motion.position;
+    // A short streak behind the shot: most of one tick's flight.
+    const Vec2 tail = head - s->motion.velocity * 0.6f;
+    const float reach = std::max(std::abs(s->motion.velocity.x), std::abs(s->motion.velocity.y));
+    if (!mesh.visible(head, reach)) continue;
+    mesh.segment(mesh.screen(tail), mesh.screen(head), half_width, 4.0f, kShotColour);
+    ++last_.shots;
+  }
+  mesh.flush();
+}
+
+void PlayRenderer::draw_ship(Mesh& mesh, const play::PlayWorld& world, bool thrusting) {
+  const play::Ship& ship = world.ship();
+  const play::Tuning& tuning = world.tuning();
+  // A lost game has no ship; an invulnerable one blinks.
+  if (world.status().game_over) return;
+  if (ship.invulnerable_ticks > 0 && (ship.invulnerable_ticks / kBlinkTicks) % 2 != 0) return;
+  const float shield_radius = 1.7f * tuning.ship_radius;
+  if (!mesh.visible(ship.position, shield_radius)) return;
+  // Never under 5 px, so a zoomed-out view still shows where the ship is.
+  const float r = std::max(mesh.pixels(tuning.ship_radius), 5.0f);
+  const window::ScreenPoint c = mesh.screen(ship.position);
+  const Vec2 h = ship.heading, n = play::perpendicular(ship.heading);
+  const auto at = [&](float along, float across) {
+    return window::ScreenPoint{c.x + (h.x * along + n.x * across) * r,
+                            c.y + (h.y * along + n.y * across) * r};
+  };
+  if (ship.shield > 0 && tuning.shield > 0) {
+    const float full = static_cast<float>(ship.shield) / static_cast<float>(tuning.shield);
+    mesh.ring(c, 1.7f * r, std::max(0.08f * r, 0.75f), faded(kShieldColour, 0.25f + 0.6f * full));
+  }
+  if (thrusting) mesh.triangle(at(-0.7f, 0.4f), at(-0.7f, -0.4f), at(-1.6f, 0.0f), kFlameColour);
+  // The body: a dart whose nose is the heading; the ship's centre lies inside it.
+  mesh.triangle(at(1.4f, 0.0f), at(-0.9f, 0.85f), at(-0.5f, 0.0f), kShipColour);
+  mesh.triangle(at(1.4f, 0.0f), at(-0.5f, 0.0f), at(-0.9f, -0.85f), kShipColour);
+  last_.ship = true;
+  mesh.flush();
+}
+
+}  // namespace quadpool::game::window::sdl

@@ -1,0 +1,158 @@
+// The game in the window: the session, its pilot, its sounds, its high score, its drawing.
+#include "game/window/sdl/play_screen.hpp"
+
+#include <SDL.h>
+
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "game/audio/synth.hpp"
+#include "game/window/sdl/play_hud.hpp"
+#include "game/util/log.hpp"
+#include "game/play/ship.hpp"
+#include "game/play/vec2.hpp"
+
+namespace quadpool::game::window::sdl {
+
+namespace {
+
+// How much of the world the camera shows across the window's shorter side when the game
+// starts: enough to see a rock coming, close enough to see the ship.
+constexpr float kPlayViewWorldUnits = 320.0f;
+
+play::SessionStart session_start(const WindowOptions& options, std::optional<play::Replay> replay) {
+  play::SessionStart start;
+  SimulationConfig& field = start.config.field;
+  field.scene.seed = options.seed;
+  field.scene.sprites = options.sprites;
+  field.scene.kind = options.scene;
+  field.allocator = options.allocator;
+  field.heap_counter = options.heap_counter;
+  field.tasks = options.tasks;
+  start.config.storm = options.storm;
+  start.pilot = options.bot ? play::Pilot::Bot : play::Pilot::Player;
+  start.bot_seed = options.seed;  // as the headless runner seeds it: the same game
+  start.replay = std::move(replay);
+  start.replay_file = options.replay;
+  start.record = !options.record.empty();
+  return start;
+}
+
+}  // namespace
+
+PlayScreen::PlayScreen(const WindowOptions& options, std::optional<play::Replay> replay)
+    : session_(session_start(options, std::move(replay))),
+      record_path_(options.record),
+      high_score_(default_high_score_path()) {
+  rocks_.reserve(session_.world().field().sprites().size());
+}
+
+bool PlayScreen::handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_keyboard) {
+  return pilot_.handle(event, ui_wants_mouse, ui_wants_keyboard);
+}
+
+bool PlayScreen::tick(const window::Camera& camera) {
+  const play::Ship& ship = session_.world().ship();
+  const window::ScreenPoint at = camera.to_screen(ship.position.x, ship.position.y);
+  if (!session_.step(pilot_.command(at.x, at.y, ship.heading))) return false;
+  on_events();
+  return true;
+}
+
+void PlayScreen::on_events() {
+  const play::PlayEvents& events = session_.events();
+  if (events.shot) sound_.play(audio::SoundEffect::Shot);
+  if (events.hit) sound_.play(audio::SoundEffect::Hit);
+  if (events.explosion) sound_.play(audio::SoundEffect::Explosion);
+  if (events.life_lost) sound_.play(audio::SoundEffect::LifeLost);
+  // The player's games only: the bot's and a replay's scores are not the user's to keep. A
+  // game's score is final when it ends (the rules score nothing after the last life).
+  if (session_.pilot() != play::Pilot::Player || !events.game_over) return;
+  const std::uint64_t score = session_.world().status().score;
+  // A save that fails is logged by the file, and stays on screen until the next one.
+  notice_ = high_score_.submit(score);
+  logger().info("game over: score {}, high score {}", score, high_score_.best());
+}
+
+void PlayScreen::follow(window::Camera& camera, const window::ScreenRect& area) const {
+  const play::Vec2 target = session_.camera_target();
+  camera.center_on(target.x, target.y, area);
+}
+
+void PlayScreen::frame(window::Camera& camera, const window::ScreenRect& area) const {
+  const float side = session_.world().field().world_side();
+  camera.fit(side, area);
+  const float wanted = std::min(area.w, area.h) / kPlayViewWorldUnits;
+  if (wanted > camera.scale()) {
+    camera.zoom_at(area.x + 0.5f * area.w, area.y + 0.5f * area.h, wanted / camera.scale());
+  }
+  follow(camera, area);
+}
+
+DrawCounts PlayScreen::draw_world(SDL_Renderer* renderer, SpriteRenderer& sprites,
+                                  window::VertexStream& stream, const window::Camera& camera,
+                                  const window::ScreenRect& area, bool draw_tree) {
+  const play::PlayWorld& world = session_.world();
+  const Simulation& field = world.field();
+  const auto all = field.sprites();
+  rocks_.clear();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (!world.rock_is_dead(i)) rocks_.push_back(all[i]);
+  }
+  WorldView view;
+  view.sprites = rocks_;
+  view.world_side = field.world_side();
+  if (draw_tree && world.ticks() > 0) view.tree = &field.tree();
+  const scene::SceneConfig& scene = world.config().field.scene;
+  view.typical_radius = 0.5f * (scene.min_radius + scene.max_radius);
+  const DrawCounts counts = sprites.draw(stream, camera, area, view);
+  const bool thrusting = session_.last_command().thrust() && !world.status().game_over;
+  renderer_.draw(renderer, camera, area, world, thrusting);
+  return counts;
+}
+
+void PlayScreen::draw_hud(const window::ScreenRect& area, bool paused) const {
+  const PlayHudView view{.world = &session_.world(),
+                         .high_score = high_score_.best(),
+                         .notice = notice_,
+                         .paused = paused,
+                         .muted = sound_.muted(),
+                         .bot_flying = session_.pilot() == play::Pilot::Bot,
+                         .replaying = session_.pilot() == play::Pilot::Replay,
+                         .controller_name = pilot_.controller_name()};
+  draw_play_hud(view, area);
+}
+
+GameReport PlayScreen::report() const {
+  GameReport report = session_.report();
+  if (recorded_) report.recorded_to = record_path_;
+  return report;
+}
+
+window::PlaySummary PlayScreen::stats() const {
+  return {.pilot = play::pilot_name(session_.pilot()),
+          .state_hash = session_.world().state_hash(),
+          .high_score = high_score_.best(),
+          .notice = notice_,
+          .sound_device = sound_.has_device(),
+          .muted = sound_.muted(),
+          .sounds_played = sound_.played()};
+}
+
+std::string PlayScreen::write_record() {
+  const std::optional<play::Replay> recording = session_.recording();
+  if (!recording) return {};
+  try {
+    play::write_replay(record_path_, *recording);
+  } catch (const play::ReplayWriteError& e) {
+    return fmt::format("quadpool: {}", e.what());
+  }
+  recorded_ = true;
+  logger().info("wrote the game's replay to {} ({} ticks)", record_path_,
+                recording->commands.size());
+  return {};
+}
+
+}  // namespace quadpool::game::window::sdl

@@ -1,0 +1,65 @@
+#pragma once
+/// The interactive demo's settings and entry point: the boundary between the command line
+/// (cli.hpp fills WindowOptions, main.cpp calls run_window()) and the SDL2 + Dear ImGui code in
+/// game/window/sdl/, which implements run_window(). Free of any display library, like
+/// headless_options.hpp beside it; a build without the demo links window/window_not_built.cpp instead.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "engine/core/task_system.hpp"
+#include "engine/memory/allocator_kind.hpp"
+#include "common/scene/scene.hpp"
+
+namespace quadpool::game {
+
+/// The demo's caps (named in --help).
+inline constexpr std::uint64_t kMaxFrames = 100'000'000;
+inline constexpr int kMinWindowWidth = 320, kMaxWindowWidth = 7680;
+inline constexpr int kMinWindowHeight = 240, kMaxWindowHeight = 4320;
+
+struct WindowOptions {
+  std::size_t sprites = 10'000;
+  std::uint64_t seed = 1;
+  memory::AllocatorKind allocator = memory::AllocatorKind::Pool;
+  std::uint32_t threads = 1;  // --threads, as HeadlessOptions::threads
+  /// The workers the tick runs on: run_window() starts `threads` of them and sets this (the
+  /// default runs every task inline).
+  TaskSystem tasks{};
+  int window_width = 1280;
+  int window_height = 800;
+  bool window_size_given = false;  // --window: that size; else the default, shrunk to the display
+  std::optional<std::uint64_t> frames;  // quit after this many frames
+  std::string screenshot;               // PNG or BMP of the last frame; empty for none
+  bool vsync = true;
+  scene::SceneKind scene = scene::SceneKind::Uniform;  // the scene the demo opens with
+  bool ab = false;  // start an A/B run on the first frame (so --frames runs can record it)
+  // The window opens on the game (see the README's "Keys and mouse" for why); --lab opens the
+  // lab. The game's flags, as in headless play:
+  bool lab = false;
+  bool bot = false;     // the bot flies (attract mode)
+  bool storm = false;   // the game's stress setting
+  std::string record;   // write the game's replay here at the end (empty: none)
+  std::string replay;   // play this replay file (empty: none); it decides the game
+  /// Counts heap allocations (quadpool::heap_allocations when the executable links
+  /// quadpool::heap_hook); nullptr: the overlay and the summary show no allocation counts.
+  std::uint64_t (*heap_counter)() noexcept = nullptr;
+};
+
+/// Opens the window and runs until the user quits or `frames` have been drawn. Returns the
+/// process exit code: 0 on success, 2 when no display can be opened (after printing a message
+/// that suggests --headless or xvfb-run), when $QUADPOOL_DEMO_KEYS is malformed, when the
+/// replay file cannot be used, or when $QUADPOOL_ASSETS holds no sprites.png or the atlas found
+/// is not a 256x128 image (all checked before any window opens), 1 when no built-in folder
+/// holds the assets or SDL cannot make their texture, the screenshot or the record cannot be
+/// written, or a replay that was played to its end did not end on its recorded hash.
+///
+/// With `frames` set it prints one JSON object on stdout at exit: the frame statistics per
+/// allocator, the heap allocations of warm pool-mode ticks, the pool, the vertex stream. For
+/// scripted tests, $QUADPOOL_DEMO_KEYS="FRAME:KEY,..." (SDL key names, e.g. "100:A,200:A")
+/// injects key presses through SDL's event queue at the start of those frames.
+int run_window(const WindowOptions& options);
+
+}  // namespace quadpool::game
