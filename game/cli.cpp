@@ -228,12 +228,12 @@ std::string help_footer() {
 struct Parser {
   CLI::App app{"quadpool: pooled quad-tree collision demo and headless tick runner", "quadpool"};
   Failure failure;  // the line a failing validator wrote
+  play::GameOptions game;  // the flags both front ends take, bound once
   HeadlessOptions headless;
   WindowOptions demo;
   WindowSize window{demo.window_width, demo.window_height};
   std::uint64_t frames = 0;
   bool headless_mode = false;
-  bool bot = false;  // --bot: headless play has no other pilot, so it is required with --play
   std::vector<CLI::Option*> switches;         // take no value
   std::map<std::string, std::string> valued;  // flag -> what a missing value should have been
   std::vector<CLI::Option*> headless_only, demo_only;
@@ -276,15 +276,15 @@ Parser::Parser() {
   add_demo_options();
 }
 
-// Both modes' options, bound to the headless fields and copied to the demo's after parsing.
+// Both modes' options, bound once to `game`, which both front ends' options hold.
 void Parser::add_shared_options() {
-  value("--sprites", headless.sprites, "N",
+  scene::SceneConfig& scene = game.config.field.scene;
+  value("--sprites", scene.sprites, "N",
         fmt::format("Number of sprites, {}..{} (default {})", kMinSprites, kMaxSprites,
-                    headless.sprites),
+                    scene.sprites),
         range_text(kMinSprites, kMaxSprites))
       ->transform(unsigned_in(failure, "--sprites", kMinSprites, kMaxSprites));
-  value("--seed", headless.seed, "S",
-        fmt::format("Scene seed, 0..2^64-1 (default {})", headless.seed),
+  value("--seed", scene.seed, "S", fmt::format("Scene seed, 0..2^64-1 (default {})", scene.seed),
         range_text(0, std::numeric_limits<std::uint64_t>::max()))
       ->transform(unsigned_in(failure, "--seed", 0, std::numeric_limits<std::uint64_t>::max()));
   std::map<std::string, scene::SceneKind> scenes;
@@ -294,7 +294,7 @@ void Parser::add_shared_options() {
   for (const scene::SceneKind kind : scene::kSceneKinds) {
     scene_names += fmt::format("{}'{}'", scene_names.empty() ? "" : ", ", scene::scene_name(kind));
   }
-  value("--scene", headless.scene, "uniform|clustered|mixed|streams",
+  value("--scene", scene.kind, "uniform|clustered|mixed|streams",
         "Where the sprites start and how big they are (default uniform; see game/README.md)",
         "one of " + scene_names)
       ->transform(one_of(failure, "--scene", scenes, "one of " + scene_names));
@@ -302,14 +302,14 @@ void Parser::add_shared_options() {
   for (const memory::AllocatorKind kind : memory::kAllocatorKinds) {
     allocators[memory::allocator_name(kind)] = kind;
   }
-  value("--allocator", headless.allocator, "pool|new-delete",
+  value("--allocator", game.config.field.allocator, "pool|new-delete",
         "Where the quad-tree's nodes come from (default pool)", "'pool' or 'new-delete'")
       ->transform(one_of(failure, "--allocator", allocators, "'pool' or 'new-delete'"));
-  headless.threads = default_thread_count();
-  value("--threads", headless.threads, "N",
+  game.threads = default_thread_count();
+  value("--threads", game.threads, "N",
         fmt::format("Threads the tick runs on, 1..{} (default {}: the hardware threads); the "
                     "results are the same for any count",
-                    kMaxThreads, headless.threads),
+                    kMaxThreads, game.threads),
         range_text(1, kMaxThreads))
       ->transform(unsigned_in(failure, "--threads", 1, kMaxThreads));
 }
@@ -341,15 +341,16 @@ void Parser::add_play_options() {
   flag("--play", headless.play,
        "Play the game (the window's default; headless it needs --bot: without a window there is "
        "no player)");
-  flag("--bot", bot, "The bot pilot flies: headless with --play, in the window an attract mode");
-  flag("--storm", headless.storm,
+  flag("--bot", game.bot,
+       "The bot pilot flies: headless with --play, in the window an attract mode");
+  flag("--storm", game.config.storm,
        "The game's stress setting: volleys, big bursts, an immortal ship");
-  value("--record", headless.record, "FILE",
+  value("--record", game.record, "FILE",
         "Write the game's replay to FILE at the end (in the window: the game since its last "
         "restart)",
         "a file name")
       ->check(writable_file(failure, "--record"));
-  value("--replay", headless.replay, "FILE",
+  value("--replay", game.replay, "FILE",
         "Play the replay FILE to its end and check its final state hash; the file decides seed, "
         "scene, sprites, storm, ticks",
         "a replay file name");
@@ -526,21 +527,13 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
   CommandLine command;
   command.mode = parser.headless_mode ? CommandLine::Mode::Headless : CommandLine::Mode::Demo;
   command.headless = parser.headless;
+  command.headless.game = parser.game;
   WindowOptions& demo = command.demo;
   demo = parser.demo;
-  // The options both modes share are bound to the headless fields.
-  demo.sprites = parser.headless.sprites;
-  demo.seed = parser.headless.seed;
-  demo.scene = parser.headless.scene;
-  demo.allocator = parser.headless.allocator;
-  demo.threads = parser.headless.threads;
+  demo.game = parser.game;
   demo.window_width = parser.window.width;
   demo.window_height = parser.window.height;
   demo.window_size_given = parser.app.count("--window") > 0;
-  demo.bot = parser.bot;
-  demo.storm = parser.headless.storm;
-  demo.record = parser.headless.record;
-  demo.replay = parser.headless.replay;
   if (parser.frames != 0) demo.frames = parser.frames;
   return command;
 }

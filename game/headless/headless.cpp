@@ -1,4 +1,4 @@
-// The headless runner. Sections: the tick loop (verify_tick, run_ticks), the
+// The headless runner. Sections: the field run (run_ticks), the
 // two output formats (format_json with the blocks of report_json.hpp, format_summary),
 // run_headless.
 #include "game/headless/headless.hpp"
@@ -17,7 +17,6 @@
 #include "engine/spatial/quad_tree.hpp"
 #include "game/util/json_writer.hpp"
 #include "game/headless/play_run.hpp"
-#include "engine/spatial/pair_check.hpp"
 #include "game/sim/report_json.hpp"
 #include "game/headless/run_loop.hpp"
 #include "game/sim/tick_recorder.hpp"
@@ -38,18 +37,11 @@ std::array<std::pair<const char*, const AllocatorSummary*>, 2> by_allocator(
 
 }  // namespace
 
-std::optional<std::string> verify_tick(spatial::PairChecker& checker, std::uint64_t tick,
-                                       std::span<const spatial::Aabb> boxes,
-                                       std::span<const spatial::Pair> pairs) {
-  const auto mismatch = checker.check(boxes, pairs);
-  if (!mismatch) return std::nullopt;
-  return fmt::format("quadpool: --verify failed at tick {}: {}", tick, spatial::describe(*mismatch, boxes));
-}
-
 HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_counter,
                           std::FILE* progress) {
-  WorkerPool workers(options.threads);
-  SimulationConfig config = field_config(options, heap_counter);
+  WorkerPool workers(options.game.threads);
+  SimulationConfig config = options.game.config.field;
+  config.heap_counter = heap_counter;
   config.tasks = workers.task_system();
   Simulation sim(config);
 
@@ -59,38 +51,31 @@ HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_count
   TickRecorder recorder;
   recorder.reserve(options.ticks);
   HeapWarmup warmup;
-  spatial::PairChecker checker;
 
   const Clock::time_point start = Clock::now();
-  AllocatorAlternation alternation(options.allocator, options.switch_allocator_every);
-  ProgressLine progress_line(progress, options.ticks);
-  for (std::uint64_t t = 0; t < options.ticks; ++t) {
-    if (const auto kind = alternation.before_tick(t)) sim.set_allocator(*kind);
-    const bool warm = warmup.next_tick(sim);
-    const TickStats& tick = sim.step();
-    recorder.record(TickSample::of(tick, warm));
-
-    if (options.verify) {
-      if (auto failure = verify_tick(checker, t, sim.last_boxes(), sim.last_pairs())) {
-        return HeadlessOutcome{std::nullopt, std::move(*failure), 1};
-      }
-    }
-    progress_line.after_tick(t, tick.ms.total);
-  }
+  auto failure = run_tick_loop(
+      options, options.ticks, sim, recorder, progress,
+      [&](memory::AllocatorKind kind) { sim.set_allocator(kind); },
+      [&] {
+        const bool warm = warmup.next_tick(sim);
+        return TickSample::of(sim.step(), warm);
+      });
+  if (failure) return HeadlessOutcome{std::nullopt, std::move(*failure), 1};
   report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   report_field(report, sim, recorder);
   return HeadlessOutcome{report, {}, 0};
 }
 
 std::string format_json(const HeadlessReport& r) {
+  const SimulationConfig& field = r.options.game.config.field;
   JsonWriter json;
   json.begin();
-  json.integer("sprites", r.options.sprites);
+  json.integer("sprites", field.scene.sprites);
   json.integer("ticks", r.options.ticks);
-  write_seed(json, "seed", r.options.seed);
-  json.string("scene", scene::scene_name(r.options.scene));
-  json.string("allocator", memory::allocator_name(r.options.allocator));
-  json.integer("threads", r.options.threads);
+  write_seed(json, "seed", field.scene.seed);
+  json.string("scene", scene::scene_name(field.scene.kind));
+  json.string("allocator", memory::allocator_name(field.allocator));
+  json.integer("threads", r.options.game.threads);
   json.integer("switch_allocator_every", r.options.switch_allocator_every);
   json.boolean("verified", r.options.verify);
   json.string("state_hash", format_hash(r.state_hash));
@@ -144,10 +129,12 @@ std::string format_json(const HeadlessReport& r) {
 }
 
 std::string format_summary(const HeadlessReport& r) {
+  const SimulationConfig& field = r.options.game.config.field;
   std::string s =
       fmt::format("quadpool --headless{}: {} scene, {} sprites, {} ticks, seed {}, allocator {}",
-                  r.game ? " (play)" : "", scene::scene_name(r.options.scene), r.options.sprites,
-                  r.options.ticks, r.options.seed, memory::allocator_name(r.options.allocator));
+                  r.game ? " (play)" : "", scene::scene_name(field.scene.kind),
+                  field.scene.sprites, r.options.ticks, field.scene.seed,
+                  memory::allocator_name(field.allocator));
   if (r.options.switch_allocator_every != 0) {
     s += fmt::format(", switching every {} ticks", r.options.switch_allocator_every);
   }
@@ -184,7 +171,7 @@ std::string format_summary(const HeadlessReport& r) {
 
 int run_headless(const HeadlessOptions& options, HeapCounter heap_counter) {
   std::FILE* progress = options.json ? nullptr : stderr;
-  const HeadlessOutcome outcome = options.play || !options.replay.empty()
+  const HeadlessOutcome outcome = options.play || !options.game.replay.empty()
                                       ? run_play(options, heap_counter, progress)
                                       : run_ticks(options, heap_counter, progress);
   if (outcome.report) {

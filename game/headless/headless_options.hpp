@@ -1,13 +1,10 @@
 #pragma once
 /// The headless runner's settings, beside the runner (headless.hpp) and free of any display
-/// library, so that a build without the demo has everything the runner needs.
+/// library, so that a build without the window has everything the runner needs.
 
-#include <cstddef>
 #include <cstdint>
-#include <string>
 
-#include "engine/memory/allocator_kind.hpp"
-#include "common/scene/scene.hpp"
+#include "game/play/game_options.hpp"
 
 namespace quadpool::game {
 
@@ -16,22 +13,14 @@ namespace quadpool::game {
 inline constexpr std::uint64_t kMaxTicks = 1'000'000;
 
 struct HeadlessOptions {
-  std::size_t sprites = 10'000;
+  /// The flags the window takes too: the scene and the field (game.config.field, which the
+  /// field runner runs alone), --threads, and the game's --bot, --storm, --record, --replay.
+  play::GameOptions game;
   std::uint64_t ticks = 1'000;
-  std::uint64_t seed = 1;
-  scene::SceneKind scene = scene::SceneKind::Uniform;
-  memory::AllocatorKind allocator = memory::AllocatorKind::Pool;
-  // The threads the tick runs on, the caller's included (1..kMaxThreads of worker_pool.hpp); the
-  // command line's default is every hardware thread. The state does not depend on it.
-  std::uint32_t threads = 1;
   std::uint64_t switch_allocator_every = 0;  // 0: never switch
   bool verify = false;
   bool json = false;
-  // Play (game/play/): the bot plays the game on the field instead of the field running alone.
-  bool play = false;    // --play --bot
-  bool storm = false;   // the rules' stress setting
-  std::string record;   // write the game's replay here (empty: none)
-  std::string replay;   // play this replay file instead (empty: none); it decides the game
+  bool play = false;  // --play --bot: the bot plays the game on the field instead of the field alone
 };
 
 }  // namespace quadpool::game

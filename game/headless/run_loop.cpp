@@ -4,16 +4,6 @@
 
 namespace quadpool::game {
 
-SimulationConfig field_config(const HeadlessOptions& options, HeapCounter heap_counter) noexcept {
-  SimulationConfig config;
-  config.scene.seed = options.seed;
-  config.scene.sprites = options.sprites;
-  config.scene.kind = options.scene;
-  config.allocator = options.allocator;
-  config.heap_counter = heap_counter;
-  return config;
-}
-
 std::optional<memory::AllocatorKind> AllocatorAlternation::before_tick(std::uint64_t t) noexcept {
   if (every_ == 0 || t == 0 || t % every_ != 0) return std::nullopt;
   kind_ = kind_ == memory::AllocatorKind::Pool ? memory::AllocatorKind::NewDelete
@@ -32,6 +22,15 @@ void ProgressLine::after_tick(std::uint64_t t, double tick_ms) {
   fmt::print(out_, "quadpool: tick {}/{} ({:.0f}%), last tick {:.3f} ms\n", t + 1, ticks_,
              100.0 * static_cast<double>(t + 1) / static_cast<double>(ticks_), tick_ms);
   std::fflush(out_);
+}
+
+std::optional<std::string> verify_tick(spatial::PairChecker& checker, std::uint64_t tick,
+                                       std::span<const spatial::Aabb> boxes,
+                                       std::span<const spatial::Pair> pairs) {
+  const auto mismatch = checker.check(boxes, pairs);
+  if (!mismatch) return std::nullopt;
+  return fmt::format("quadpool: --verify failed at tick {}: {}", tick,
+                     spatial::describe(*mismatch, boxes));
 }
 
 void report_field(HeadlessReport& report, const Simulation& sim, const TickRecorder& recorder) {

@@ -1,22 +1,25 @@
 #pragma once
-/// The parts of a headless run that the field runner (headless.cpp) and the play runner
-/// (play_run.cpp) share, so both switch allocators, print progress and fill the report's field
-/// figures the same way.
+/// The tick loop that the field run (headless.cpp) and the play run (play_run.cpp) share, so both
+/// switch allocators, check pairs, record ticks and print progress the same way, and the report's
+/// field figures that both fill from the last tick.
 
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <span>
+#include <string>
 
 #include "engine/memory/allocator_kind.hpp"
-#include "game/headless/headless.hpp"
+#include "engine/spatial/aabb.hpp"
+#include "engine/spatial/pair.hpp"
+#include "engine/spatial/pair_check.hpp"
+#include "game/headless/headless_options.hpp"
+#include "game/headless/report.hpp"
 #include "game/sim/simulation.hpp"
 #include "game/sim/tick_recorder.hpp"
 
 namespace quadpool::game {
-
-/// The field's settings from the options: scene, sprites, seed, allocator, heap counter.
-SimulationConfig field_config(const HeadlessOptions& options, HeapCounter heap_counter) noexcept;
 
 /// --switch-allocator-every: which allocator a tick runs on.
 class AllocatorAlternation {
@@ -46,6 +49,37 @@ class ProgressLine {
   std::uint64_t ticks_;
   Clock::time_point last_;
 };
+
+/// The --verify check of one tick: empty when `pairs` are exactly the overlapping pairs of
+/// `boxes`, otherwise the one-line failure message naming the tick, the pair and both boxes.
+std::optional<std::string> verify_tick(spatial::PairChecker& checker, std::uint64_t tick,
+                                       std::span<const spatial::Aabb> boxes,
+                                       std::span<const spatial::Pair> pairs);
+
+/// Runs `ticks` ticks as options say: before each, set_allocator(kind) when
+/// --switch-allocator-every switches; then step(), which runs one tick of `field` (or of a game
+/// on it) and returns its TickSample; then --verify on `field`, the recorder, the progress line.
+/// Returns the --verify failure, or empty when every tick ran.
+template <class SetAllocator, class Step>
+std::optional<std::string> run_tick_loop(const HeadlessOptions& options, std::uint64_t ticks,
+                                         const Simulation& field, TickRecorder& recorder,
+                                         std::FILE* progress, SetAllocator&& set_allocator,
+                                         Step&& step) {
+  spatial::PairChecker checker;
+  AllocatorAlternation alternation(options.game.config.field.allocator,
+                                   options.switch_allocator_every);
+  ProgressLine progress_line(progress, ticks);
+  for (std::uint64_t t = 0; t < ticks; ++t) {
+    if (const auto kind = alternation.before_tick(t)) set_allocator(*kind);
+    const TickSample sample = step();
+    recorder.record(sample);
+    if (options.verify) {
+      if (auto failure = verify_tick(checker, t, field.last_boxes(), field.last_pairs())) return failure;
+    }
+    progress_line.after_tick(t, sample.ms.total);
+  }
+  return std::nullopt;
+}
 
 /// Fills the report's field figures (state hash, pairs, contacts, pool, tree, kinetic energy
 /// after the run) from `sim` and the tick figures from `recorder`.

@@ -2,6 +2,10 @@
 
 #include <utility>
 
+#include <fmt/format.h>
+
+#include "game/sim/simulation.hpp"
+
 namespace quadpool::game::play {
 
 namespace {
@@ -38,15 +42,19 @@ PlaySession::PlaySession(SessionStart start)
       world_(std::make_unique<play::PlayWorld>(start_.config)),
       pilot_(start_.pilot),
       bot_(start_.bot_seed) {
-  // The recording holds one command a tick: sized for ten minutes at 60 ticks a second up
-  // front, so that a warm tick does not allocate for it.
-  if (start_.record) recorded_.reserve(36'000);
+  // The recording holds one command a tick, sized up front so that a warm tick does not
+  // allocate for it.
+  if (start_.record) recorded_.reserve(start_.expected_ticks);
 }
 
 PlaySession::~PlaySession() = default;
 
 bool PlaySession::replay_finished() const noexcept {
   return pilot_ == Pilot::Replay && replay_next_ >= start_.replay->commands.size();
+}
+
+std::size_t PlaySession::replay_ticks() const noexcept {
+  return start_.replay ? start_.replay->commands.size() : 0;
 }
 
 play::InputCommand PlaySession::next_command(const play::InputCommand& player) {
@@ -104,6 +112,26 @@ void PlaySession::end_ab(memory::AllocatorKind kind) {
 std::optional<play::Replay> PlaySession::recording() const {
   if (!start_.record) return std::nullopt;
   return play::Replay{play::replay_start_of(start_.config), recorded_, world_->state_hash()};
+}
+
+std::string PlaySession::write_recording(const std::string& path) const {
+  const std::optional<play::Replay> recorded = recording();
+  if (!recorded) return {};
+  try {
+    play::write_replay(path, *recorded);
+  } catch (const play::ReplayWriteError& e) {
+    return fmt::format("quadpool: {}", e.what());
+  }
+  return {};
+}
+
+std::string PlaySession::replay_mismatch() const {
+  if (!start_.replay || !replay_finished()) return {};
+  const std::uint64_t hash = world_->state_hash();
+  if (hash == start_.replay->final_hash) return {};
+  return fmt::format("quadpool: {}: the replay ended on state hash {}, not on the {} the file "
+                     "recorded",
+                     start_.replay_file, format_hash(hash), format_hash(start_.replay->final_hash));
 }
 
 GameReport PlaySession::report() const {

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "engine/memory/allocator_kind.hpp"
@@ -43,6 +44,9 @@ struct SessionStart {
   std::optional<play::Replay> replay;
   std::string replay_file;  ///< the replay's path, for the report
   bool record = false;      ///< keep every tick's command for recording()
+  /// The ticks the recording is sized for up front (a warm tick then allocates nothing for it):
+  /// ten minutes at 60 ticks a second unless the caller knows better.
+  std::size_t expected_ticks = 36'000;
 };
 
 class PlaySession {
@@ -70,9 +74,13 @@ class PlaySession {
   void set_allocator(memory::AllocatorKind kind) noexcept { world_->set_allocator(kind); }
 
   const play::PlayWorld& world() const noexcept { return *world_; }
+  /// The config the games start from: the replay's start when there is one.
+  const play::PlayConfig& config() const noexcept { return start_.config; }
   Pilot pilot() const noexcept { return pilot_; }
   /// Every command is played and the replay is over.
   bool replay_finished() const noexcept;
+  /// The replay's length in ticks (0 without a replay).
+  std::size_t replay_ticks() const noexcept;
   /// The last step's events and figures (a tick sample as the headless runner records it).
   const PlayEvents& events() const noexcept { return events_; }
   const TickSample& last_sample() const noexcept { return sample_; }
@@ -84,8 +92,14 @@ class PlaySession {
   /// The game since the last restart as a replay file's content (start, commands, hash);
   /// empty when the session does not record.
   std::optional<play::Replay> recording() const;
+  /// Writes recording() to `path` (atomically: a failure keeps the old file). Empty on success
+  /// or when the session does not record, else the one line that says what failed.
+  std::string write_recording(const std::string& path) const;
   /// The JSON "game" object's content: status, entities, the replay's verdict once it is over.
   GameReport report() const;
+  /// Empty unless a replay was played to its end and did not end on its recorded hash; then
+  /// the one line that says so, naming the file and both hashes.
+  std::string replay_mismatch() const;
 
  private:
   play::InputCommand next_command(const play::InputCommand& player);

@@ -10,8 +10,7 @@
 #include <string>
 
 #include "engine/core/task_system.hpp"
-#include "engine/memory/allocator_kind.hpp"
-#include "common/scene/scene.hpp"
+#include "game/play/game_options.hpp"
 
 namespace quadpool::game {
 
@@ -21,11 +20,11 @@ inline constexpr int kMinWindowWidth = 320, kMaxWindowWidth = 7680;
 inline constexpr int kMinWindowHeight = 240, kMaxWindowHeight = 4320;
 
 struct WindowOptions {
-  std::size_t sprites = 10'000;
-  std::uint64_t seed = 1;
-  memory::AllocatorKind allocator = memory::AllocatorKind::Pool;
-  std::uint32_t threads = 1;  // --threads, as HeadlessOptions::threads
-  /// The workers the tick runs on: run_window() starts `threads` of them and sets this (the
+  /// The flags the headless runner takes too: the scene and the field, --threads, and the
+  /// game's --bot (attract mode), --storm, --record (the game since its last restart) and
+  /// --replay (it decides the game).
+  play::GameOptions game;
+  /// The workers the tick runs on: run_window() starts game.threads of them and sets this (the
   /// default runs every task inline).
   TaskSystem tasks{};
   int window_width = 1280;
@@ -34,15 +33,10 @@ struct WindowOptions {
   std::optional<std::uint64_t> frames;  // quit after this many frames
   std::string screenshot;               // PNG or BMP of the last frame; empty for none
   bool vsync = true;
-  scene::SceneKind scene = scene::SceneKind::Uniform;  // the scene the demo opens with
   bool ab = false;  // start an A/B run on the first frame (so --frames runs can record it)
   // The window opens on the game (see the README's "Keys and mouse" for why); --lab opens the
-  // lab. The game's flags, as in headless play:
+  // lab.
   bool lab = false;
-  bool bot = false;     // the bot flies (attract mode)
-  bool storm = false;   // the game's stress setting
-  std::string record;   // write the game's replay here at the end (empty: none)
-  std::string replay;   // play this replay file (empty: none); it decides the game
   /// Counts heap allocations (quadpool::heap_allocations when the executable links
   /// quadpool::heap_hook); nullptr: the overlay and the summary show no allocation counts.
   std::uint64_t (*heap_counter)() noexcept = nullptr;

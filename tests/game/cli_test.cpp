@@ -32,7 +32,7 @@ TEST(CommandLine, NoFlagsRunsTheDemoWithItsDefaults) {
   ASSERT_TRUE(r.command.has_value()) << r.message;
   EXPECT_EQ(r.command->mode, CommandLine::Mode::Demo);
   const WindowOptions defaults;
-  EXPECT_EQ(r.command->demo.sprites, defaults.sprites);
+  EXPECT_EQ(r.command->demo.game.config.field.scene.sprites, defaults.game.config.field.scene.sprites);
   EXPECT_EQ(r.command->demo.window_width, defaults.window_width);
   EXPECT_TRUE(r.command->demo.vsync);
   EXPECT_FALSE(r.command->demo.frames.has_value());
@@ -46,12 +46,12 @@ TEST(CommandLine, HeadlessFlagsAreAllParsed) {
   ASSERT_TRUE(r.command.has_value()) << r.message;
   const HeadlessOptions& h = r.command->headless;
   EXPECT_EQ(r.command->mode, CommandLine::Mode::Headless);
-  EXPECT_EQ(h.sprites, 1234u);
+  EXPECT_EQ(h.game.config.field.scene.sprites, 1234u);
   EXPECT_EQ(h.ticks, 77u);
-  EXPECT_EQ(h.seed, 18446744073709551615ull);
-  EXPECT_EQ(h.allocator, memory::AllocatorKind::NewDelete);
+  EXPECT_EQ(h.game.config.field.scene.seed, 18446744073709551615ull);
+  EXPECT_EQ(h.game.config.field.allocator, memory::AllocatorKind::NewDelete);
   EXPECT_EQ(h.switch_allocator_every, 7u);
-  EXPECT_EQ(h.threads, 7u);
+  EXPECT_EQ(h.game.threads, 7u);
   EXPECT_TRUE(h.verify);
   EXPECT_TRUE(h.json);
 }
@@ -61,17 +61,17 @@ TEST(CommandLine, PlayAndReplayFlagsAreParsed) {
                                   "game.qpr", "--ticks", "50", "--seed", "3"});
   ASSERT_TRUE(play.command.has_value()) << play.message;
   EXPECT_TRUE(play.command->headless.play);
-  EXPECT_TRUE(play.command->headless.storm);
-  EXPECT_EQ(play.command->headless.record, "game.qpr");
-  EXPECT_TRUE(play.command->headless.replay.empty());
+  EXPECT_TRUE(play.command->headless.game.config.storm);
+  EXPECT_EQ(play.command->headless.game.record, "game.qpr");
+  EXPECT_TRUE(play.command->headless.game.replay.empty());
 
   // The file is read when the run starts, not while the command line is parsed.
   const ParseResult replay = parse({"--headless", "--replay", "game.qpr", "--allocator",
                                     "new-delete", "--switch-allocator-every", "7", "--json"});
   ASSERT_TRUE(replay.command.has_value()) << replay.message;
   EXPECT_FALSE(replay.command->headless.play);
-  EXPECT_EQ(replay.command->headless.replay, "game.qpr");
-  EXPECT_EQ(replay.command->headless.allocator, memory::AllocatorKind::NewDelete);
+  EXPECT_EQ(replay.command->headless.game.replay, "game.qpr");
+  EXPECT_EQ(replay.command->headless.game.config.field.allocator, memory::AllocatorKind::NewDelete);
 }
 
 // The window opens on the game: the play flags need no --play there, and --lab opens the lab.
@@ -79,18 +79,18 @@ TEST(CommandLine, ThePlayFlagsWorkInTheWindowToo) {
   const ParseResult bot = parse({"--bot", "--storm", "--record", "game.qpr", "--ab"});
   ASSERT_TRUE(bot.command.has_value()) << bot.message;
   EXPECT_EQ(bot.command->mode, CommandLine::Mode::Demo);
-  EXPECT_TRUE(bot.command->demo.bot);
-  EXPECT_TRUE(bot.command->demo.storm);
+  EXPECT_TRUE(bot.command->demo.game.bot);
+  EXPECT_TRUE(bot.command->demo.game.config.storm);
   EXPECT_TRUE(bot.command->demo.ab);
   EXPECT_FALSE(bot.command->demo.lab);
-  EXPECT_EQ(bot.command->demo.record, "game.qpr");
+  EXPECT_EQ(bot.command->demo.game.record, "game.qpr");
   const ParseResult play = parse({"--play", "--frames", "3"});
   ASSERT_TRUE(play.command.has_value()) << play.message;
-  EXPECT_FALSE(play.command->demo.bot);
+  EXPECT_FALSE(play.command->demo.game.bot);
   const ParseResult replay = parse({"--replay", "game.qpr", "--allocator", "new-delete"});
   ASSERT_TRUE(replay.command.has_value()) << replay.message;
-  EXPECT_EQ(replay.command->demo.replay, "game.qpr");
-  EXPECT_EQ(replay.command->demo.allocator, memory::AllocatorKind::NewDelete);
+  EXPECT_EQ(replay.command->demo.game.replay, "game.qpr");
+  EXPECT_EQ(replay.command->demo.game.config.field.allocator, memory::AllocatorKind::NewDelete);
   const ParseResult lab = parse({"--lab", "--sprites", "300"});
   ASSERT_TRUE(lab.command.has_value()) << lab.message;
   EXPECT_TRUE(lab.command->demo.lab);
@@ -102,9 +102,9 @@ TEST(CommandLine, DemoFlagsFillDemoOptions) {
              "1920x1080", "--frames", "120", "--screenshot", "shot.PNG", "--vsync", "off"});
   ASSERT_TRUE(r.command.has_value()) << r.message;
   const WindowOptions& d = r.command->demo;
-  EXPECT_EQ(d.sprites, 5000u);
-  EXPECT_EQ(d.seed, 9u);
-  EXPECT_EQ(d.allocator, memory::AllocatorKind::NewDelete);
+  EXPECT_EQ(d.game.config.field.scene.sprites, 5000u);
+  EXPECT_EQ(d.game.config.field.scene.seed, 9u);
+  EXPECT_EQ(d.game.config.field.allocator, memory::AllocatorKind::NewDelete);
   EXPECT_EQ(d.window_width, 1920);
   EXPECT_EQ(d.window_height, 1080);
   EXPECT_EQ(d.frames, 120u);
@@ -116,15 +116,15 @@ TEST(CommandLine, SceneAndAbReachBothModes) {
   for (const scene::SceneKind kind : scene::kSceneKinds) {
     const ParseResult headless = parse({"--headless", "--scene", scene::scene_name(kind)});
     ASSERT_TRUE(headless.command.has_value()) << headless.message;
-    EXPECT_EQ(headless.command->headless.scene, kind);
+    EXPECT_EQ(headless.command->headless.game.config.field.scene.kind, kind);
     const ParseResult demo = parse({"--scene", scene::scene_name(kind), "--ab"});
     ASSERT_TRUE(demo.command.has_value()) << demo.message;
-    EXPECT_EQ(demo.command->demo.scene, kind);
+    EXPECT_EQ(demo.command->demo.game.config.field.scene.kind, kind);
     EXPECT_TRUE(demo.command->demo.ab);
   }
   const ParseResult defaults = parse({"--headless"});
   ASSERT_TRUE(defaults.command.has_value());
-  EXPECT_EQ(defaults.command->headless.scene, scene::SceneKind::Uniform);
+  EXPECT_EQ(defaults.command->headless.game.config.field.scene.kind, scene::SceneKind::Uniform);
   EXPECT_FALSE(parse({}).command->demo.ab);
 }
 
@@ -321,12 +321,12 @@ TEST(CommandLine, AValueWithANewlineIsQuotedOnOneLine) {
 TEST(CommandLine, ASeedWithLeadingZerosIsReadAsDecimal) {
   const ParseResult max = parse({"--headless", "--seed", "018446744073709551615"});
   ASSERT_TRUE(max.command.has_value()) << max.message;
-  EXPECT_EQ(max.command->headless.seed, 18446744073709551615ull);
+  EXPECT_EQ(max.command->headless.game.config.field.scene.seed, 18446744073709551615ull);
   const ParseResult seven = parse({"--headless", "--seed", "0010", "--sprites", "007"});
   ASSERT_TRUE(seven.command.has_value()) << seven.message;
-  EXPECT_EQ(seven.command->headless.seed, 10u) << "not octal";
-  EXPECT_EQ(seven.command->headless.sprites, 7u);
-  EXPECT_EQ(parse({"--headless", "--seed", "0"}).command->headless.seed, 0u);
+  EXPECT_EQ(seven.command->headless.game.config.field.scene.seed, 10u) << "not octal";
+  EXPECT_EQ(seven.command->headless.game.config.field.scene.sprites, 7u);
+  EXPECT_EQ(parse({"--headless", "--seed", "0"}).command->headless.game.config.field.scene.seed, 0u);
 }
 
 // CLI11 leaves the unknown arguments in a list, which was once quoted joined together as if it

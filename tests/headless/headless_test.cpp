@@ -12,6 +12,8 @@
 #include <gtest/gtest.h>
 
 #include "common/heap_counter.hpp"
+#include "engine/spatial/pair_check.hpp"
+#include "game/headless/run_loop.hpp"
 #include "game/util/json_writer.hpp"
 #include "common/scene/scene.hpp"
 #include "tests/helpers/flat_json.hpp"
@@ -74,9 +76,9 @@ TEST(JsonWriter, KeepsUtf8AndReplacesBytesThatAreNotUtf8) {
 
 TEST(HeadlessRunner, ReportMatchesTheSimulationItRan) {
   HeadlessOptions options;
-  options.sprites = 800;
+  options.game.config.field.scene.sprites = 800;
   options.ticks = 300;
-  options.seed = 21;
+  options.game.config.field.scene.seed = 21;
   options.verify = true;
   const HeadlessOutcome outcome = run_ticks(options, &quadpool::heap_allocations, nullptr);
   ASSERT_TRUE(outcome.report.has_value()) << outcome.failure;
@@ -115,7 +117,7 @@ TEST(HeadlessRunner, VerifyNamesTheTickAndThePairOfAMismatch) {
 
 TEST(HeadlessRunner, SwitchingSplitsTheTicksBetweenTheAllocators) {
   HeadlessOptions options;
-  options.sprites = 300;
+  options.game.config.field.scene.sprites = 300;
   options.ticks = 100;
   options.switch_allocator_every = 7;
   const HeadlessOutcome outcome = run_ticks(options, nullptr, nullptr);

@@ -250,12 +250,12 @@ TEST(PlayRun, ARecordThatCannotBeWrittenExitsOneNamingTheFileAndStillReports) {
   // reaches the writer, as this one does when the run is called directly.
   HeadlessOptions options;
   options.play = true;
-  options.sprites = 300;
+  options.game.config.field.scene.sprites = 300;
   options.ticks = 20;
-  options.record = "/no-such-quadpool-folder/game.qpr";
+  options.game.record = "/no-such-quadpool-folder/game.qpr";
   const HeadlessOutcome outcome = run_play(options, nullptr, nullptr);
   EXPECT_EQ(outcome.exit_code, 1);
-  EXPECT_NE(outcome.failure.find(options.record), std::string::npos) << outcome.failure;
+  EXPECT_NE(outcome.failure.find(options.game.record), std::string::npos) << outcome.failure;
   ASSERT_TRUE(outcome.report.has_value());
   ASSERT_TRUE(outcome.report->game.has_value());
   EXPECT_TRUE(outcome.report->game->recorded_to.empty());

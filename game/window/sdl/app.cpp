@@ -57,10 +57,8 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const W
     : target_{window, renderer, renderer_name(renderer), {}},
       options_(options),
       input_(std::move(script)),
-      lab_{window::SimRunner(
-               scene::SceneConfig{
-                   .seed = options.seed, .sprites = options.sprites, .kind = options.scene},
-               options.allocator, options.heap_counter, options.tasks),
+      lab_{window::SimRunner(options.game.config.field.scene, options.game.config.field.allocator,
+                             options.heap_counter, options.tasks),
            {},
            {}},
       play_(options, std::move(replay)),
@@ -68,7 +66,7 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const W
       // screen's area however many sprites there are.
       stream_(kInitialStreamQuads * 4 * window::VertexStream::kFramesInFlight),
       sprite_renderer_(renderer, atlas, options.tasks),
-      overlay_(options.seed),
+      overlay_(options.game.config.field.scene.seed),
       loop_{options.lab ? Mode::Lab : Mode::Play} {
   update_layout();
 }
@@ -552,14 +550,8 @@ int App::finish() {
     std::fprintf(stderr, "%s\n", problem.c_str());
     exit_code = 1;
   }
-  const GameReport game = play_.report();
-  if (game.replay && play_.session().replay_finished() && !game.replay->matches) {
-    std::fprintf(stderr,
-                 "quadpool: %s: the replay ended on state hash %s, not on the %s the file "
-                 "recorded\n",
-                 game.replay->file.c_str(),
-                 format_hash(play_.session().world().state_hash()).c_str(),
-                 format_hash(game.replay->recorded_hash).c_str());
+  if (const std::string mismatch = play_.session().replay_mismatch(); !mismatch.empty()) {
+    std::fprintf(stderr, "%s\n", mismatch.c_str());
     exit_code = 1;
   }
   return exit_code;

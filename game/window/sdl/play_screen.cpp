@@ -22,29 +22,12 @@ namespace {
 // starts: enough to see a rock coming, close enough to see the ship.
 constexpr float kPlayViewWorldUnits = 320.0f;
 
-play::SessionStart session_start(const WindowOptions& options, std::optional<play::Replay> replay) {
-  play::SessionStart start;
-  SimulationConfig& field = start.config.field;
-  field.scene.seed = options.seed;
-  field.scene.sprites = options.sprites;
-  field.scene.kind = options.scene;
-  field.allocator = options.allocator;
-  field.heap_counter = options.heap_counter;
-  field.tasks = options.tasks;
-  start.config.storm = options.storm;
-  start.pilot = options.bot ? play::Pilot::Bot : play::Pilot::Player;
-  start.bot_seed = options.seed;  // as the headless runner seeds it: the same game
-  start.replay = std::move(replay);
-  start.replay_file = options.replay;
-  start.record = !options.record.empty();
-  return start;
-}
-
 }  // namespace
 
 PlayScreen::PlayScreen(const WindowOptions& options, std::optional<play::Replay> replay)
-    : session_(session_start(options, std::move(replay))),
-      record_path_(options.record),
+    : session_(play::session_start(options.game, std::move(replay), options.tasks,
+                                   options.heap_counter)),
+      record_path_(options.game.record),
       high_score_(default_high_score_path()) {
   rocks_.reserve(session_.world().field().sprites().size());
 }
@@ -142,16 +125,12 @@ window::PlaySummary PlayScreen::stats() const {
 }
 
 std::string PlayScreen::write_record() {
-  const std::optional<play::Replay> recording = session_.recording();
-  if (!recording) return {};
-  try {
-    play::write_replay(record_path_, *recording);
-  } catch (const play::ReplayWriteError& e) {
-    return fmt::format("quadpool: {}", e.what());
-  }
+  if (record_path_.empty()) return {};
+  std::string problem = session_.write_recording(record_path_);
+  if (!problem.empty()) return problem;
   recorded_ = true;
   logger().info("wrote the game's replay to {} ({} ticks)", record_path_,
-                recording->commands.size());
+                session_.world().ticks());
   return {};
 }
 

@@ -197,9 +197,9 @@ int read_inputs(const WindowOptions& options, std::vector<window::sdl::ScriptedK
       return 2;
     }
   }
-  if (!options.replay.empty()) {
+  if (!options.game.replay.empty()) {
     try {
-      replay = play::read_replay(options.replay);
+      replay = play::read_replay(options.game.replay);
     } catch (const play::ReplayError& e) {
       std::fprintf(stderr, "quadpool: %s\n", e.what());
       return 2;
@@ -290,13 +290,14 @@ int run_window(const WindowOptions& options) {
   logger().info(
       "demo: {} sprites, seed {}, {} thread(s), {}x{} window, renderer {} (video driver {}), "
       "vsync {}, pair kernel {}",
-      options.sprites, options.seed, options.threads, window_w, window_h,
+      options.game.config.field.scene.sprites, options.game.config.field.scene.seed,
+      options.game.threads, window_w, window_h,
       info.name ? info.name : "?", SDL_GetCurrentVideoDriver(), options.vsync ? "on" : "off",
       quadpool::spatial::pair_kernel_name());
 
   ImGuiSession imgui(window.get(), renderer.get());
   // The tick's workers live as long as the App that ticks on them.
-  WorkerPool workers(options.threads);
+  WorkerPool workers(options.game.threads);
   WindowOptions with_workers = options;
   with_workers.tasks = workers.task_system();
   window::sdl::App app(window.get(), renderer.get(), atlas, with_workers, std::move(script),
