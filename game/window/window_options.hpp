@@ -36,8 +36,8 @@ struct WindowOptions {
   bool vsync = true;
   scene::SceneKind scene = scene::SceneKind::Uniform;  // the scene the demo opens with
   bool ab = false;  // start an A/B run on the first frame (so --frames runs can record it)
-  // The window opens on the game (see docs/window.md, "Two modes, one key apart", for why); --lab opens the
-  // lab. The game's flags, as in headless play:
+  // The window opens on the game (see docs/window.md, "Two modes, one key apart", for why);
+  // --lab opens the lab. The game's flags, as in headless play:
   bool lab = false;
   bool bot = false;     // the bot flies (attract mode)
   bool storm = false;   // the game's stress setting
