@@ -43,7 +43,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libboost-dev libmimalloc-dev libbox2d-dev  # benchmark peers
   valgrind xvfb xauth                  # test-time tools
-  python3                              # scripts that turn benchmark JSON into README tables
+  python3                              # scripts that turn benchmark JSON into the tables in docs/
 )
 
 install_packages() {

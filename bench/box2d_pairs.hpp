@@ -28,8 +28,8 @@ class Box2dPairs {
   /// the boxes' order. b2DynamicTree builds itself by inserting one leaf at a time and keeps its
   /// nodes in allocation order, so a level created region by region gets a tree whose nearby
   /// nodes are near in memory; a million proxies created in random order give a tree in which
-  /// every query touches hundreds of nodes scattered over 100 MB (engine/spatial/README.md, "At
-  /// 100k and 1M sprites"). Creation is not timed.
+  /// every query touches hundreds of nodes scattered over 100 MB (docs/spatial.md, "At 100k
+  /// and 1M sprites"). Creation is not timed.
   Box2dPairs(std::span<const spatial::Aabb> boxes, float units_per_meter);
   ~Box2dPairs();
   Box2dPairs(const Box2dPairs&) = delete;

@@ -2,7 +2,7 @@
 // sebbbi/OffsetAllocator and against another checkout of this project, with the runs of every
 // allocator alternating in one process (the one that goes first rotates each round), so that the
 // machine's slow minutes fall on all of them alike. See offset_peers.hpp for the runners and
-// engine/memory/README.md ("Measured") for how to build it with the peers.
+// docs/memory.md ("Measured") for how to build it with the peers.
 //
 //   offset_peers [--live 1000,10000,100000] [--space 1.25,1.10,1.02] [--rounds 10]
 //                [--only handle|offset|other-handle|other-offset|sebbbi|sebbbi-wide]

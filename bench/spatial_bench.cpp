@@ -79,7 +79,7 @@ constexpr std::uint64_t kSceneSeed = 2026;
 constexpr int kWarmUpTicks = 3;  // untimed: pools, arrays and Box2D's first full pair pass grow
 
 // The game's settings (SimulationConfig takes its defaults from QuadTreeConfig): the benchmark
-// measures what the game runs. The flags exist for experiments, not for the README's tables.
+// measures what the game runs. The flags exist for experiments, not for docs/spatial.md's tables.
 int g_leaf_capacity = quadpool::spatial::QuadTreeConfig{}.leaf_capacity;
 int g_max_depth = quadpool::spatial::QuadTreeConfig{}.max_depth;
 int g_box2d_units_per_meter = 16;

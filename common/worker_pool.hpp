@@ -5,7 +5,7 @@
 /// that enqueues is worker 0 and runs ranges too while it waits in finish(), so a pool of N
 /// threads starts N - 1 of its own.
 ///
-/// Against oneTBB (measured in game/README.md, "Threads"): oneTBB's two-thread tick takes 0.97
+/// Against oneTBB (measured in docs/simulation.md, "Threads"): oneTBB's two-thread tick takes 0.97
 /// to 0.99 of this pool's; the pool is kept because it adds no package. It makes no heap
 /// allocation after its construction.
 ///

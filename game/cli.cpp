@@ -289,7 +289,7 @@ void Parser::add_shared_options() {
       ->transform(unsigned_in(failure, "--seed", 0, std::numeric_limits<std::uint64_t>::max()));
   std::map<std::string, scene::SceneKind> scenes;
   for (const scene::SceneKind kind : scene::kSceneKinds) scenes[scene::scene_name(kind)] = kind;
-  // In declaration order, as --help and the README list them.
+  // In declaration order, as --help and docs/headless.md list them.
   std::string scene_names;
   for (const scene::SceneKind kind : scene::kSceneKinds) {
     scene_names += fmt::format("{}'{}'", scene_names.empty() ? "" : ", ", scene::scene_name(kind));

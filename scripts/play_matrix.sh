@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The play tick, pool against new-delete: the headless bot game (20,000 rocks) and the storm
 # (the stress setting) on the Release runner (asserts off), measured in separate runs and
-# alternating in one process. Prints a markdown table, the command and the load average.
+# alternating in one process. Prints a markdown table, the command and the load average: the
+# table of docs/performance.md, "What the pools buy in play".
 #
 #   scripts/play_matrix.sh [--rounds R] [--games "normal storm"] [--every K]
 #
@@ -37,8 +38,8 @@ check_count play_matrix.sh --rounds "$ROUNDS"
 check_count play_matrix.sh --every "$EVERY"
 check_list play_matrix.sh --games game "$GAMES" "$ALL_GAMES"
 
-# The games: the acceptance game of the README (3,000 ticks, a few seconds a run) and the
-# storm at the same field, long enough to reach its plateau of live entities.
+# The games: the full-size game of game/play/README.md's tests (3,000 ticks, a few seconds a
+# run) and the storm at the same field, long enough to reach its plateau of live entities.
 game_args() {
   case "$1" in
     normal) echo "--play --bot --sprites 20000 --ticks 3000 --seed 5" ;;

@@ -3,7 +3,7 @@
 #   docs/spatial_bench.json   the raw Google Benchmark output
 #   docs/spatial_bench.png    p50 per tick against N, every method, log-log, a panel per scene
 #                             (gnuplot)
-# and prints the Markdown tables, one per scene, that engine/spatial/README.md shows.
+# and prints the Markdown tables, one per scene, that docs/spatial.md shows.
 #
 #   scripts/plot_spatial.sh                     build preset bench, run, plot
 #   scripts/plot_spatial.sh --from FILE.json    plot an earlier run without running again
@@ -41,13 +41,13 @@ else
   cmake --preset bench
   cmake --build --preset bench -j 2 --target spatial_bench
   # The plot and tables cover 1k to 100k; 1M (minutes a tick's worth of peers) is measured on
-  # its own (engine/spatial/README.md, "At 1M sprites").
+  # its own (docs/spatial.md, "At 100k and 1M sprites").
   build/bench/bench/spatial_bench --ticks="$TICKS" --max_sprites=100000 \
     --benchmark_out="$JSON" --benchmark_out_format=json
 fi
 
 # Google Benchmark writes one "key": value per line. One pass collects the counters of each
-# benchmark, writes the plot data to $DAT (one block per scene) and prints the README tables
+# benchmark, writes the plot data to $DAT (one block per scene) and prints the docs/spatial.md tables
 # (p50 (p99) in microseconds per tick, per scene, and the ratios the goals are about).
 DAT=$(mktemp)
 trap 'rm -f "$DAT"' EXIT

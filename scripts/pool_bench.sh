@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the pool benchmarks (memory_bench at -O3, memory_bench_o2 at -O2, memory_bench_mimalloc)
-# in a Release build with asserts off, and rewrites the pool table in engine/memory/README.md
+# in a Release build with asserts off, and rewrites the pool table in docs/memory.md
 # from their JSON.
 #   scripts/pool_bench.sh            # about 5 minutes on 2 cores; takes no arguments
 set -euo pipefail
@@ -22,4 +22,4 @@ echo "==> memory_bench_mimalloc"
 build/bench/bench/memory_bench_mimalloc "${args[@]}" > build/bench/pool_bench_mimalloc.json
 python3 scripts/pool_bench_table.py build/bench/pool_bench.json build/bench/pool_bench_o2.json \
   build/bench/pool_bench_mimalloc.json \
-  --readme engine/memory/README.md
+  --doc docs/memory.md

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Turns the JSON of memory_bench (-O3), memory_bench_o2 (the same peers at -O2) and
-memory_bench_mimalloc into the pool table of engine/memory/README.md (median ns per
+memory_bench_mimalloc into the pool table of docs/memory.md (median ns per
 create+destroy pair, and ratios against ObjectPool measured in the same binary and run).
 
     scripts/pool_bench_table.py memory_bench.json memory_bench_o2.json memory_bench_mimalloc.json
-                                [--readme FILE]
+                                [--doc FILE]
 
-With --readme, the text between the pool-bench markers in FILE is replaced; otherwise the table
+With --doc, the text between the pool-bench markers in FILE is replaced; otherwise the table
 is printed.
 """
 import argparse
@@ -69,9 +69,9 @@ def main():
     parser.add_argument("memory_bench_json")
     parser.add_argument("memory_bench_o2_json")
     parser.add_argument("memory_bench_mimalloc_json")
-    parser.add_argument("--readme", metavar="FILE")
+    parser.add_argument("--doc", metavar="FILE")
     args = parser.parse_args()
-    readme = args.readme
+    doc = args.doc
     main_results, context = medians(args.memory_bench_json)
     o2_results, _ = medians(args.memory_bench_o2_json)
     mi_results, _ = medians(args.memory_bench_mimalloc_json)
@@ -81,18 +81,18 @@ def main():
     text += (f"\n\nMedian ns per create+destroy pair of 5 interleaved repetitions, {cpu}. "
              "In brackets: the ratio to ObjectPool in the same run "
              "(above 1x means slower than the pool).")
-    if readme is None:
+    if doc is None:
         print(text)
         return
-    with open(readme) as f:
+    with open(doc) as f:
         content = f.read()
     if BEGIN not in content or END not in content:
-        sys.exit(f"{readme}: no {BEGIN} ... {END} markers")
+        sys.exit(f"{doc}: no {BEGIN} ... {END} markers")
     head, rest = content.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
-    with open(readme, "w") as f:
+    with open(doc, "w") as f:
         f.write(head + BEGIN + "\n" + text + "\n" + END + tail)
-    print(f"updated {readme}")
+    print(f"updated {doc}")
 
 
 if __name__ == "__main__":

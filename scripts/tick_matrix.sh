@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The headless performance matrix: median and p99 tick time for every scene at 10k and 100k
 # sprites (1M on request), pool against new-delete, at one or more thread counts, measured side
-# by side on the Release runner. Prints a markdown table; with --update-readme it also replaces
-# the table in game/README.md.
+# by side on the Release runner. Prints a markdown table; with --update-docs it also replaces
+# the table between the tick-matrix markers in docs/performance.md.
 #
 #   scripts/tick_matrix.sh [--rounds R] [--scenes "uniform clustered mixed streams"]
-#                          [--sprites "10000 100000 1000000"] [--threads "1 2"] [--update-readme]
+#                          [--sprites "10000 100000 1000000"] [--threads "1 2"] [--update-docs]
 #
 # --threads is passed to the runner (default: the machine's hardware threads, the runner's own
 # default); 1M runs 30 ticks per run, so --sprites 1000000 adds about a minute per run.
@@ -27,16 +27,16 @@ SCENES=$ALL_SCENES
 ALL_SIZES="10000 100000 1000000"
 SIZES="10000 100000"
 THREADS=$(nproc)
-UPDATE_README=0
+UPDATE_DOCS=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) ROUNDS=$(value_of tick_matrix.sh --rounds "${2-}"); shift 2 ;;
     --scenes) SCENES=$(value_of tick_matrix.sh --scenes "${2-}"); shift 2 ;;
     --sprites) SIZES=$(value_of tick_matrix.sh --sprites "${2-}"); shift 2 ;;
     --threads) THREADS=$(value_of tick_matrix.sh --threads "${2-}"); shift 2 ;;
-    --update-readme) UPDATE_README=1; shift ;;
+    --update-docs) UPDATE_DOCS=1; shift ;;
     -h|--help) exit_with_usage scripts/tick_matrix.sh ;;
-    *) refuse_argument tick_matrix.sh "$1" "use --rounds R, --scenes LIST, --sprites LIST, --threads LIST, --update-readme" ;;
+    *) refuse_argument tick_matrix.sh "$1" "use --rounds R, --scenes LIST, --sprites LIST, --threads LIST, --update-docs" ;;
   esac
 done
 check_count tick_matrix.sh --rounds "$ROUNDS"
@@ -129,19 +129,19 @@ done
   [ "$SCENES" = "$ALL_SCENES" ] || flags=" --scenes \"$SCENES\""
   [ "$SIZES" = "10000 100000" ] || flags="$flags --sprites \"$SIZES\""
   flags="$flags --threads \"$THREADS\""
-  echo "shared machine. Produced by \`scripts/tick_matrix.sh --rounds $ROUNDS$flags --update-readme\`."
+  echo "shared machine. Produced by \`scripts/tick_matrix.sh --rounds $ROUNDS$flags --update-docs\`."
 } > "$TMP/table.md"
 
 cat "$TMP/table.md"
 
-if [ "$UPDATE_README" -eq 1 ]; then
-  readme="$ROOT/game/README.md"
+if [ "$UPDATE_DOCS" -eq 1 ]; then
+  doc="$ROOT/docs/performance.md"
   begin='<!-- tick-matrix:begin -->'
   end='<!-- tick-matrix:end -->'
-  grep -q "$begin" "$readme" || { echo "tick_matrix.sh: $readme has no $begin marker" >&2; exit 1; }
+  grep -q "$begin" "$doc" || { echo "tick_matrix.sh: $doc has no $begin marker" >&2; exit 1; }
   awk -v begin="$begin" -v end="$end" -v table="$TMP/table.md" '
     $0 == begin { print; while ((getline line < table) > 0) print line; skipping = 1; next }
     $0 == end { skipping = 0 }
-    !skipping { print }' "$readme" > "$TMP/readme" && cp "$TMP/readme" "$readme"
-  echo "tick_matrix: updated $readme" >&2
+    !skipping { print }' "$doc" > "$TMP/doc" && cp "$TMP/doc" "$doc"
+  echo "tick_matrix: updated $doc" >&2
 fi

@@ -13,7 +13,7 @@
 ///              opposite directions, so the dense region moves every tick
 ///
 /// (Radii and speeds are SceneConfig's defaults; the other numbers are the constants below.
-/// game/README.md shows how each scene evolves.)
+/// docs/simulation.md, "Scenes", shows how each scene evolves.)
 /// This library depends on the engine only (Aabb, Random), so engine tests and benchmarks may
 /// use it without reaching into game/.
 
@@ -51,7 +51,7 @@ struct SceneConfig {
   SceneKind kind = SceneKind::Uniform;
 };
 
-// --- the scenes' parameters (documented in game/README.md) -------------------------------------
+// --- the scenes' parameters (documented in docs/simulation.md) ---------------------------------
 
 /// Clustered: the share of the sprites in the blobs, and the number of blobs.
 inline constexpr double kClusteredShare = 0.85;

@@ -48,7 +48,7 @@ struct QuadTreeConfig {
   Aabb bounds;            ///< the world; finite, min < max on both axes
   int max_depth = 8;      ///< 1..16; the root is depth 0
   /// >= 1; a leaf holds more only at max_depth. 64: of 8 to 128, the fastest broad phase on the
-  /// game's scenes (engine/spatial/README.md, "Tuning leaf_capacity").
+  /// game's scenes (docs/spatial.md, "Tuning leaf_capacity").
   int leaf_capacity = 64;
 };
 

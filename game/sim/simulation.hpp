@@ -2,7 +2,8 @@
 /// The game's deterministic collision simulation: slow-moving circular sprites in a square
 /// world, a quad-tree rebuilt from scratch every tick as the broad phase, and elastic circle
 /// contacts as the narrow phase. The demo draws it, the headless runner times it, and the tick
-/// tests check it. See game/README.md for the tick's phases and the determinism rules.
+/// tests check it. See game/README.md for the tick's phases and docs/simulation.md for the
+/// determinism rules.
 ///
 /// One tick at a fixed dt of one time unit (velocities are world units per tick):
 ///   1. integrate and 2. bounce off the walls (move_and_bounce from common/scene/scene.hpp), and

@@ -34,8 +34,8 @@ struct WindowOptions {
   std::string screenshot;               // PNG or BMP of the last frame; empty for none
   bool vsync = true;
   bool ab = false;  // start an A/B run on the first frame (so --frames runs can record it)
-  // The window opens on the game (see the README's "Keys and mouse" for why); --lab opens the
-  // lab.
+  // The window opens on the game (see docs/window.md, "Two modes, one key apart", for why);
+  // --lab opens the lab.
   bool lab = false;
   /// Counts heap allocations (quadpool::heap_allocations when the executable links
   /// quadpool::heap_hook); nullptr: the overlay and the summary show no allocation counts.

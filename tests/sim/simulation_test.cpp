@@ -675,11 +675,11 @@ TEST(StreamsScene, TheCrowdsSlideThroughEachOtherAndStayInTheirLanes) {
 // 100,000 ticks per scene at 2,000 and 10,000 sprites: each scene stays inside its world with its
 // energy where it started. About 9 minutes for all eight in Release on two cores, so disabled;
 // run them in a Release build (assertions are on in any build with the tests, unless
-// QUADPOOL_ASSERTS=OFF). game/README.md quotes their output:
+// QUADPOOL_ASSERTS=OFF). docs/simulation.md ("Scenes") quotes their output:
 //   cmake -S . -B build/long -G Ninja -DCMAKE_BUILD_TYPE=Release -DQUADPOOL_BUILD_TESTS=ON
 //         -DQUADPOOL_ASSERTS=OFF
-//   cmake --build build/long --target game_tests
-//   build/long/tests/game_tests --gtest_also_run_disabled_tests --gtest_filter='*LongSceneRun*'
+//   cmake --build build/long --target sim_tests
+//   build/long/tests/sim_tests --gtest_also_run_disabled_tests --gtest_filter='*LongSceneRun*'
 using LongScene = std::tuple<scene::SceneKind, std::size_t>;
 
 class LongSceneRun : public ::testing::TestWithParam<LongScene> {};

@@ -201,7 +201,7 @@ TEST_F(DemoSmoke, AbOnTheCommandLineRunsFromTheFirstFrameAndNamesTheSceneAndTheT
 }
 
 TEST_F(DemoSmoke, AbFromTheCommandLineReportsNoHeapAllocationPerWarmPoolTick) {
-  // The README's A/B command at a size the smoke tests afford.
+  // --ab (docs/window.md, "Flags and environment") at a size the smoke tests afford.
   const test::ProcessResult r = test::run_quadpool(
       "--lab --ab --sprites 2000 --frames 800 --window 640x400 --vsync off", test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
