@@ -72,7 +72,9 @@ def main() -> int:
                     broken += 1
     if broken:
         print(f"check_links.py: {broken} broken link(s)", file=sys.stderr)
-    return 1 if broken else 0
+        return 1
+    print(f"check_links.py: every relative link of {len(names)} Markdown files resolves")
+    return 0
 
 
 if __name__ == "__main__":
