@@ -25,7 +25,8 @@
 // the values below in your copy: there is one decision per build, here, and no -D overrides.
 
 #if __has_include("engine/core/config_is_generated.hpp")
-#error "engine/core/config.hpp: the checked-in default was found in a CMake build; put <build>/generated/<config> before the source root on the include path (link quadpool::core)"
+// A CMake build: its generated folder is on the include path, but after the source root.
+#error "checked-in config.hpp in a CMake build: put <build>/generated/<config> first on the -I path"
 #endif
 #if defined(QUADPOOL_CONFIG_ASSERTS) || defined(QUADPOOL_CONFIG_MEMORY_FILL) ||        \
     defined(QUADPOOL_CONFIG_MEMORY_SLOT_STATE) ||                                        \
