@@ -18,7 +18,7 @@
 #                                                          a message, on a CPU without them
 #                               then scripts/consumer_builds.sh: examples/ built against the
 #                               engine by find_package, add_subdirectory and pkg-config, with
-#                               no game library found or linked
+#                               no game library found or linked, and from a copy of its folders
 #   ./setup.sh bench [FILTER]   install, build preset `bench` (asserts off) and run the benchmarks
 #   ./setup.sh deps             only install the packages
 #
@@ -120,7 +120,7 @@ cmd_test() {
   stage_x86_64_v3
   echo "preset headless-x86-64-v3 took $((SECONDS - t)) s"
   t=$SECONDS
-  say "consumer builds: the engine as a library, three ways (scripts/consumer_builds.sh)"
+  say "consumer builds: the engine as a library, four ways (scripts/consumer_builds.sh)"
   JOBS=$JOBS scripts/consumer_builds.sh "$ROOT/build/consumer"
   echo "consumer builds took $((SECONDS - t)) s"
   say "all tests passed in $((SECONDS - start)) s"

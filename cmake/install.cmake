@@ -14,11 +14,12 @@ include(CMakePackageConfigHelpers)
 set(QUADPOOL_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/quadpool)
 
 # Headers keep the include paths of the source tree (engine/memory/object_pool.hpp) under
-# include/quadpool/.
+# include/quadpool/. The checked-in engine/core/config.hpp, the default for a copy compiled
+# without CMake, is left out: the generated one below takes its place.
 install(DIRECTORY engine/core engine/memory engine/spatial
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/quadpool/engine
         COMPONENT quadpool_development
-        FILES_MATCHING PATTERN "*.hpp")
+        FILES_MATCHING PATTERN "*.hpp" REGEX "/engine/core/config\\.hpp$" EXCLUDE)
 # The config header of the configuration being installed (cmake --install --config X picks it in
 # a multi-config build): the asserts and memory checks the libraries were compiled with, which
 # every translation unit that includes the engine must see as well.

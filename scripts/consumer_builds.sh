@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
 # Builds examples/ (a game's bullets in an ObjectPool, queried through a QuadTree) against
-# quadpool's engine the three ways a game takes it, each with SDL2, spdlog, fmt, CLI11 and
-# GoogleTest hidden from CMake, and checks that each program links none of them, then runs it:
+# quadpool's engine the four ways a game takes it, with SDL2, spdlog, fmt, CLI11 and GoogleTest
+# hidden from CMake (the copy has none), and checks that each program links none of them, then
+# runs it:
 #   find_package      quadpool built engine-only and installed into a fresh prefix, then
-#                     find_package(quadpool 0.2 CONFIG REQUIRED)
-#   add_subdirectory  the checkout as a subproject, with quadpool's defaults for one
+#                     find_package(quadpool 0.2 CONFIG REQUIRED); the installed
+#                     engine/core/config.hpp must be the generated one
+#   add_subdirectory  the checkout as a subproject, with quadpool's defaults for one; the
+#                     generated config folder must come before the checkout on the include path
 #   pkg-config        g++ examples/bullets.cpp $(pkg-config --cflags --libs quadpool)
+#   copy              engine/core, engine/memory and engine/spatial copied, and nothing else,
+#                     into a fresh tree, their .cpp files compiled with the program by bare
+#                     g++ -std=c++20 -ffp-contract=off -I<copy> lines, once without and once
+#                     with -DNDEBUG (the checked-in engine/core/config.hpp follows it); and
+#                     engine/core + engine/memory alone, to show that memory needs no spatial
 # Needs only g++, cmake, ninja and pkg-config.
 #
 #   scripts/consumer_builds.sh [OUT]
@@ -13,8 +21,8 @@
 # OUT is the work folder (default: build/consumer in this checkout; a relative OUT is taken from
 # the folder you run it in). It must be new, empty, or one that an earlier run filled (it holds
 # quadpool.log). A run deletes there only what it writes: quadpool/, prefix/, find_package/,
-# add_subdirectory/, pkg-config/ and the three .log files. The file system's root, your home,
-# this checkout or a folder that holds it, and a file are refused.
+# add_subdirectory/, pkg-config/, copy/ and the three .log files. The file system's root, your
+# home, this checkout or a folder that holds it, and a file are refused.
 set -euo pipefail
 
 # shellcheck source=scripts/bench_lib.sh
@@ -80,7 +88,7 @@ case "$ROOT/" in "$OUT"/*) refuse_out "is this checkout or holds it" ;; esac
 if [ -n "$(ls -A "$OUT" 2>/dev/null)" ] && [ ! -f "$OUT/quadpool.log" ]; then
   refuse_out "is not empty and holds no quadpool.log of an earlier run"
 fi
-for entry in quadpool prefix find_package add_subdirectory pkg-config \
+for entry in quadpool prefix find_package add_subdirectory pkg-config copy \
              quadpool.log find_package.log add_subdirectory.log; do
   rm -rf "${OUT:?}/$entry"
 done
@@ -93,6 +101,15 @@ cmake --build "$OUT/quadpool" -j "$JOBS" >>"$OUT/quadpool.log"
 cmake --install "$OUT/quadpool" --prefix "$OUT/prefix" >>"$OUT/quadpool.log"
 find "$OUT/prefix" -type f | sed "s|$OUT/prefix/||" | sort | awk '
   /^include\// { headers++; next } { print "  " $0 } END { print "  and " headers " headers under include/" }'
+# The install holds the generated config header, the one the libraries were compiled with, and
+# not the checked-in default for copies (engine/core/config.hpp), which has the same name.
+installed_config="$OUT/prefix/include/quadpool/engine/core/config.hpp"
+cmp "$installed_config" "$OUT/quadpool/generated/Release/engine/core/config.hpp" ||
+  fail "the installed engine/core/config.hpp is not the generated one"
+if cmp -s "$installed_config" "$ROOT/engine/core/config.hpp"; then
+  fail "the checked-in default engine/core/config.hpp was installed"
+fi
+echo "installed engine/core/config.hpp: the generated one"
 
 say "find_package(quadpool 0.2 CONFIG REQUIRED) against the install"
 configure "$OUT/find_package.log" -S "$ROOT/examples" -B "$OUT/find_package" -G Ninja \
@@ -115,6 +132,16 @@ if grep -Eq -- '-Wpedantic|-Werror|-Wextra' <<<"$game_line"; then
   fail "quadpool's warning flags reached the parent's bullets.cpp: $game_line"
 fi
 grep -q -- '-Wextra' <<<"$engine_line" || fail "quadpool's own sources lost their warnings"
+# The generated config header wins over the checked-in default beside the sources: its folder
+# comes before the checkout on the game's include path (and the default #errors if reached).
+include_dirs=$(grep -o -- '-I[^ ]*' <<<"$game_line" | sed 's/^-I//')
+first_config=$(grep -n -x -F "$OUT/add_subdirectory/quadpool/generated/Release" <<<"$include_dirs" |
+               head -1 | cut -d: -f1)
+first_root=$(grep -n -x -F "$ROOT" <<<"$include_dirs" | head -1 | cut -d: -f1)
+if [ -z "$first_config" ] || [ -z "$first_root" ] || [ "$first_config" -gt "$first_root" ]; then
+  fail "bullets.cpp does not have the generated config folder before the checkout: $include_dirs"
+fi
+echo "bullets.cpp's include path: the generated config folder, then the checkout"
 check_binary "$OUT/add_subdirectory/bullets"
 
 say "pkg-config --cflags --libs quadpool and a bare g++ line"
@@ -126,4 +153,78 @@ g++ -O2 -Wall -Wextra -Wpedantic -Werror "$ROOT/examples/bullets.cpp" \
   $(pkg-config --cflags --libs quadpool) -o "$OUT/pkg-config/bullets"
 check_binary "$OUT/pkg-config/bullets"
 
-say "the three consumer builds passed"
+# copy_build NAME DEFINES PROGRAMS -- MODULES...: copies engine/MODULE (each folder as it is, and
+# nothing else of the checkout) into a fresh $OUT/copy/NAME, compiles the copy's .cpp files with
+# a bare g++ line and the -D flags in DEFINES, links each of PROGRAMS (files in $OUT/copy) with
+# them, checks that no header came from outside the copy, and runs each.
+copy_build() {
+  local name=$1 defines=$2 programs=$3 dir=$OUT/copy/$1 module source program outside
+  shift 4
+  mkdir -p "$dir/engine" "$dir/obj"
+  for module in "$@"; do cp -r "$ROOT/engine/$module" "$dir/engine/"; done
+  # shellcheck disable=SC2206  # the flags are words
+  local cxx=(g++ -std=c++20 -ffp-contract=off -O2 -Wall -Wextra -Wpedantic -Werror $defines
+             -I"$dir")
+  echo "$name: ${cxx[*]}, engine/{$(IFS=,; echo "$*")}/*.cpp"
+  for source in "$dir"/engine/*/*.cpp; do
+    module=$(basename "$(dirname "$source")")
+    "${cxx[@]}" -c "$source" -o "$dir/obj/${module}_$(basename "$source" .cpp).o"
+  done
+  for program in $programs; do
+    cp "$OUT/copy/$program.cpp" "$dir/"
+    # Every header but the standard library's (-MM leaves those out) comes from the copy.
+    outside=$("${cxx[@]}" -MM "$dir/$program.cpp" "$dir"/engine/*/*.cpp | sed 's/\\$//' |
+              tr ' ' '\n' | grep -v -e '^$' -e ':$' | grep -v -F "$dir/" || true)
+    [ -z "$outside" ] ||
+      fail "$name: $program.cpp or the engine included from outside the copy: $outside"
+    "${cxx[@]}" "$dir/$program.cpp" "$dir"/obj/*.o -o "$dir/$program"
+    check_binary "$dir/$program"
+  done
+}
+
+say "engine/core, engine/memory and engine/spatial copied into a fresh tree, bare g++ lines"
+mkdir -p "$OUT/copy"
+cp "$ROOT/examples/bullets.cpp" "$OUT/copy/"
+# What the copy's checked-in engine/core/config.hpp decided, in this file and in the engine's
+# .cpp files (compiled_switches()): every switch on without NDEBUG, off with it.
+cat >"$OUT/copy/switches.cpp" <<'EOF'
+// Written by scripts/consumer_builds.sh. Exits 1 unless this file and the engine's .cpp files
+// saw the switches engine/core/config.hpp promises a copy: all on without NDEBUG, off with it.
+#include <cstdio>
+
+#include "engine/memory/debug.hpp"
+#include "engine/memory/object_pool.hpp"
+#include "engine/memory/offset_allocator.hpp"
+
+int main() {
+  namespace debug = quadpool::memory::debug;
+#if defined(NDEBUG)
+  constexpr bool kOn = false;
+#else
+  constexpr bool kOn = true;
+#endif
+  constexpr debug::Switches kPromised{kOn, kOn, kOn, kOn, kOn};
+  const debug::Switches library = debug::compiled_switches();
+  std::printf("switches: asserts %d, fill %d, slot state %d, pointer checks %d, leak check %d; "
+              "the engine's .cpp files: %s\n",
+              debug::kSwitches.asserts, debug::kSwitches.fill, debug::kSwitches.slot_state,
+              debug::kSwitches.pointer_checks, debug::kSwitches.leak_check,
+              library == debug::kSwitches ? "the same" : "DIFFERENT");
+  quadpool::memory::ObjectPool<int> pool(16);
+  int* seven = pool.create(7);
+  const bool pooled = *seven == 7;
+  pool.destroy(seven);
+  quadpool::memory::OffsetAllocator ranges(1024);
+  const quadpool::memory::OffsetAllocation range = ranges.allocate(100);
+  const bool allocated = range.size == 100 && ranges.free_size() == 924;
+  ranges.free(range);
+  const bool ok = debug::kSwitches == kPromised && library == kPromised && pooled && allocated &&
+                  ranges.free_size() == 1024;
+  return ok ? 0 : 1;
+}
+EOF
+copy_build checked "" "bullets switches" -- core memory spatial
+copy_build ndebug "-DNDEBUG" "bullets switches" -- core memory spatial
+copy_build memory-only "" "switches" -- core memory
+
+say "the four consumer builds passed"

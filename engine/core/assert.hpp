@@ -2,7 +2,8 @@
 /// QUADPOOL_ASSERT(cond, message): the one check for programming errors (a double free, a
 /// foreign pointer, NaN coordinates). It is compiled in when the generated config header says so
 /// (QUADPOOL_CONFIG_ASSERTS, from the CMake cache variable QUADPOOL_ASSERTS; AUTO means Debug,
-/// RelWithDebInfo and every build that has the tests).
+/// RelWithDebInfo and every build that has the tests). In a copy of the engine built without
+/// CMake, the checked-in engine/core/config.hpp says so instead: on unless NDEBUG is defined.
 /// When it fires, the installed handler runs; the default one writes the message through the log
 /// hook (engine/core/log.hpp) and aborts. Tests may install their own handler, for example one
 /// that throws.

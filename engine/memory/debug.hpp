@@ -1,7 +1,8 @@
 #pragma once
 /// The memory module's debug checks. Each has its own CMake cache variable (AUTO, ON or OFF;
 /// AUTO follows QUADPOOL_ASSERTS: on in Debug, RelWithDebInfo and test builds), and the
-/// generated engine/core/config.hpp fixes them once per build, so every file agrees.
+/// generated engine/core/config.hpp fixes them once per build, so every file agrees. (In a copy
+/// built without CMake, the checked-in engine/core/config.hpp: on unless NDEBUG is defined.)
 ///
 /// | CMake variable                 | constant       | what it does                             |
 /// |--------------------------------|----------------|------------------------------------------|
