@@ -227,22 +227,22 @@ int App::run() {
   return exit_code;
 }
 
-// This frame's ticks: the lab's at its speed, or one of the game's (none while paused, one
-// after a step), flown by whoever flies it.
+// This frame's ticks, paced once for both modes: the lab's at its speed, or one of the game's
+// (none while paused, one for a step), flown by whoever flies it.
 void App::tick(window::FrameSample& sample) {
+  const window::Pace pace = window::take_pace(controls_);
   if (loop_.mode == Mode::Lab) {
     if (input_.spawning() && !ab_.running()) {
       const window::ScreenPoint at = camera_.to_world(input_.mouse().x, input_.mouse().y);
       lab_.runner.spawn(at.x, at.y, kSpawnPerFrame, 20.0f / camera_.scale());
     }
-    lab_.runner.tick_frame(controls_, sample);
+    lab_.runner.tick_frame(pace, controls_.speed, sample);
     // The query tool's timed scans would land in an A/B run's frame times: off while it runs.
     if (ab_.running()) lab_.selection.clear();
     lab_.selection.update(lab_.runner.sim());
     return;
   }
-  if (controls_.paused && !controls_.step_once) return;
-  controls_.step_once = false;
+  if (pace == window::Pace::Paused) return;
   if (play_.tick(camera_)) {
     sample.tick = play_.session().last_sample();
     sample.ticked = true;
