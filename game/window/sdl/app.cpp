@@ -36,9 +36,6 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// Sprites added per frame while the left button is held.
-constexpr std::size_t kSpawnPerFrame = 8;
-
 // The vertex stream's first size, in quads per frame in flight.
 constexpr std::size_t kInitialStreamQuads = 32768;
 
@@ -57,12 +54,7 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const W
     : target_{window, renderer, renderer_name(renderer), {}},
       options_(options),
       input_(std::move(script)),
-      lab_{window::SimRunner(
-               scene::SceneConfig{
-                   .seed = options.seed, .sprites = options.sprites, .kind = options.scene},
-               options.allocator, options.heap_counter, options.tasks),
-           {},
-           {}},
+      lab_(options),
       play_(options, std::move(replay)),
       // A start: the stream grows to what is drawn, which the density map bounds by the
       // screen's area however many sprites there are.
@@ -73,33 +65,20 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const W
   update_layout();
 }
 
-void App::reset(std::size_t sprites, std::uint64_t seed) {
-  lab_.runner.reset(sprites, seed);
-  after_reset();
+Screen& App::shown() noexcept {
+  if (loop_.mode == Mode::Play) return play_;
+  return lab_;
 }
 
-void App::reset(scene::SceneKind kind) {
-  lab_.runner.reset(kind);
-  after_reset();
+const Screen& App::shown() const noexcept {
+  if (loop_.mode == Mode::Play) return play_;
+  return lab_;
 }
 
-void App::after_reset() {
-  lab_.selection.clear();
-  fit_camera();
-}
-
-// + and -: a new scene of `wanted` sprites (clamped to the limits). At a limit nothing changes
-// and the panel says why, rather than restarting the scene at the size it already has.
-void App::resize_scene(std::size_t wanted, const char* key) {
-  const std::size_t now = lab_.runner.sim().sprites().size();
-  const std::size_t next = std::clamp(wanted, kMinSprites, kMaxSprites);
-  if (next == now) {
-    notify(now >= kMaxSprites
-               ? fmt::format("{}: already at the cap of {} sprites", key, kMaxSprites)
-               : fmt::format("{}: already at the minimum of {} sprite", key, kMinSprites));
-    return;
-  }
-  reset(next, lab_.runner.scene().seed);
+// What a lab key or widget did: a new scene is framed again; a refusal is said.
+void App::apply(const LabScreen::Change& change) {
+  if (!change.notice.empty()) notify(change.notice);
+  if (change.rebuilt) fit_camera();
 }
 
 void App::notify(std::string text) {
@@ -120,11 +99,7 @@ void App::show_notice(std::string text, std::chrono::seconds shown_for) {
 
 // The lab fits the world; the game frames the ship.
 void App::fit_camera() {
-  if (loop_.mode == Mode::Play) {
-    play_.frame(camera_, layout_.layout.world);
-  } else {
-    camera_.fit(lab_.runner.sim().world_side(), layout_.layout.world);
-  }
+  shown().frame(camera_, layout_.layout.world);
 }
 
 // --- modes -------------------------------------------------------------------------------------
@@ -133,7 +108,7 @@ void App::fit_camera() {
 void App::switch_mode() {
   play_.release_pilot();
   loop_.mode = loop_.mode == Mode::Play ? Mode::Lab : Mode::Play;
-  lab_.selection.clear();
+  lab_.selection().clear();
   fit_camera();
   notify(loop_.mode == Mode::Play ? "Tab: the game (Tab again: the lab)"
                                   : "Tab: the lab (Tab again: the game)");
@@ -144,17 +119,13 @@ void App::switch_allocator() {
   const memory::AllocatorKind next = allocator() == memory::AllocatorKind::Pool
                                          ? memory::AllocatorKind::NewDelete
                                          : memory::AllocatorKind::Pool;
-  lab_.runner.set_allocator(next);
-  play_.session().set_allocator(next);
+  lab_.set_allocator(next);
+  play_.set_allocator(next);
 }
 
+// The lab's allocator is the one shown in either mode: A/B legs move it in the game too.
 memory::AllocatorKind App::allocator() const noexcept {
-  return lab_.runner.sim().allocator();
-}
-
-// The simulation the panel and the summary describe: the game's field in play.
-const Simulation& App::shown_sim() const noexcept {
-  return loop_.mode == Mode::Play ? play_.session().world().field() : lab_.runner.sim();
+  return lab_.allocator();
 }
 
 // A new window size or the panel shown or hidden: a new layout, and the camera fits the world's
@@ -219,7 +190,7 @@ int App::run() {
                                       ? 0.0
                                       : 1000.0 * static_cast<double>(std::clock() - cpu_start) /
                                             CLOCKS_PER_SEC / static_cast<double>(stats_.frames());
-  const int exit_code = finish();
+  const int exit_code = play_.finish();
   if (options_.frames) print_summary(screenshot_written, cpu_ms_per_frame);
   logger().info("{} frames, {:.1f} FPS (median frame {:.2f} ms)", stats_.frames(),
                 stats_.frame_ms().median > 0 ? 1000.0 / stats_.frame_ms().median : 0.0,
@@ -230,23 +201,13 @@ int App::run() {
 // This frame's ticks, paced once for both modes: the lab's at its speed, or one of the game's
 // (none while paused, one for a step), flown by whoever flies it.
 void App::tick(window::FrameSample& sample) {
-  const window::Pace pace = window::take_pace(controls_);
-  if (loop_.mode == Mode::Lab) {
-    if (input_.spawning() && !ab_.running()) {
-      const window::ScreenPoint at = camera_.to_world(input_.mouse().x, input_.mouse().y);
-      lab_.runner.spawn(at.x, at.y, kSpawnPerFrame, 20.0f / camera_.scale());
-    }
-    lab_.runner.tick_frame(pace, controls_.speed, sample);
-    // The query tool's timed scans would land in an A/B run's frame times: off while it runs.
-    if (ab_.running()) lab_.selection.clear();
-    lab_.selection.update(lab_.runner.sim());
-    return;
-  }
-  if (pace == window::Pace::Paused) return;
-  if (play_.tick(camera_)) {
-    sample.tick = play_.session().last_sample();
-    sample.ticked = true;
-  }
+  const bool spawning = input_.spawning() && !ab_.running();
+  shown().tick({.pace = window::take_pace(controls_),
+                .speed = controls_.speed,
+                .camera = camera_,
+                .spawn_at = spawning ? std::optional(input_.mouse()) : std::nullopt,
+                .ab_running = ab_.running()},
+               sample);
 }
 
 void App::handle_events() {
@@ -256,15 +217,14 @@ void App::handle_events() {
     const ImGuiIO& io = ImGui::GetIO();
     // In the game the pilot's keys and buttons are the pilot's alone; in an A/B run the bot
     // flies, so they do nothing.
-    if (loop_.mode == Mode::Play && !ab_.running() &&
-        play_.handle(event, io.WantCaptureMouse, io.WantCaptureKeyboard)) {
+    if (!ab_.running() && shown().handle(event, io.WantCaptureMouse, io.WantCaptureKeyboard)) {
       continue;
     }
     if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_FOCUS_LOST) {
       play_.release_pilot();
     }
-    apply(input_.handle(event, io.WantCaptureMouse, io.WantCaptureKeyboard, camera_, lab_.selection,
-                        loop_.mode));
+    apply(input_.handle(event, io.WantCaptureMouse, io.WantCaptureKeyboard, camera_,
+                        lab_.selection(), loop_.mode));
   }
 }
 
@@ -285,7 +245,7 @@ OverlayRequests App::render() {
   ImGui_ImplSDLRenderer_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
-  if (loop_.mode == Mode::Play) play_.draw_hud(area, controls_.paused);
+  shown().draw_hud(area, controls_.paused);
   const OverlayRequests requests = draw_overlay();
   if (Clock::now() < notice_.until) draw_notice(notice_.text, layout_.layout.world);
   ImGui::Render();
@@ -294,40 +254,21 @@ OverlayRequests App::render() {
   return requests;
 }
 
-// The game: the chase camera follows the ship before it is drawn. The lab: the sprites with
-// their contacts and the query tool's marks.
+// The game's chase camera follows the ship before it is drawn.
 void App::draw_world() {
   const window::ScreenRect& area = layout_.layout.world;
-  if (loop_.mode == Mode::Play) {
-    play_.follow(camera_, area);
-    play_.draw_world(target_.renderer, sprite_renderer_, stream_, camera_, area,
-                     controls_.draw_tree);
-    return;
-  }
-  const Simulation& sim = lab_.runner.sim();
-  WorldView world;
-  world.sprites = sim.sprites();
-  world.world_side = sim.world_side();
-  if (controls_.highlight_contacts) world.in_contact = lab_.runner.in_contact();
-  if (controls_.draw_tree && sim.ticks() > 0) world.tree = &sim.tree();
-  world.selected = lab_.selection.ids();
-  world.selection = lab_.selection.region();
-  world.picked_leaf = lab_.selection.picked_leaf();
-  world.typical_radius = 0.5f * (lab_.runner.scene().min_radius + lab_.runner.scene().max_radius);
-  sprite_renderer_.draw(stream_, camera_, area, world);
+  shown().follow(camera_, area);
+  shown().draw_world(target_.renderer, sprite_renderer_, stream_, camera_, area, controls_);
 }
 
 OverlayRequests App::draw_overlay() {
   if (!controls_.show_ui) return {};
-  const bool playing = loop_.mode == Mode::Play;
-  const std::array<play::EntityReport, play::kEntityTypes> entities =
-      play_.session().world().entity_reports();
   const OverlayRequests requests =
       overlay_.draw({.stats = stats_,
-                     .sim = shown_sim(),
+                     .sim = shown().sim(),
                      .stream = stream_,
                      .ab = ab_,
-                     .selection = lab_.selection,
+                     .selection = lab_.selection(),
                      .controls = controls_,
                      .last_draw = sprite_renderer_.last_counts(),
                      .frame = loop_.frame,
@@ -335,8 +276,7 @@ OverlayRequests App::draw_overlay() {
                      .renderer_name = target_.renderer_name,
                      .layout = layout_.layout,
                      .mode = loop_.mode,
-                     .entities = playing ? std::span<const play::EntityReport>(entities)
-                                         : std::span<const play::EntityReport>()});
+                     .entities = shown().entities()});
   if (overlay_.drawn_panel().overlaps(layout_.layout.world)) ++layout_.frames_overlapping;
   return requests;
 }
@@ -402,7 +342,6 @@ void App::apply(Action action) {
     logger().info("A/B run in progress: key ignored (Esc cancels the run)");
     return;
   }
-  const scene::SceneConfig& scene = lab_.runner.scene();
   switch (action) {
     case Action::None:
       break;
@@ -429,16 +368,11 @@ void App::apply(Action action) {
     case Action::ToggleContacts:
       controls_.highlight_contacts = !controls_.highlight_contacts;
       break;
-    // The seed in the overlay's field, as its button does.
     case Action::Reset:
-      reset(scene.sprites, overlay_.seed_field());
-      break;
-    // From the live count, spawned sprites included: what the panel's slider shows.
     case Action::DoubleSprites:
-      resize_scene(lab_.runner.sim().sprites().size() * 2, "+");
-      break;
     case Action::HalveSprites:
-      resize_scene(lab_.runner.sim().sprites().size() / 2, "-");
+    case Action::ClearSelection:
+      apply(lab_.apply(action, overlay_.seed_field()));
       break;
     case Action::StartAb:
       start_ab();
@@ -452,9 +386,6 @@ void App::apply(Action action) {
     case Action::ToggleHelp:
       controls_.show_help = !controls_.show_help;
       break;
-    case Action::ClearSelection:
-      lab_.selection.clear();
-      break;
     case Action::Screenshot:
       controls_.screenshot = true;
       break;
@@ -467,18 +398,7 @@ void App::apply(Action action) {
 
 void App::apply(const OverlayRequests& requests) {
   if (requests.allocator && *requests.allocator != allocator()) switch_allocator();
-  if (requests.sprites) reset(*requests.sprites, lab_.runner.scene().seed);
-  if (requests.reset_seed) reset(lab_.runner.scene().sprites, *requests.reset_seed);
-  // The overlay locks these during an A/B run; a script's scene pick waits like a key would.
-  if (ab_.running() && (requests.scene || requests.tree_limits)) {
-    logger().info("A/B run in progress: scene and tree settings are locked (Esc cancels the run)");
-  } else {
-    if (requests.scene) reset(*requests.scene);
-    if (requests.tree_limits) {
-      lab_.runner.set_tree_limits(requests.tree_limits->max_depth,
-                                  requests.tree_limits->leaf_capacity);
-    }
-  }
+  apply(lab_.apply(requests, ab_.running()));
   if (requests.start_ab) start_ab();
   if (requests.cancel_ab) cancel_ab();
 }
@@ -490,37 +410,25 @@ void App::apply(const OverlayRequests& requests) {
 // its config and seed with the bot flying, so both allocators play the same game.
 void App::start_ab() {
   if (ab_.running()) return;
-  SimulationConfig subject = lab_.runner.config();
-  if (loop_.mode == Mode::Play) {
-    subject = play_.session().world().config().field;
-  } else {
-    const std::span<const scene::Sprite> now = lab_.runner.sim().sprites();
-    lab_.ab_start.assign(now.begin(), now.end());
-    subject.scene.sprites = lab_.ab_start.size();
-  }
-  ab_.start(subject, controls_, allocator());
+  ab_.start(shown().ab_subject(), controls_, allocator());
   controls_.paused = false;
   controls_.speed = 1.0f;
   play_.release_pilot();
   start_ab_leg();
 }
 
+// Each leg moves the lab's allocator in either mode: it is the one the panel and summary show.
 void App::start_ab_leg() {
-  lab_.runner.set_allocator(ab_.leg_allocator());
-  if (loop_.mode == Mode::Play) {
-    play_.session().start_ab_leg(ab_.leg_allocator());
-    return;
-  }
-  lab_.runner.reset_to(lab_.ab_start);
-  after_reset();
+  lab_.set_allocator(ab_.leg_allocator());
+  shown().start_ab_leg(ab_.leg_allocator(), camera_, layout_.layout.world);
 }
 
 // The run is over or cancelled: the saved controls and allocator again, and in the game a new
 // game for whoever flew before.
 void App::end_ab() {
   controls_ = ab_.saved_controls();
-  lab_.runner.set_allocator(ab_.saved_allocator());
-  if (loop_.mode == Mode::Play) play_.session().end_ab(ab_.saved_allocator());
+  lab_.set_allocator(ab_.saved_allocator());
+  shown().end_ab(ab_.saved_allocator());
 }
 
 void App::cancel_ab() {
@@ -544,36 +452,15 @@ void App::advance_ab(const window::FrameSample& sample) {
 
 // --- the end and the summary -------------------------------------------------------------------
 
-// Writes the record and judges the replay. Returns the exit code: 1 when the record cannot be
-// written (the old file is kept) or a replay played to its end did not end on its hash.
-int App::finish() {
-  int exit_code = 0;
-  if (const std::string problem = play_.write_record(); !problem.empty()) {
-    std::fprintf(stderr, "%s\n", problem.c_str());
-    exit_code = 1;
-  }
-  const GameReport game = play_.report();
-  if (game.replay && play_.session().replay_finished() && !game.replay->matches) {
-    std::fprintf(stderr,
-                 "quadpool: %s: the replay ended on state hash %s, not on the %s the file "
-                 "recorded\n",
-                 game.replay->file.c_str(),
-                 format_hash(play_.session().world().state_hash()).c_str(),
-                 format_hash(game.replay->recorded_hash).c_str());
-    exit_code = 1;
-  }
-  return exit_code;
-}
-
 void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const {
   const bool playing = loop_.mode == Mode::Play;
   const GameReport game = play_.report();
   const window::PlaySummary play_summary = play_.stats();
   const window::SummaryInputs in{
       .stats = stats_,
-      .sim = shown_sim(),
-      .seed = lab_.runner.scene().seed,
-      .allocator_switches = lab_.runner.allocator_switches(),
+      .sim = shown().sim(),
+      .seed = lab_.seed(),
+      .allocator_switches = lab_.allocator_switches(),
       .stream = stream_.stats(),
       .draw_calls = sprite_renderer_.last_counts().draw_calls,
       .density_map = sprite_renderer_.last_counts().density_map,
@@ -587,11 +474,11 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
       .screenshot = screenshot_written ? &options_.screenshot : nullptr,
       .ab = ab_,
       .f12_screenshot = target_.last_f12_screenshot,
-      .selection = lab_.selection,
+      .selection = lab_.selection(),
       .panel_fit = overlay_.fit(),
       .sprites_slider = overlay_.sprites_slider(),
       .notice = notice_.text,
-      .world_drawn = camera_.world_on_screen(shown_sim().world_side()),
+      .world_drawn = camera_.world_on_screen(shown().sim().world_side()),
       .mode = playing ? "play" : "lab",
       .game = playing ? &game : nullptr,
       .play = playing ? &play_summary : nullptr,
