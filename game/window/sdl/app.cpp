@@ -9,12 +9,10 @@
 #include <imgui_impl_sdl.h>
 #include <imgui_impl_sdlrenderer.h>
 
-#include <algorithm>
-#include <array>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <span>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -39,19 +37,13 @@ double ms_since(Clock::time_point start) {
 // The vertex stream's first size, in quads per frame in flight.
 constexpr std::size_t kInitialStreamQuads = 32768;
 
-std::string renderer_name(SDL_Renderer* renderer) {
-  SDL_RendererInfo info{};
-  if (SDL_GetRendererInfo(renderer, &info) == 0 && info.name != nullptr) return info.name;
-  return {};
-}
-
 }  // namespace
 
 // --- construction and reset --------------------------------------------------------------------
 
 App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const WindowOptions& options,
          std::vector<ScriptedKey> script, std::optional<play::Replay> replay)
-    : target_{window, renderer, renderer_name(renderer), {}},
+    : target_(window, renderer),
       options_(options),
       input_(std::move(script)),
       lab_(options),
@@ -99,7 +91,7 @@ void App::show_notice(std::string text, std::chrono::seconds shown_for) {
 
 // The lab fits the world; the game frames the ship.
 void App::fit_camera() {
-  shown().frame(camera_, layout_.layout.world);
+  shown().frame(camera_, target_.layout().world);
 }
 
 // --- modes -------------------------------------------------------------------------------------
@@ -131,17 +123,7 @@ memory::AllocatorKind App::allocator() const noexcept {
 // A new window size or the panel shown or hidden: a new layout, and the camera fits the world's
 // new area (the user's zoom and pan are given up, as F would).
 void App::update_layout() {
-  int width = 0, height = 0;
-  SDL_GetRendererOutputSize(target_.renderer, &width, &height);
-  const window::Layout next = window::layout_for(width, height, controls_.show_ui);
-  const window::Layout& now = layout_.layout;
-  if (next.window.w == now.window.w && next.window.h == now.window.h &&
-      next.panel.w == now.panel.w) {
-    return;
-  }
-  layout_.layout = next;
-  fit_camera();
-  ++layout_.refits;
+  if (target_.relayout(controls_.show_ui)) fit_camera();
 }
 
 // --- the frame loop ----------------------------------------------------------------------------
@@ -154,7 +136,7 @@ int App::run() {
   while (!loop_.quit) {
     const Clock::time_point frame_start = Clock::now();
     const std::optional<scene::SceneKind> scripted_scene =
-        input_.inject_script(loop_.frame, target_.window);
+        input_.inject_script(loop_.frame, target_.window());
     handle_events();
     if (scripted_scene) {
       OverlayRequests pick;
@@ -177,7 +159,7 @@ int App::run() {
     // SDL_RenderReadPixels reads the back buffer: before SDL_RenderPresent.
     if (!save_frame(last_frame)) return 1;
     screenshot_written = screenshot_written || (last_frame && !options_.screenshot.empty());
-    SDL_RenderPresent(target_.renderer);
+    target_.present();
     sample.render = static_cast<float>(ms_since(render_start));
     sample.total = static_cast<float>(ms_since(frame_start));
     stats_.record(sample);
@@ -231,23 +213,18 @@ void App::handle_events() {
 // Draws the world and the overlay into the back buffer; returns what the overlay's widgets
 // asked for.
 OverlayRequests App::render() {
-  SDL_SetRenderDrawColor(target_.renderer, 18, 20, 28, 255);
-  SDL_RenderClear(target_.renderer);
   stream_.begin_frame(loop_.frame);
-  const window::ScreenRect& area = layout_.layout.world;
-  // The world stays in its own rectangle: zoomed in, it must not spill under the panel.
-  const SDL_Rect clip{static_cast<int>(area.x), static_cast<int>(area.y), static_cast<int>(area.w),
-                      static_cast<int>(area.h)};
-  SDL_RenderSetClipRect(target_.renderer, &clip);
+  const window::ScreenRect& area = target_.layout().world;
+  target_.begin_world();
   draw_world();
-  SDL_RenderSetClipRect(target_.renderer, nullptr);
+  target_.end_world();
 
   ImGui_ImplSDLRenderer_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
   shown().draw_hud(area, controls_.paused);
   const OverlayRequests requests = draw_overlay();
-  if (Clock::now() < notice_.until) draw_notice(notice_.text, layout_.layout.world);
+  if (Clock::now() < notice_.until) draw_notice(notice_.text, area);
   ImGui::Render();
   ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
   stream_.end_frame();
@@ -256,9 +233,9 @@ OverlayRequests App::render() {
 
 // The game's chase camera follows the ship before it is drawn.
 void App::draw_world() {
-  const window::ScreenRect& area = layout_.layout.world;
+  const window::ScreenRect& area = target_.layout().world;
   shown().follow(camera_, area);
-  shown().draw_world(target_.renderer, sprite_renderer_, stream_, camera_, area, controls_);
+  shown().draw_world(target_.renderer(), sprite_renderer_, stream_, camera_, area, controls_);
 }
 
 OverlayRequests App::draw_overlay() {
@@ -273,11 +250,11 @@ OverlayRequests App::draw_overlay() {
                      .last_draw = sprite_renderer_.last_counts(),
                      .frame = loop_.frame,
                      .heap_counted = options_.heap_counter != nullptr,
-                     .renderer_name = target_.renderer_name,
-                     .layout = layout_.layout,
+                     .renderer_name = target_.renderer_name(),
+                     .layout = target_.layout(),
                      .mode = loop_.mode,
                      .entities = shown().entities()});
-  if (overlay_.drawn_panel().overlaps(layout_.layout.world)) ++layout_.frames_overlapping;
+  target_.watch_panel(overlay_.drawn_panel());
   return requests;
 }
 
@@ -285,60 +262,18 @@ OverlayRequests App::draw_overlay() {
 // false when --screenshot cannot be written, which ends the demo with exit code 1; an F12
 // failure is only logged.
 bool App::save_frame(bool last_frame) {
-  if (controls_.screenshot) {
-    controls_.screenshot = false;
-    const std::string path = fmt::format("quadpool-{:06}.png", loop_.frame);
-    const std::string error = save_screenshot(target_.renderer, path);
-    if (error.empty()) {
-      target_.last_f12_screenshot = path;
-      logger().info("F12: wrote {}", path);
-    } else {
-      logger().error("F12: {}: {}", path, error);
-    }
-  }
-  if (!last_frame || options_.screenshot.empty()) return true;
-  const std::string error = save_screenshot(target_.renderer, options_.screenshot);
-  if (!error.empty()) {
-    std::fprintf(stderr, "quadpool: --screenshot %s: %s\n", options_.screenshot.c_str(),
-                 error.c_str());
-    return false;
-  }
-  logger().info("wrote {}", options_.screenshot);
-  return true;
+  if (std::exchange(controls_.screenshot, false)) target_.save_f12(loop_.frame);
+  return !last_frame || options_.screenshot.empty() || target_.save(options_.screenshot);
 }
 
 // --- actions -----------------------------------------------------------------------------------
-
-namespace {
-
-// Actions that would change what an A/B run measures: they wait until it is done.
-bool changes_the_measurement(Action action) noexcept {
-  switch (action) {
-    case Action::TogglePause:
-    case Action::Step:
-    case Action::SwitchAllocator:
-    case Action::ToggleTree:
-    case Action::ToggleContacts:
-    case Action::Reset:
-    case Action::DoubleSprites:
-    case Action::HalveSprites:
-    case Action::StartAb:
-    case Action::ToggleUi:
-    case Action::SwitchMode:
-      return true;
-    default:
-      return false;
-  }
-}
-
-}  // namespace
 
 void App::apply(Action action) {
   if (ab_.running() && action == Action::Quit) {
     cancel_ab();  // Esc during an A/B run stops the run, not the demo
     return;
   }
-  if (ab_.running() && changes_the_measurement(action)) {
+  if (ab_.running() && locked_during_ab(action)) {
     logger().info("A/B run in progress: key ignored (Esc cancels the run)");
     return;
   }
@@ -420,7 +355,7 @@ void App::start_ab() {
 // Each leg moves the lab's allocator in either mode: it is the one the panel and summary show.
 void App::start_ab_leg() {
   lab_.set_allocator(ab_.leg_allocator());
-  shown().start_ab_leg(ab_.leg_allocator(), camera_, layout_.layout.world);
+  shown().start_ab_leg(ab_.leg_allocator(), camera_, target_.layout().world);
 }
 
 // The run is over or cancelled: the saved controls and allocator again, and in the game a new
@@ -464,16 +399,16 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
       .stream = stream_.stats(),
       .draw_calls = sprite_renderer_.last_counts().draw_calls,
       .density_map = sprite_renderer_.last_counts().density_map,
-      .renderer = target_.renderer_name,
-      .layout = layout_.layout,
-      .layout_refits = layout_.refits,
-      .layout_frames_overlapping = layout_.frames_overlapping,
+      .renderer = target_.renderer_name(),
+      .layout = target_.layout(),
+      .layout_refits = target_.refits(),
+      .layout_frames_overlapping = target_.frames_overlapping(),
       .vsync = options_.vsync,
       .heap_counter = options_.heap_counter != nullptr,
       .cpu_ms_per_frame = cpu_ms_per_frame,
       .screenshot = screenshot_written ? &options_.screenshot : nullptr,
       .ab = ab_,
-      .f12_screenshot = target_.last_f12_screenshot,
+      .f12_screenshot = target_.last_f12(),
       .selection = lab_.selection(),
       .panel_fit = overlay_.fit(),
       .sprites_slider = overlay_.sprites_slider(),

@@ -22,12 +22,12 @@
 #include "game/window/sdl/screen.hpp"
 #include "game/window/sdl/sprite_renderer.hpp"
 #include "game/window/sdl/textures.hpp"
+#include "game/window/sdl/window_target.hpp"
 #include "game/window/window_options.hpp"
 #include "game/window/ab_experiment.hpp"
 #include "game/window/camera.hpp"
 #include "game/window/controls.hpp"
 #include "game/window/frame_stats.hpp"
-#include "game/window/layout.hpp"
 #include "game/window/vertex_stream.hpp"
 #include "game/play/replay.hpp"
 #include "common/scene/scene.hpp"
@@ -55,19 +55,6 @@ class App {
   void warn(std::string text);
 
  private:
-  // The window the App draws into.
-  struct Target {
-    SDL_Window* window;
-    SDL_Renderer* renderer;
-    std::string renderer_name;
-    std::string last_f12_screenshot;  // empty: none saved
-  };
-  // The layout, and what the summary reports about it.
-  struct LayoutWatch {
-    window::Layout layout;
-    std::uint64_t refits = 0;              // camera fits after a resize or the panel toggling
-    std::uint64_t frames_overlapping = 0;  // frames the drawn panel shared pixels with the world
-  };
   // The frame loop's state.
   struct Loop {
     Mode mode = Mode::Play;
@@ -106,8 +93,7 @@ class App {
   bool save_frame(bool last_frame);
   void print_summary(bool screenshot_written, double cpu_ms_per_frame) const;
 
-  Target target_;
-  LayoutWatch layout_;
+  WindowTarget target_;
   WindowOptions options_;
   Input input_;
   LabScreen lab_;
