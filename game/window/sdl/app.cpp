@@ -1,7 +1,7 @@
 // The demo's frame loop: events to actions, ticks, drawing, the A/B run's steps, the summary.
 //
-// Sections: construction and reset, modes, the frame loop, drawing, actions, A/B comparison, the
-// end and the summary.
+// Sections: construction, modes, the frame loop, drawing, actions, A/B comparison, the end and
+// the summary.
 #include "game/window/sdl/app.hpp"
 
 #include <SDL.h>
@@ -39,7 +39,7 @@ constexpr std::size_t kInitialStreamQuads = 32768;
 
 }  // namespace
 
-// --- construction and reset --------------------------------------------------------------------
+// --- construction ------------------------------------------------------------------------------
 
 App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const WindowOptions& options,
          std::vector<ScriptedKey> script, std::optional<play::Replay> replay)
@@ -75,18 +75,13 @@ void App::apply(const LabScreen::Change& change) {
 
 void App::notify(std::string text) {
   logger().info("{}", text);
-  show_notice(std::move(text), std::chrono::seconds(4));
+  notice_.show(std::move(text), std::chrono::seconds(4));
 }
 
 // Longer than a key's notice: it comes while the window is still opening.
 void App::warn(std::string text) {
   logger().warn("{}", text);
-  show_notice(std::move(text), std::chrono::seconds(10));
-}
-
-void App::show_notice(std::string text, std::chrono::seconds shown_for) {
-  notice_.text = std::move(text);
-  notice_.until = Clock::now() + shown_for;
+  notice_.show(std::move(text), std::chrono::seconds(10));
 }
 
 // The lab fits the world; the game frames the ship.
@@ -163,7 +158,7 @@ int App::run() {
     sample.render = static_cast<float>(ms_since(render_start));
     sample.total = static_cast<float>(ms_since(frame_start));
     stats_.record(sample);
-    advance_ab(sample);
+    ab_.record(sample, ab_parts());
     // After the sample is recorded: a request that replaces the scene acts from the next frame.
     apply(requests);
     ++loop_.frame;
@@ -224,7 +219,7 @@ OverlayRequests App::render() {
   ImGui::NewFrame();
   shown().draw_hud(area, controls_.paused);
   const OverlayRequests requests = draw_overlay();
-  if (Clock::now() < notice_.until) draw_notice(notice_.text, area);
+  notice_.draw(area);
   ImGui::Render();
   ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
   stream_.end_frame();
@@ -244,7 +239,7 @@ OverlayRequests App::draw_overlay() {
       overlay_.draw({.stats = stats_,
                      .sim = shown().sim(),
                      .stream = stream_,
-                     .ab = ab_,
+                     .ab = ab_.experiment(),
                      .selection = lab_.selection(),
                      .controls = controls_,
                      .last_draw = sprite_renderer_.last_counts(),
@@ -270,7 +265,7 @@ bool App::save_frame(bool last_frame) {
 
 void App::apply(Action action) {
   if (ab_.running() && action == Action::Quit) {
-    cancel_ab();  // Esc during an A/B run stops the run, not the demo
+    ab_.cancel(ab_parts());  // Esc during an A/B run stops the run, not the demo
     return;
   }
   if (ab_.running() && locked_during_ab(action)) {
@@ -335,54 +330,24 @@ void App::apply(const OverlayRequests& requests) {
   if (requests.allocator && *requests.allocator != allocator()) switch_allocator();
   apply(lab_.apply(requests, ab_.running()));
   if (requests.start_ab) start_ab();
-  if (requests.cancel_ab) cancel_ab();
+  if (requests.cancel_ab) ab_.cancel(ab_parts());
 }
 
 // --- A/B comparison ----------------------------------------------------------------------------
 
-// In the lab every leg starts from the sprites as they are now, spawned ones included: the run
-// measures the scene the user is looking at. In the game every leg is the game restarted from
-// its config and seed with the bot flying, so both allocators play the same game.
+// B, the panel's button or --ab. In the game the bot flies every leg: no key stays held.
 void App::start_ab() {
   if (ab_.running()) return;
-  ab_.start(shown().ab_subject(), controls_, allocator());
-  controls_.paused = false;
-  controls_.speed = 1.0f;
   play_.release_pilot();
-  start_ab_leg();
+  ab_.start(ab_parts());
 }
 
-// Each leg moves the lab's allocator in either mode: it is the one the panel and summary show.
-void App::start_ab_leg() {
-  lab_.set_allocator(ab_.leg_allocator());
-  shown().start_ab_leg(ab_.leg_allocator(), camera_, target_.layout().world);
-}
-
-// The run is over or cancelled: the saved controls and allocator again, and in the game a new
-// game for whoever flew before.
-void App::end_ab() {
-  controls_ = ab_.saved_controls();
-  lab_.set_allocator(ab_.saved_allocator());
-  shown().end_ab(ab_.saved_allocator());
-}
-
-void App::cancel_ab() {
-  if (!ab_.running()) return;
-  ab_.cancel();
-  end_ab();
-}
-
-void App::advance_ab(const window::FrameSample& sample) {
-  switch (ab_.record(sample)) {
-    case window::AbExperiment::Next::Continue:
-      break;
-    case window::AbExperiment::Next::NewLeg:
-      start_ab_leg();
-      break;
-    case window::AbExperiment::Next::Done:
-      end_ab();
-      break;
-  }
+AbRun::Parts App::ab_parts() noexcept {
+  return {.shown = shown(),
+          .lab = lab_,
+          .controls = controls_,
+          .camera = camera_,
+          .area = target_.layout().world};
 }
 
 // --- the end and the summary -------------------------------------------------------------------
@@ -407,12 +372,12 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
       .heap_counter = options_.heap_counter != nullptr,
       .cpu_ms_per_frame = cpu_ms_per_frame,
       .screenshot = screenshot_written ? &options_.screenshot : nullptr,
-      .ab = ab_,
+      .ab = ab_.experiment(),
       .f12_screenshot = target_.last_f12(),
       .selection = lab_.selection(),
       .panel_fit = overlay_.fit(),
       .sprites_slider = overlay_.sprites_slider(),
-      .notice = notice_.text,
+      .notice = notice_.text(),
       .world_drawn = camera_.world_on_screen(shown().sim().world_side()),
       .mode = playing ? "play" : "lab",
       .game = playing ? &game : nullptr,

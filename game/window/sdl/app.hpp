@@ -3,10 +3,11 @@
 /// modes one key (Tab) apart, each a Screen with its own world: the game (PlayScreen: the play
 /// session, its pilot, sound, high score and drawing) and the lab (LabScreen: the simulation,
 /// its ticks and the query tool). The App decides pause and step for both (take_pace), and each
-/// other part has one job: Input (scripted keys, mouse gestures, keys to actions through the key
-/// map), Camera, AbExperiment (in the game the bot flies its legs), Overlay (the panels, which
-/// see only an OverlayView), and summary_json (the JSON printed at exit). run_window()
-/// (run_window.cpp) sets SDL up and hands the window and renderer to an App.
+/// other part has one job: WindowTarget (layout, clip, screenshots), Input (scripted keys, mouse
+/// gestures, keys to actions through the key map), Camera, AbRun (an A/B run; in the game the
+/// bot flies its legs), Overlay (the panels, which see only an OverlayView), and summary_json
+/// (the JSON printed at exit). run_window() (run_window.cpp) sets SDL up and hands the window
+/// and renderer to an App.
 
 #include <chrono>
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "game/window/sdl/ab_run.hpp"
 #include "game/window/sdl/input.hpp"
 #include "game/window/sdl/key_map.hpp"
 #include "game/window/sdl/lab_screen.hpp"
@@ -24,7 +26,6 @@
 #include "game/window/sdl/textures.hpp"
 #include "game/window/sdl/window_target.hpp"
 #include "game/window/window_options.hpp"
-#include "game/window/ab_experiment.hpp"
 #include "game/window/camera.hpp"
 #include "game/window/controls.hpp"
 #include "game/window/frame_stats.hpp"
@@ -61,11 +62,6 @@ class App {
     std::uint64_t frame = 0;
     bool quit = false;
   };
-  // Why the last request changed nothing, shown at the top of the panel for a few seconds.
-  struct Notice {
-    std::string text;  // the last one (the summary reports it after it has gone from the panel)
-    std::chrono::steady_clock::time_point until{};
-  };
 
   // The screen of the mode shown.
   Screen& shown() noexcept;
@@ -80,13 +76,9 @@ class App {
   void apply(const OverlayRequests& requests);
   void apply(const LabScreen::Change& change);
   void notify(std::string text);
-  void show_notice(std::string text, std::chrono::seconds shown_for);
   void fit_camera();
   void start_ab();
-  void start_ab_leg();
-  void cancel_ab();
-  void end_ab();
-  void advance_ab(const window::FrameSample& sample);
+  AbRun::Parts ab_parts() noexcept;
   OverlayRequests render();
   void draw_world();
   OverlayRequests draw_overlay();
@@ -104,7 +96,7 @@ class App {
   window::FrameStats stats_;
   window::Controls controls_;
   Overlay overlay_;
-  window::AbExperiment ab_;
+  AbRun ab_;
   Notice notice_;
   Loop loop_;
 };
