@@ -14,12 +14,9 @@
 #include <ctime>
 #include <utility>
 
-#include <fmt/format.h>
-
 #include "engine/memory/allocator_kind.hpp"
 #include "game/window/summary.hpp"
 #include "game/util/log.hpp"
-#include "game/play/entity_stores.hpp"
 #include "game/play/play_report.hpp"
 #include "game/sim/simulation.hpp"
 #include "common/scene/scene.hpp"

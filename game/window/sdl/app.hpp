@@ -9,7 +9,6 @@
 /// (the JSON printed at exit). run_window() (run_window.cpp) sets SDL up and hands the window
 /// and renderer to an App.
 
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
