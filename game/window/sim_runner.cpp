@@ -69,13 +69,12 @@ void SimRunner::spawn(float x, float y, std::size_t count, float spread) {
   if (sim_->spawn_at(x, y, count, spread) > 0) warmup_.restart();
 }
 
-void SimRunner::tick_frame(Controls& controls, FrameSample& sample) {
+void SimRunner::tick_frame(Pace pace, float speed, FrameSample& sample) {
   int ticks = 0;
-  if (controls.step_once) {
+  if (pace == Pace::Step) {
     ticks = 1;
-    controls.step_once = false;
-  } else if (!controls.paused) {
-    tick_debt_ += std::clamp(controls.speed, 0.0f, 16.0f);  // never a negative or huge count
+  } else if (pace == Pace::Run) {
+    tick_debt_ += std::clamp(speed, 0.0f, 16.0f);  // never a negative or huge count
     ticks = static_cast<int>(tick_debt_);
     tick_debt_ -= static_cast<float>(ticks);
   }

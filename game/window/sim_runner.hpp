@@ -39,9 +39,9 @@ class SimRunner {
   void set_tree_limits(int max_depth, int leaf_capacity);
   /// The allocator from the next tick on; a real change is counted and logged.
   void set_allocator(memory::AllocatorKind kind);
-  /// Runs this frame's ticks (one after a step, none while paused, `controls.speed` per frame on
-  /// average otherwise) and adds their phases and heap allocations to `sample`.
-  void tick_frame(Controls& controls, FrameSample& sample);
+  /// Runs this frame's ticks (one for a step, none while paused, `speed` per frame on average
+  /// while running) and adds their phases and heap allocations to `sample`.
+  void tick_frame(Pace pace, float speed, FrameSample& sample);
   /// Spawns `count` sprites within `spread` of world point (x, y).
   void spawn(float x, float y, std::size_t count, float spread);
 

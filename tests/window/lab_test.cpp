@@ -358,6 +358,21 @@ TEST(FrameStats, ModesAreCountedApartAndWarmPoolAllocationsAreReported) {
   EXPECT_FLOAT_EQ(stats.history(30).total, 5.0f);
 }
 
+TEST(Controls, APendingStepIsTakenOnceThenThePauseHolds) {
+  Controls controls;
+  EXPECT_EQ(take_pace(controls), Pace::Run);
+  controls.paused = true;
+  EXPECT_EQ(take_pace(controls), Pace::Paused);
+  controls.step_once = true;  // the step key: paused, one tick
+  EXPECT_EQ(take_pace(controls), Pace::Step);
+  EXPECT_FALSE(controls.step_once);
+  EXPECT_EQ(take_pace(controls), Pace::Paused);
+  controls.paused = false;  // a step while running: one tick, then running again
+  controls.step_once = true;
+  EXPECT_EQ(take_pace(controls), Pace::Step);
+  EXPECT_EQ(take_pace(controls), Pace::Run);
+}
+
 TEST(FrameStats, PausedFramesAfterASingleStepKeepThatStepsFigures) {
   FrameStats stats;
   EXPECT_FALSE(stats.last_ticked().has_value());

@@ -123,6 +123,25 @@ std::span<const KeyBinding> key_bindings() noexcept {
   return kBindings;
 }
 
+bool locked_during_ab(Action action) noexcept {
+  switch (action) {
+    case Action::TogglePause:
+    case Action::Step:
+    case Action::SwitchAllocator:
+    case Action::ToggleTree:
+    case Action::ToggleContacts:
+    case Action::Reset:
+    case Action::DoubleSprites:
+    case Action::HalveSprites:
+    case Action::StartAb:
+    case Action::ToggleUi:
+    case Action::SwitchMode:
+      return true;
+    default:
+      return false;
+  }
+}
+
 Action action_for_key(int keycode, bool shift, Mode mode) noexcept {
   if (keycode == SDLK_EQUALS && shift) keycode = SDLK_PLUS;  // '+' is shift+'=' on most layouts
   for (const KeyBinding& binding : kBindings) {

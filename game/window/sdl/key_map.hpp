@@ -54,6 +54,9 @@ struct KeyBinding {
   int keys[3];  // SDL_Keycodes that trigger it; 0 ends the list (mouse rows have none)
 };
 
+/// Actions that would change what an A/B run measures: they wait until it is done.
+bool locked_during_ab(Action action) noexcept;
+
 /// Every row, in the help panel's order.
 std::span<const KeyBinding> key_bindings() noexcept;
 

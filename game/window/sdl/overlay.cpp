@@ -12,6 +12,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -622,6 +623,15 @@ void draw_notice(const std::string& notice, const window::ScreenRect& world) {
                       IM_COL32(20, 20, 26, 235));
   draw->AddText(nullptr, 0.0f, ImVec2(at.x + pad.x, at.y + pad.y), kNotice, notice.c_str(), nullptr,
                 size.x);
+}
+
+void Notice::show(std::string text, std::chrono::seconds shown_for) {
+  text_ = std::move(text);
+  until_ = std::chrono::steady_clock::now() + shown_for;
+}
+
+void Notice::draw(const window::ScreenRect& world) const {
+  if (std::chrono::steady_clock::now() < until_) draw_notice(text_, world);
 }
 
 }  // namespace quadpool::game::window::sdl

@@ -5,6 +5,7 @@
 /// what an OverlayView hands them and return what the user asked for as OverlayRequests; they
 /// never reach into the App.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -110,5 +111,19 @@ class Overlay {
 /// on a dark box, wrapped to its width; nothing when it is empty. Call between ImGui's
 /// NewFrame and Render, with or without the panel.
 void draw_notice(const std::string& notice, const window::ScreenRect& world);
+
+/// Why the last request changed nothing (or a warning), shown over the world for a while; the
+/// last one is kept after it has gone, for the summary.
+class Notice {
+ public:
+  void show(std::string text, std::chrono::seconds shown_for);
+  /// draw_notice() while it is shown.
+  void draw(const window::ScreenRect& world) const;
+  const std::string& text() const noexcept { return text_; }
+
+ private:
+  std::string text_;
+  std::chrono::steady_clock::time_point until_{};
+};
 
 }  // namespace quadpool::game::window::sdl

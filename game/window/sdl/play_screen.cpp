@@ -4,6 +4,7 @@
 #include <SDL.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <utility>
 
 #include <fmt/format.h>
@@ -36,12 +37,14 @@ bool PlayScreen::handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wan
   return pilot_.handle(event, ui_wants_mouse, ui_wants_keyboard);
 }
 
-bool PlayScreen::tick(const window::Camera& camera) {
+void PlayScreen::tick(const TickInput& in, window::FrameSample& sample) {
+  if (in.pace == window::Pace::Paused) return;
   const play::Ship& ship = session_.world().ship();
-  const window::ScreenPoint at = camera.to_screen(ship.position.x, ship.position.y);
-  if (!session_.step(pilot_.command(at.x, at.y, ship.heading))) return false;
+  const window::ScreenPoint at = in.camera.to_screen(ship.position.x, ship.position.y);
+  if (!session_.step(pilot_.command(at.x, at.y, ship.heading))) return;
   on_events();
-  return true;
+  sample.tick = session_.last_sample();
+  sample.ticked = true;
 }
 
 void PlayScreen::on_events() {
@@ -76,7 +79,8 @@ void PlayScreen::frame(window::Camera& camera, const window::ScreenRect& area) c
 
 DrawCounts PlayScreen::draw_world(SDL_Renderer* renderer, SpriteRenderer& sprites,
                                   window::VertexStream& stream, const window::Camera& camera,
-                                  const window::ScreenRect& area, bool draw_tree) {
+                                  const window::ScreenRect& area,
+                                  const window::Controls& controls) {
   const play::PlayWorld& world = session_.world();
   const Simulation& field = world.field();
   const auto all = field.sprites();
@@ -87,7 +91,7 @@ DrawCounts PlayScreen::draw_world(SDL_Renderer* renderer, SpriteRenderer& sprite
   WorldView view;
   view.sprites = rocks_;
   view.world_side = field.world_side();
-  if (draw_tree && world.ticks() > 0) view.tree = &field.tree();
+  if (controls.draw_tree && world.ticks() > 0) view.tree = &field.tree();
   const scene::SceneConfig& scene = world.config().field.scene;
   view.typical_radius = 0.5f * (scene.min_radius + scene.max_radius);
   const DrawCounts counts = sprites.draw(stream, camera, area, view);
@@ -106,6 +110,16 @@ void PlayScreen::draw_hud(const window::ScreenRect& area, bool paused) const {
                          .replaying = session_.pilot() == play::Pilot::Replay,
                          .controller_name = pilot_.controller_name()};
   draw_play_hud(view, area);
+}
+
+std::span<const play::EntityReport> PlayScreen::entities() {
+  entities_ = session_.world().entity_reports();
+  return entities_;
+}
+
+void PlayScreen::start_ab_leg(memory::AllocatorKind kind, window::Camera&,
+                              const window::ScreenRect&) {
+  session_.start_ab_leg(kind);
 }
 
 GameReport PlayScreen::report() const {
@@ -132,6 +146,19 @@ std::string PlayScreen::write_record() {
   logger().info("wrote the game's replay to {} ({} ticks)", record_path_,
                 session_.world().ticks());
   return {};
+}
+
+int PlayScreen::finish() {
+  int exit_code = 0;
+  if (const std::string problem = write_record(); !problem.empty()) {
+    std::fprintf(stderr, "%s\n", problem.c_str());
+    exit_code = 1;
+  }
+  if (const std::string mismatch = session_.replay_mismatch(); !mismatch.empty()) {
+    std::fprintf(stderr, "%s\n", mismatch.c_str());
+    exit_code = 1;
+  }
+  return exit_code;
 }
 
 }  // namespace quadpool::game::window::sdl

@@ -1,0 +1,83 @@
+// The window the App draws into: layout, clear and clip, screenshots, present.
+#include "game/window/sdl/window_target.hpp"
+
+#include <SDL.h>
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "game/window/sdl/textures.hpp"
+#include "game/util/log.hpp"
+
+namespace quadpool::game::window::sdl {
+
+namespace {
+
+std::string name_of(SDL_Renderer* renderer) {
+  SDL_RendererInfo info{};
+  if (SDL_GetRendererInfo(renderer, &info) == 0 && info.name != nullptr) return info.name;
+  return {};
+}
+
+}  // namespace
+
+WindowTarget::WindowTarget(SDL_Window* window, SDL_Renderer* renderer)
+    : window_(window), renderer_(renderer), renderer_name_(name_of(renderer)) {}
+
+bool WindowTarget::relayout(bool show_ui) {
+  int width = 0, height = 0;
+  SDL_GetRendererOutputSize(renderer_, &width, &height);
+  const window::Layout next = window::layout_for(width, height, show_ui);
+  if (next.window.w == layout_.window.w && next.window.h == layout_.window.h &&
+      next.panel.w == layout_.panel.w) {
+    return false;
+  }
+  layout_ = next;
+  ++refits_;
+  return true;
+}
+
+void WindowTarget::watch_panel(const window::ScreenRect& drawn_panel) {
+  if (drawn_panel.overlaps(layout_.world)) ++frames_overlapping_;
+}
+
+void WindowTarget::begin_world() {
+  SDL_SetRenderDrawColor(renderer_, 18, 20, 28, 255);
+  SDL_RenderClear(renderer_);
+  const window::ScreenRect& area = layout_.world;
+  const SDL_Rect clip{static_cast<int>(area.x), static_cast<int>(area.y), static_cast<int>(area.w),
+                      static_cast<int>(area.h)};
+  SDL_RenderSetClipRect(renderer_, &clip);
+}
+
+void WindowTarget::end_world() {
+  SDL_RenderSetClipRect(renderer_, nullptr);
+}
+
+void WindowTarget::save_f12(std::uint64_t frame) {
+  const std::string path = fmt::format("quadpool-{:06}.png", frame);
+  const std::string error = save_screenshot(renderer_, path);
+  if (error.empty()) {
+    last_f12_ = path;
+    logger().info("F12: wrote {}", path);
+  } else {
+    logger().error("F12: {}: {}", path, error);
+  }
+}
+
+bool WindowTarget::save(const std::string& path) {
+  const std::string error = save_screenshot(renderer_, path);
+  if (!error.empty()) {
+    std::fprintf(stderr, "quadpool: --screenshot %s: %s\n", path.c_str(), error.c_str());
+    return false;
+  }
+  logger().info("wrote {}", path);
+  return true;
+}
+
+void WindowTarget::present() {
+  SDL_RenderPresent(renderer_);
+}
+
+}  // namespace quadpool::game::window::sdl
