@@ -88,9 +88,9 @@ CLI::Validator failing_with(Failure& failure, std::string flag,
 CLI::Validator unsigned_in(Failure& failure, const char* flag, std::uint64_t min,
                            std::uint64_t max) {
   return failing_with(failure, flag, [min, max](std::string& text) -> std::string {
-    const std::optional<std::uint64_t> value = parse_decimal(text);
+    const std::optional<std::uint64_t> value = util::parse_decimal(text);
     if (!value || *value < min || *value > max) {
-      return fmt::format("must be {}, got '{}'", range_text(min, max), shown_value(text));
+      return fmt::format("must be {}, got '{}'", range_text(min, max), util::shown_value(text));
     }
     text = std::to_string(*value);
     return {};
@@ -103,15 +103,17 @@ CLI::Validator one_of(Failure& failure, const char* flag, std::map<std::string, 
                       std::string valid) {
   return failing_with(failure, flag, [names = std::move(names), valid](std::string& text) {
     const auto it = names.find(text);
-    if (it == names.end()) return fmt::format("must be {}, got '{}'", valid, shown_value(text));
+    if (it == names.end())
+      return fmt::format("must be {}, got '{}'", valid, util::shown_value(text));
     text = std::to_string(static_cast<long long>(it->second));
     return std::string();
   });
 }
 
 std::string window_text() {
-  return fmt::format("WIDTHxHEIGHT with WIDTH in [{}, {}] and HEIGHT in [{}, {}]", kMinWindowWidth,
-                     kMaxWindowWidth, kMinWindowHeight, kMaxWindowHeight);
+  return fmt::format("WIDTHxHEIGHT with WIDTH in [{}, {}] and HEIGHT in [{}, {}]",
+                     window::kMinWindowWidth, window::kMaxWindowWidth, window::kMinWindowHeight,
+                     window::kMaxWindowHeight);
 }
 
 // The --window value as CLI11 converts it, from the "WIDTH HEIGHT" that window_size() leaves.
@@ -125,7 +127,8 @@ struct WindowSize {
 // WIDTHxHEIGHT in the window caps, normalised to "WIDTH HEIGHT" for WindowSize's conversion.
 CLI::Validator window_size(Failure& failure) {
   return failing_with(failure, "--window", [](std::string& text) -> std::string {
-    const std::string error = fmt::format("must be {}, got '{}'", window_text(), shown_value(text));
+    const std::string error =
+        fmt::format("must be {}, got '{}'", window_text(), util::shown_value(text));
     const std::size_t x = text.find('x');
     if (x == std::string::npos) return error;
     int width = 0, height = 0;
@@ -136,8 +139,8 @@ CLI::Validator window_size(Failure& failure) {
     const bool whole = w.ec == std::errc{} && w.ptr == first + x && h.ec == std::errc{} &&
                        h.ptr == last && std::isdigit(static_cast<unsigned char>(text[0])) != 0 &&
                        std::isdigit(static_cast<unsigned char>(text[x + 1])) != 0;
-    if (!whole || width < kMinWindowWidth || width > kMaxWindowWidth || height < kMinWindowHeight ||
-        height > kMaxWindowHeight) {
+    if (!whole || width < window::kMinWindowWidth || width > window::kMaxWindowWidth ||
+        height < window::kMinWindowHeight || height > window::kMaxWindowHeight) {
       return error;
     }
     text = fmt::format("{} {}", width, height);
@@ -152,22 +155,22 @@ std::string unwritable_file(const std::string& text) {
   if (folder.empty()) folder = ".";
   std::error_code error;
   if (!std::filesystem::is_directory(folder, error)) {
-    return fmt::format("'{}': '{}' is not a folder that exists", shown_value(text, 200),
-                       shown_value(folder.string(), 200));
+    return fmt::format("'{}': '{}' is not a folder that exists", util::shown_value(text, 200),
+                       util::shown_value(folder.string(), 200));
   }
   // An existing name is replaced at the end, so it must be a file the user may write.
   const std::filesystem::file_status status = std::filesystem::status(text, error);
   if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-    return fmt::format("'{}' exists and is not a file", shown_value(text, 200));
+    return fmt::format("'{}' exists and is not a file", util::shown_value(text, 200));
   }
   if (std::filesystem::exists(status) && ::access(text.c_str(), W_OK) != 0) {
-    return fmt::format("'{}' exists and cannot be written", shown_value(text, 200));
+    return fmt::format("'{}' exists and cannot be written", util::shown_value(text, 200));
   }
   // The rest (a read-only folder or mount, /proc, /sys, a link to nothing, a name too long)
   // only creating the file that the result will be written through can tell.
-  if (const std::string reason = check_file_can_be_written(text); !reason.empty()) {
-    return fmt::format("'{}' cannot be written: {}", shown_value(text, 200),
-                       shown_value(reason, 200));
+  if (const std::string reason = util::check_file_can_be_written(text); !reason.empty()) {
+    return fmt::format("'{}' cannot be written: {}", util::shown_value(text, 200),
+                       util::shown_value(reason, 200));
   }
   return {};
 }
@@ -183,7 +186,7 @@ CLI::Validator screenshot_file(Failure& failure) {
              lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
     if (!ends_with(".png") && !ends_with(".bmp")) {
-      return fmt::format("must name a .png or .bmp file, got '{}'", shown_value(text));
+      return fmt::format("must name a .png or .bmp file, got '{}'", util::shown_value(text));
     }
     return unwritable_file(text);
   });
@@ -221,7 +224,7 @@ std::string help_footer() {
       "  quadpool --headless --switch-allocator-every 7 --verify\n"
       "  quadpool --headless --play --bot --ticks 3000 --record game.qpr --json\n"
       "  quadpool --headless --replay game.qpr --json\n",
-      kMaxSprites, kMaxTicks, kMaxFrames);
+      sim::kMaxSprites, headless::kMaxTicks, window::kMaxFrames);
 }
 
 // CLI11's app with every option bound to a typed field below.
@@ -229,8 +232,8 @@ struct Parser {
   CLI::App app{"quadpool: pooled quad-tree collision demo and headless tick runner", "quadpool"};
   Failure failure;  // the line a failing validator wrote
   play::GameOptions game;  // the flags both front ends take, bound once
-  HeadlessOptions headless;
-  WindowOptions demo;
+  headless::HeadlessOptions headless;
+  window::WindowOptions demo;
   WindowSize window{demo.window_width, demo.window_height};
   std::uint64_t frames = 0;
   bool headless_mode = false;
@@ -280,10 +283,10 @@ Parser::Parser() {
 void Parser::add_shared_options() {
   scene::SceneConfig& scene = game.config.field.scene;
   value("--sprites", scene.sprites, "N",
-        fmt::format("Number of sprites, {}..{} (default {})", kMinSprites, kMaxSprites,
+        fmt::format("Number of sprites, {}..{} (default {})", sim::kMinSprites, sim::kMaxSprites,
                     scene.sprites),
-        range_text(kMinSprites, kMaxSprites))
-      ->transform(unsigned_in(failure, "--sprites", kMinSprites, kMaxSprites));
+        range_text(sim::kMinSprites, sim::kMaxSprites))
+      ->transform(unsigned_in(failure, "--sprites", sim::kMinSprites, sim::kMaxSprites));
   value("--seed", scene.seed, "S", fmt::format("Scene seed, 0..2^64-1 (default {})", scene.seed),
         range_text(0, std::numeric_limits<std::uint64_t>::max()))
       ->transform(unsigned_in(failure, "--seed", 0, std::numeric_limits<std::uint64_t>::max()));
@@ -315,18 +318,18 @@ void Parser::add_shared_options() {
 }
 
 void Parser::add_headless_options() {
-  headless_only.push_back(
-      value("--ticks", headless.ticks, "T",
-            fmt::format("Headless: ticks to run, 1..{} (default {})", kMaxTicks, headless.ticks),
-            range_text(1, kMaxTicks))
-          ->transform(unsigned_in(failure, "--ticks", 1, kMaxTicks)));
+  headless_only.push_back(value("--ticks", headless.ticks, "T",
+                                fmt::format("Headless: ticks to run, 1..{} (default {})",
+                                            headless::kMaxTicks, headless.ticks),
+                                range_text(1, headless::kMaxTicks))
+                              ->transform(unsigned_in(failure, "--ticks", 1, headless::kMaxTicks)));
   headless_only.push_back(
       value("--switch-allocator-every", headless.switch_allocator_every, "K",
             fmt::format("Headless: alternate pool and new-delete every K ticks, 1..{} (default: "
                         "never)",
-                        kMaxTicks),
-            range_text(1, kMaxTicks))
-          ->transform(unsigned_in(failure, "--switch-allocator-every", 1, kMaxTicks)));
+                        headless::kMaxTicks),
+            range_text(1, headless::kMaxTicks))
+          ->transform(unsigned_in(failure, "--switch-allocator-every", 1, headless::kMaxTicks)));
   headless_only.push_back(flag("--verify", headless.verify,
                                "Headless: check the tree's pairs against a sweep-and-prune "
                                "reference every tick; exit 1 on a mismatch"));
@@ -361,15 +364,16 @@ void Parser::add_demo_options() {
       value("--window", window, "WxH",
             fmt::format("Demo: window size, width {}..{}, height {}..{} (default {}x{}, "
                         "or less to fit the screen)",
-                        kMinWindowWidth, kMaxWindowWidth, kMinWindowHeight, kMaxWindowHeight,
-                        demo.window_width, demo.window_height),
+                        window::kMinWindowWidth, window::kMaxWindowWidth, window::kMinWindowHeight,
+                        window::kMaxWindowHeight, demo.window_width, demo.window_height),
             window_text())
           ->transform(window_size(failure)));
   demo_only.push_back(
       value("--frames", frames, "F",
-            fmt::format("Demo: quit after F frames, 1..{} (default: run until closed)", kMaxFrames),
-            range_text(1, kMaxFrames))
-          ->transform(unsigned_in(failure, "--frames", 1, kMaxFrames)));
+            fmt::format("Demo: quit after F frames, 1..{} (default: run until closed)",
+                        window::kMaxFrames),
+            range_text(1, window::kMaxFrames))
+          ->transform(unsigned_in(failure, "--frames", 1, window::kMaxFrames)));
   demo_only.push_back(value("--screenshot", demo.screenshot, "FILE",
                             "Demo: save the last frame as FILE, .png or .bmp, in a folder that "
                             "exists (default: none)",
@@ -435,13 +439,15 @@ void check_extras(const Parser& parser) {
   const std::size_t more = extras.size() - 1;
   const std::string rest = more == 0 ? "" : fmt::format(" (and {} more after it)", more);
   if (after_separator) {
-    bad(fmt::format("unexpected argument '{}' after '--'{}: quadpool takes no arguments, and "
+    bad(
+        fmt::format("unexpected argument '{}' after '--'{}: quadpool takes no arguments, and "
                     "'--' ends its flags; run 'quadpool --help' for the flags",
-                    shown_value(extras.front()), rest));
+                    util::shown_value(extras.front()), rest));
   }
-  bad(fmt::format("unknown flag or unexpected argument '{}'{}; run 'quadpool --help' for the "
+  bad(
+      fmt::format("unknown flag or unexpected argument '{}'{}; run 'quadpool --help' for the "
                   "flags",
-                  shown_value(extras.front()), rest));
+                  util::shown_value(extras.front()), rest));
 }
 
 // The flags that belong to one mode only.
@@ -503,7 +509,7 @@ void check_play(const Parser& parser) {
       if (option->count() > 1) bad(fmt::format("{} was given more than once", option->get_name()));
     }
   }
-  bad(fmt::format("{}; run 'quadpool --help' for the flags", shown_value(error.what(), 200)));
+  bad(fmt::format("{}; run 'quadpool --help' for the flags", util::shown_value(error.what(), 200)));
 }
 
 CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_text) {
@@ -528,7 +534,7 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
   command.mode = parser.headless_mode ? CommandLine::Mode::Headless : CommandLine::Mode::Demo;
   command.headless = parser.headless;
   command.headless.game = parser.game;
-  WindowOptions& demo = command.demo;
+  window::WindowOptions& demo = command.demo;
   demo = parser.demo;
   demo.game = parser.game;
   demo.window_width = parser.window.width;

@@ -5,7 +5,7 @@
 namespace quadpool::game::play {
 
 SessionStart session_start(const GameOptions& options, std::optional<Replay> replay,
-                           TaskSystem tasks, HeapCounter heap_counter) {
+                           TaskSystem tasks, sim::HeapCounter heap_counter) {
   SessionStart start;
   start.config = options.config;
   start.config.field.heap_counter = heap_counter;

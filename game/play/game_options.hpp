@@ -32,6 +32,6 @@ struct GameOptions {
 /// counter (nullptr: no allocation counts). The bot is seeded with the scene's seed, so the same
 /// flags fly the same game in the window and headless.
 SessionStart session_start(const GameOptions& options, std::optional<Replay> replay,
-                           TaskSystem tasks, HeapCounter heap_counter);
+                           TaskSystem tasks, sim::HeapCounter heap_counter);
 
 }  // namespace quadpool::game::play

@@ -21,7 +21,7 @@
 #include "game/util/regular_file.hpp"
 #include "game/util/shown_value.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::play {
 
 namespace {
 
@@ -30,7 +30,7 @@ namespace {
 constexpr std::size_t kShownPathBytes = 4096;
 
 std::string shown_path(const std::string& path) {
-  return shown_value(path, kShownPathBytes);
+  return util::shown_value(path, kShownPathBytes);
 }
 
 // An environment variable that names a folder: set, non-empty and absolute.
@@ -56,7 +56,7 @@ std::string no_data_folder_reason() {
     } else {
       relative = true;
       clauses.push_back(
-          fmt::format("{} is '{}', not an absolute path", variable, shown_value(value)));
+          fmt::format("{} is '{}', not an absolute path", variable, util::shown_value(value)));
     }
   }
   if (!relative) return "XDG_DATA_HOME and HOME give none";
@@ -82,7 +82,7 @@ std::string create_folders_for(const std::string& path) {
   for (auto outer = missing.rbegin(); outer != missing.rend(); ++outer) {
     if (::mkdir(outer->c_str(), 0700) != 0 && errno != EEXIST) {
       return fmt::format("cannot create the folder {}: {}", shown_path(outer->string()),
-                         system_words(errno));
+                         util::system_words(errno));
     }
   }
   return {};
@@ -118,10 +118,10 @@ ParsedHighScore parse_high_score(std::string_view text) {
     return fail(fmt::format("foreign: it does not begin with '{}'", magic));
   }
   const std::string_view version_text = first.substr(magic.size() + 1);
-  const std::optional<std::uint64_t> version = parse_decimal(version_text);
+  const std::optional<std::uint64_t> version = util::parse_decimal(version_text);
   if (!version) {
-    return fail(
-        fmt::format("damaged: the format version '{}' is not a number", shown_value(version_text)));
+    return fail(fmt::format("damaged: the format version '{}' is not a number",
+                            util::shown_value(version_text)));
   }
   if (*version != kHighScoreFormatVersion) {
     return fail(fmt::format("foreign: format version {}, this build reads version {}", *version,
@@ -135,10 +135,10 @@ ParsedHighScore parse_high_score(std::string_view text) {
                              : "damaged: the score line does not end with a newline (truncated)");
   }
   const std::string_view score_text = rest.substr(0, score_end);
-  const std::optional<std::uint64_t> score = parse_decimal(score_text);
+  const std::optional<std::uint64_t> score = util::parse_decimal(score_text);
   if (!score) {
     return fail(fmt::format("damaged: the score '{}' is not a whole number in 0..{}",
-                            shown_value(score_text), UINT64_MAX));
+                            util::shown_value(score_text), UINT64_MAX));
   }
   if (const std::size_t extra = rest.size() - score_end - 1; extra != 0) {
     return fail(fmt::format("damaged: {} unexpected byte(s) after the score line", extra));
@@ -154,18 +154,24 @@ HighScoreFile::HighScoreFile(std::string path) : path_(std::move(path)) {
                             no_data_folder_reason()));
     return;
   }
-  const RegularFileRead read = read_regular_file(path_, kMaxHighScoreFileBytes);
-  if (read.outcome == RegularFileRead::Outcome::Missing) {
+  const util::RegularFileRead read = util::read_regular_file(path_, kMaxHighScoreFileBytes);
+  if (read.outcome == util::RegularFileRead::Outcome::Missing) {
     log_message(LogLevel::Debug, fmt::format("no high score file at {} yet: the best score is 0",
                                              shown_path(path_)));
     return;
   }
   ParsedHighScore parsed;
   switch (read.outcome) {
-    case RegularFileRead::Outcome::Read: parsed = parse_high_score(read.bytes); break;
-    case RegularFileRead::Outcome::Oversized: parsed.problem = oversized(read.size); break;
-    case RegularFileRead::Outcome::Missing:
-    case RegularFileRead::Outcome::Unreadable: parsed.problem = "unreadable: " + read.problem; break;
+    case util::RegularFileRead::Outcome::Read:
+      parsed = parse_high_score(read.bytes);
+      break;
+    case util::RegularFileRead::Outcome::Oversized:
+      parsed.problem = oversized(read.size);
+      break;
+    case util::RegularFileRead::Outcome::Missing:
+    case util::RegularFileRead::Outcome::Unreadable:
+      parsed.problem = "unreadable: " + read.problem;
+      break;
   }
   load_problem_ = parsed.problem;
   if (!load_problem_.empty()) {
@@ -201,7 +207,7 @@ std::string HighScoreFile::submit(std::uint64_t score) {
           : create_folders_for(path_);
   if (error.empty()) {
     const std::string text = high_score_file_text(score);
-    error = write_file_atomically(path_, std::as_bytes(std::span(text.data(), text.size())));
+    error = util::write_file_atomically(path_, std::as_bytes(std::span(text.data(), text.size())));
   }
   if (error.empty()) return {};
   std::string line = fmt::format("high score not saved: {}: {}", shown_path(path_), error);
@@ -209,4 +215,4 @@ std::string HighScoreFile::submit(std::uint64_t score) {
   return line;
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::play

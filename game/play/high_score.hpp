@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-namespace quadpool::game {
+namespace quadpool::game::play {
 
 /// The first line of a high score file, without its newline.
 inline constexpr char kHighScoreMagic[] = "quadpool high score";
@@ -77,4 +77,4 @@ class HighScoreFile {
   std::uint64_t best_ = 0;
 };
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::play

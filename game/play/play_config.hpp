@@ -49,7 +49,7 @@ struct PlayConfig {
   /// The field: its sprites are the rocks. The rock budget (the most rocks a wave can hold) is
   /// the rocks left after the ship's safe disc is cleared at the start, so the tree and its
   /// buffers never grow past their first tick.
-  game::SimulationConfig field;
+  game::sim::SimulationConfig field;
   bool storm = false;  ///< the stress setting: volleys, big bursts, wide blasts, large pools
   int lives = 3;       ///< 1..9
 };

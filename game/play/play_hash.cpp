@@ -79,7 +79,7 @@ std::uint64_t play_state_hash(const PlayWorld& world) noexcept {
   h.mix(world.pending_removals().size(), 8);
   for (const std::uint32_t index : world.pending_removals()) h.mix(index, 4);
   // The rocks to come, with the field's own hash of sprites.
-  h.mix(game::state_hash(world.pending_rocks()), 8);
+  h.mix(game::sim::state_hash(world.pending_rocks()), 8);
   return h.value();
 }
 

@@ -9,7 +9,7 @@
 #include "game/sim/report_json.hpp"
 #include "game/sim/simulation.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::play {
 
 void EntityLoad::add(const play::PlayTick& tick) noexcept {
   most_live_ = std::max(most_live_, tick.live);
@@ -28,7 +28,7 @@ std::optional<double> EntityLoad::created_per_second(memory::AllocatorKind kind)
 
 namespace {
 
-void write_entities(JsonWriter& json, const GameReport& game) {
+void write_entities(util::JsonWriter& json, const GameReport& game) {
   json.begin("entities");
   for (const play::EntityReport& entity : game.entities) {
     json.begin(play::entity_type_name(entity.type));
@@ -37,13 +37,13 @@ void write_entities(JsonWriter& json, const GameReport& game) {
     json.integer("live", entity.counts.live);
     json.integer("dropped", entity.counts.dropped);
     json.integer("budget", entity.counts.budget);
-    write_pool_stats(json, entity.pool);
+    sim::write_pool_stats(json, entity.pool);
     json.end();
   }
   json.end();
 }
 
-void write_load(JsonWriter& json, const EntityLoad& load) {
+void write_load(util::JsonWriter& json, const EntityLoad& load) {
   json.integer("most_live", load.most_live());
   json.integer("most_created_in_a_tick", load.most_created());
   json.begin("created_per_second");
@@ -60,7 +60,7 @@ void write_load(JsonWriter& json, const EntityLoad& load) {
 
 }  // namespace
 
-void write_game_json(JsonWriter& json, const GameReport& game) {
+void write_game_json(util::JsonWriter& json, const GameReport& game) {
   const play::GameStatus& status = game.status;
   json.begin("game");
   json.integer("score", status.score);
@@ -76,7 +76,7 @@ void write_game_json(JsonWriter& json, const GameReport& game) {
   if (game.replay) {
     json.begin("replay");
     json.string("file", game.replay->file);
-    json.string("recorded_hash", format_hash(game.replay->recorded_hash));
+    json.string("recorded_hash", sim::format_hash(game.replay->recorded_hash));
     json.boolean("matches", game.replay->matches);
     json.end();
   } else {
@@ -103,10 +103,10 @@ std::string format_game_summary(const GameReport& game) {
   if (game.replay) {
     s += fmt::format("  replay            {}: {} the recorded hash {}\n", game.replay->file,
                      game.replay->matches ? "ends on" : "does NOT end on",
-                     format_hash(game.replay->recorded_hash));
+                     sim::format_hash(game.replay->recorded_hash));
   }
   if (!game.recorded_to.empty()) s += fmt::format("  recorded to       {}\n", game.recorded_to);
   return s;
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::play

@@ -14,7 +14,7 @@
 #include "game/play/entity_stores.hpp"
 #include "game/play/play_world.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::play {
 
 /// A replay's verdict: the hash the file recorded and whether the run ended on it.
 struct ReplayCheck {
@@ -66,9 +66,9 @@ struct GameReport {
 /// "most_live", "most_created_in_a_tick", "created_per_second": {"pool", "new-delete"} (each
 /// null when that allocator ran no tick),
 /// "replay": {"file", "recorded_hash", "matches"} or null, "recorded_to": FILE or null}.
-void write_game_json(JsonWriter& json, const GameReport& game);
+void write_game_json(util::JsonWriter& json, const GameReport& game);
 
 /// The summary's game lines, each ending in a newline.
 std::string format_game_summary(const GameReport& game);
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::play

@@ -77,7 +77,7 @@ bool PlaySession::step(const play::InputCommand& player) {
   const PlayMoment before = PlayMoment::of(*world_);
   const bool warm = warmup_.next_tick(world_->field());
   const play::PlayTick& tick = world_->step(command);
-  sample_ = TickSample::of(tick.field, warm);
+  sample_ = sim::TickSample::of(tick.field, warm);
   sample_.ms.total = tick.ms_total;
   sample_.heap_allocations = tick.heap_allocations;
   events_ = PlayEvents::of(before, *world_);
@@ -129,9 +129,10 @@ std::string PlaySession::replay_mismatch() const {
   if (!start_.replay || !replay_finished()) return {};
   const std::uint64_t hash = world_->state_hash();
   if (hash == start_.replay->final_hash) return {};
-  return fmt::format("quadpool: {}: the replay ended on state hash {}, not on the {} the file "
-                     "recorded",
-                     start_.replay_file, format_hash(hash), format_hash(start_.replay->final_hash));
+  return fmt::format(
+      "quadpool: {}: the replay ended on state hash {}, not on the {} the file "
+      "recorded",
+      start_.replay_file, sim::format_hash(hash), sim::format_hash(start_.replay->final_hash));
 }
 
 GameReport PlaySession::report() const {

@@ -83,7 +83,7 @@ class PlaySession {
   std::size_t replay_ticks() const noexcept;
   /// The last step's events and figures (a tick sample as the headless runner records it).
   const PlayEvents& events() const noexcept { return events_; }
-  const TickSample& last_sample() const noexcept { return sample_; }
+  const sim::TickSample& last_sample() const noexcept { return sample_; }
   /// The command the last step ran (for drawing the ship's flame).
   const play::InputCommand& last_command() const noexcept { return last_command_; }
   /// Where the chase camera looks: the ship.
@@ -111,8 +111,8 @@ class PlaySession {
   std::size_t replay_next_ = 0;
   std::vector<play::InputCommand> recorded_;
   play::InputCommand last_command_;
-  HeapWarmup warmup_;
-  TickSample sample_;
+  sim::HeapWarmup warmup_;
+  sim::TickSample sample_;
   PlayEvents events_;
 };
 

@@ -26,7 +26,7 @@ const PlayConfig& checked(const PlayConfig& config) {
   return config;
 }
 
-Vec2 centre_of(const game::Simulation& field) noexcept {
+Vec2 centre_of(const game::sim::Simulation& field) noexcept {
   return {field.world_side() * 0.5f, field.world_side() * 0.5f};
 }
 
@@ -45,7 +45,7 @@ Ship fresh_ship(Vec2 at, const Tuning& tuning) noexcept {
 PlayWorld::PlayWorld(const PlayConfig& config)
     : config_(checked(config)),
       tuning_(tuning_for(config.storm)),
-      field_(std::make_unique<game::Simulation>(config.field)),
+      field_(std::make_unique<game::sim::Simulation>(config.field)),
       // A stream of its own: the scene and the field's spawn tool draw from others.
       rng_(config.field.scene.seed ^ 0x6a09e667f3bcc908ull),
       stores_(tuning_.budgets, config.field.allocator) {
@@ -68,7 +68,7 @@ void PlayWorld::set_allocator(memory::AllocatorKind kind) noexcept {
 }
 
 const PlayTick& PlayWorld::step(const InputCommand& command) {
-  const game::HeapCounter heap_counter = config_.field.heap_counter;
+  const game::sim::HeapCounter heap_counter = config_.field.heap_counter;
   const std::uint64_t heap_before = heap_counter ? heap_counter() : 0;
   const Clock::time_point start = Clock::now();
   stores_.begin_tick();
@@ -329,7 +329,7 @@ void PlayWorld::advance_wave() {
   ++status_.wave;
   status_.kills_this_wave = 0;
   // Each wave brings more rocks than the last, away from the ship, up to the rock budget.
-  const game::SimulationConfig& field = config_.field;
+  const game::sim::SimulationConfig& field = config_.field;
   const float side = field_->world_side();
   const int rocks = tuning_.wave_rocks_base + status_.wave * tuning_.wave_rocks_step;
   const float safe_sq = tuning_.safe_radius * tuning_.safe_radius;

@@ -67,7 +67,7 @@ struct GameStatus {
 /// What one play tick did. Plain data.
 struct PlayTick {
   std::uint64_t tick = 0;
-  game::TickStats field;            ///< the field's own tick
+  game::sim::TickStats field;       ///< the field's own tick
   std::size_t kills = 0;            ///< rocks broken this tick, by any cause
   std::uint64_t created = 0;        ///< entities created this tick, all types
   std::uint64_t destroyed = 0;      ///< entities destroyed this tick, all types
@@ -105,7 +105,7 @@ class PlayWorld {
     return index < dead_.size() && dead_[index] != 0;
   }
 
-  const game::Simulation& field() const noexcept { return *field_; }
+  const game::sim::Simulation& field() const noexcept { return *field_; }
   const Ship& ship() const noexcept { return ship_; }
   const GameStatus& status() const noexcept { return status_; }
   const PlayConfig& config() const noexcept { return config_; }
@@ -152,7 +152,7 @@ class PlayWorld {
 
   PlayConfig config_;
   Tuning tuning_;
-  std::unique_ptr<game::Simulation> field_;
+  std::unique_ptr<game::sim::Simulation> field_;
   Random rng_;  // the rules' own stream: bursts, spawns
   Ship ship_;
   GameStatus status_;
@@ -177,7 +177,7 @@ void PlayWorld::for_each_rock_near(Vec2 centre, float radius, F&& f) const {
   field_->tree().query(area, [&](std::uint32_t id) {
     if (id >= rocks.size() || rock_is_dead(id)) return;
     const scene::Sprite& rock = rocks[id];
-    if (game::circles_overlap(centre.x, centre.y, radius, rock.x, rock.y, rock.radius)) {
+    if (game::sim::circles_overlap(centre.x, centre.y, radius, rock.x, rock.y, rock.radius)) {
       f(id, rock);
     }
   });

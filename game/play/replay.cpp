@@ -141,9 +141,9 @@ ReplayStart read_start(ByteReader& reader, std::string_view name) {
   start.min_radius = reader.get_float();
   start.max_radius = reader.get_float();
   start.speed = reader.get_float();
-  if (start.sprites < game::kMinSprites || start.sprites > game::kMaxSprites) {
+  if (start.sprites < game::sim::kMinSprites || start.sprites > game::sim::kMaxSprites) {
     fail(name, fmt::format("sprite count {} is out of range; it must be from {} to {}",
-                           start.sprites, game::kMinSprites, game::kMaxSprites));
+                           start.sprites, game::sim::kMinSprites, game::sim::kMaxSprites));
   }
   if (scene >= scene::kSceneKinds.size()) {
     fail(name, fmt::format("scene {} is unknown; it must be below {}", scene,
@@ -157,13 +157,15 @@ ReplayStart read_start(ByteReader& reader, std::string_view name) {
                            kMaxLives));
   }
   start.lives = static_cast<int>(lives);
-  if (start.tree_max_depth < game::kMinTreeDepth || start.tree_max_depth > game::kMaxTreeDepth ||
-      start.tree_leaf_capacity < game::kMinLeafCapacity ||
-      start.tree_leaf_capacity > game::kMaxLeafCapacity) {
+  if (start.tree_max_depth < game::sim::kMinTreeDepth ||
+      start.tree_max_depth > game::sim::kMaxTreeDepth ||
+      start.tree_leaf_capacity < game::sim::kMinLeafCapacity ||
+      start.tree_leaf_capacity > game::sim::kMaxLeafCapacity) {
     fail(name, fmt::format("tree settings depth {} and leaf capacity {} are out of range; depth "
                            "must be from {} to {}, leaf capacity from {} to {}",
-                           start.tree_max_depth, start.tree_leaf_capacity, game::kMinTreeDepth,
-                           game::kMaxTreeDepth, game::kMinLeafCapacity, game::kMaxLeafCapacity));
+                           start.tree_max_depth, start.tree_leaf_capacity, game::sim::kMinTreeDepth,
+                           game::sim::kMaxTreeDepth, game::sim::kMinLeafCapacity,
+                           game::sim::kMaxLeafCapacity));
   }
   const bool radii_ok = std::isfinite(start.min_radius) && std::isfinite(start.max_radius) &&
                         start.min_radius > 0.0f && start.min_radius <= start.max_radius &&
@@ -199,7 +201,7 @@ InputCommand read_command(ByteReader& reader, std::uint64_t tick, std::string_vi
 // Every file the program writes goes through the one atomic writer: a failed write leaves the
 // old replay as it was.
 void write_atomically(const std::string& path, std::span<const std::byte> bytes) {
-  const std::string problem = game::write_file_atomically(path, bytes);
+  const std::string problem = game::util::write_file_atomically(path, bytes);
   if (!problem.empty()) throw ReplayWriteError(fmt::format("{}: cannot write ({})", path, problem));
 }
 
@@ -301,14 +303,16 @@ Replay read_replay(const std::string& path) {
   // The one careful reader the high score uses too: a folder, a FIFO (it never waits for a
   // writer), a socket or a device is named for what it is, and nothing is allocated beyond the
   // file's own size and the cap.
-  game::RegularFileRead read = game::read_regular_file(path, kMaxReplayBytes);
+  game::util::RegularFileRead read = game::util::read_regular_file(path, kMaxReplayBytes);
   switch (read.outcome) {
-    case game::RegularFileRead::Outcome::Read: break;
-    case game::RegularFileRead::Outcome::Oversized:
+    case game::util::RegularFileRead::Outcome::Read:
+      break;
+    case game::util::RegularFileRead::Outcome::Oversized:
       fail(path, fmt::format("{} bytes is too large for a replay (at most {})", read.size,
                              kMaxReplayBytes));
-    case game::RegularFileRead::Outcome::Missing:
-    case game::RegularFileRead::Outcome::Unreadable: fail(path, read.problem);
+    case game::util::RegularFileRead::Outcome::Missing:
+    case game::util::RegularFileRead::Outcome::Unreadable:
+      fail(path, read.problem);
   }
   return decode_replay(std::as_bytes(std::span(read.bytes.data(), read.bytes.size())), path);
 }

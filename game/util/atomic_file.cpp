@@ -15,7 +15,7 @@
 
 #include "game/util/shown_value.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::util {
 
 namespace {
 
@@ -155,4 +155,4 @@ std::string check_file_can_be_written(const std::string& path) {
   return {};
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::util

@@ -16,7 +16,7 @@
 #include <span>
 #include <string>
 
-namespace quadpool::game {
+namespace quadpool::game::util {
 
 /// Replaces the contents of `path` with `bytes` atomically, as drawn above. When `path` is a
 /// symbolic link, the file it points to is replaced and the link kept; a link that points to
@@ -35,4 +35,4 @@ namespace quadpool::game {
 /// write.)
 [[nodiscard]] std::string check_file_can_be_written(const std::string& path);
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::util

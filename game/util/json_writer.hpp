@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-namespace quadpool::game {
+namespace quadpool::game::util {
 
 /// Usage: begin(); number("x", 1); begin("inner"); ...; end(); end(); then text().
 class JsonWriter {
@@ -117,4 +117,4 @@ class JsonWriter {
   bool first_ = true;
 };
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::util

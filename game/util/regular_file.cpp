@@ -13,7 +13,7 @@
 #include "engine/core/assert.hpp"
 #include "game/util/shown_value.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::util {
 
 namespace {
 
@@ -97,4 +97,4 @@ RegularFileRead read_regular_file(const std::string& path, std::uint64_t max_byt
   return read;
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::util

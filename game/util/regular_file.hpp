@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-namespace quadpool::game {
+namespace quadpool::game::util {
 
 /// What read_regular_file() found at a path.
 struct RegularFileRead {
@@ -37,4 +37,4 @@ struct RegularFileRead {
 /// the memory for a file within the cap is missing).
 RegularFileRead read_regular_file(const std::string& path, std::uint64_t max_bytes);
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::util

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace quadpool::game {
+namespace quadpool::game::util {
 
 /// The longest part of a value an error line quotes, in bytes.
 inline constexpr std::size_t kShownValueBytes = 40;
@@ -21,4 +21,4 @@ std::string shown_value(std::string_view text, std::size_t longest = kShownValue
 /// about a file gives them.
 std::string system_words(int error);
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::util

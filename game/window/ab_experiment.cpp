@@ -8,7 +8,7 @@
 
 namespace quadpool::game::window {
 
-void AbExperiment::start(const SimulationConfig& subject, const Controls& controls,
+void AbExperiment::start(const sim::SimulationConfig& subject, const Controls& controls,
                          memory::AllocatorKind allocator) {
   running_ = true;
   cancelled_ = false;
@@ -25,7 +25,7 @@ void AbExperiment::start(const SimulationConfig& subject, const Controls& contro
   result_.reset();
   saved_controls_ = controls;
   saved_allocator_ = allocator;
-  logger().info(
+  util::logger().info(
       "A/B: {} scene, {} sprites, seed {}, tree depth {} leaf capacity {}, {} legs of {} "
       "frames",
       scene::scene_name(subject.scene.kind), subject.scene.sprites, subject.scene.seed,
@@ -51,9 +51,9 @@ AbExperiment::Next AbExperiment::record(const FrameSample& sample) {
   result.tree_leaf_capacity = subject_.tree_leaf_capacity;
   result.settings = saved_controls_;
   for (int m = 0; m < 2; ++m) {
-    const AllocatorSummary ticks =
+    const sim::AllocatorSummary ticks =
         ticks_.summary(m == 0 ? memory::AllocatorKind::Pool : memory::AllocatorKind::NewDelete);
-    result.frame_ms[m] = percentiles(frame_ms_[m]);
+    result.frame_ms[m] = sim::percentiles(frame_ms_[m]);
     result.tick_ms[m] = ticks.tick_ms;
     result.heap_allocations_per_tick[m] = ticks.warm_heap_allocations_mean;
   }
@@ -62,7 +62,7 @@ AbExperiment::Next AbExperiment::record(const FrameSample& sample) {
           ? fmt::format("{:.1f} pool, {:.1f} new-delete", *result.heap_allocations_per_tick[0],
                         *result.heap_allocations_per_tick[1])
           : std::string("not counted");
-  logger().info(
+  util::logger().info(
       "A/B done ({} scene, {} sprites, seed {}): tick median / p99 {:.3f} / {:.3f} ms pool, {:.3f} "
       "/ "
       "{:.3f} ms new-delete (new-delete / pool {:.2f}x); frame median / p99 {:.2f} / {:.2f} ms "
@@ -80,7 +80,7 @@ void AbExperiment::cancel() noexcept {
   if (!running_) return;
   running_ = false;
   cancelled_ = true;
-  logger().info("A/B cancelled in leg {} of {}", leg_ + 1, kLegs);
+  util::logger().info("A/B cancelled in leg {} of {}", leg_ + 1, kLegs);
 }
 
 double AbExperiment::seconds_left() const noexcept {

@@ -27,7 +27,7 @@ struct AbResult {
   scene::SceneKind scene = scene::SceneKind::Uniform;
   int tree_max_depth = 0, tree_leaf_capacity = 0;  // the tree settings it ran with
   Controls settings{};  // the draw toggles and panel it ran with (speed 1, never paused)
-  Percentiles frame_ms[2], tick_ms[2];
+  sim::Percentiles frame_ms[2], tick_ms[2];
   // Per ticked frame past warm-up (HeapWarmup: every leg restarts the scene); empty without a
   // heap counter.
   std::optional<double> heap_allocations_per_tick[2];
@@ -47,7 +47,7 @@ class AbExperiment {
 
   /// Starts a run on `subject`'s scene and tree settings, saving `controls` and `allocator` to
   /// restore at the end. The caller then resets the scene on leg_allocator().
-  void start(const SimulationConfig& subject, const Controls& controls,
+  void start(const sim::SimulationConfig& subject, const Controls& controls,
              memory::AllocatorKind allocator);
   /// Stops a running experiment without a result; the caller restores the saved state.
   void cancel() noexcept;
@@ -74,11 +74,11 @@ class AbExperiment {
   bool running_ = false;
   int leg_ = 0;
   std::uint64_t frames_in_leg_ = 0;
-  SimulationConfig subject_;  // the scene and tree settings measured
+  sim::SimulationConfig subject_;  // the scene and tree settings measured
   bool cancelled_ = false;
   double elapsed_ms_ = 0;            // the recorded frames' total
   std::vector<double> frame_ms_[2];  // [0] pool, [1] new-delete
-  TickRecorder ticks_;               // the ticked frames' ticks
+  sim::TickRecorder ticks_;          // the ticked frames' ticks
   std::optional<AbResult> result_;
   Controls saved_controls_{};
   memory::AllocatorKind saved_allocator_ = memory::AllocatorKind::Pool;

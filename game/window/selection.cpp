@@ -64,7 +64,7 @@ void Selection::clear() noexcept {
   leaf_.reset();
 }
 
-void Selection::update(const Simulation& sim) {
+void Selection::update(const sim::Simulation& sim) {
   ids_.clear();
   stats_.reset();
   leaf_.reset();
@@ -91,7 +91,7 @@ void Selection::update(const Simulation& sim) {
   }
 }
 
-void Selection::run_query(const Simulation& sim) {
+void Selection::run_query(const sim::Simulation& sim) {
   const spatial::Aabb area = *region_;
   QueryStats stats;
   stats.tree_us = best_microseconds([&] {
@@ -108,7 +108,7 @@ void Selection::run_query(const Simulation& sim) {
   stats_ = stats;
 }
 
-std::optional<std::uint32_t> Selection::sprite_at(const Simulation& sim, ScreenPoint at,
+std::optional<std::uint32_t> Selection::sprite_at(const sim::Simulation& sim, ScreenPoint at,
                                                   float reach) {
   const std::span<const scene::Sprite> sprites = sim.sprites();
   reach = std::max(reach, 0.0f);
@@ -133,7 +133,7 @@ std::optional<std::uint32_t> Selection::sprite_at(const Simulation& sim, ScreenP
   return found;
 }
 
-std::optional<spatial::Aabb> Selection::leaf_of(const Simulation& sim, std::uint32_t id) {
+std::optional<spatial::Aabb> Selection::leaf_of(const sim::Simulation& sim, std::uint32_t id) {
   // The leaf that holds a box is the deepest node whose quadrant holds the box's centre (the
   // tree's placement rule), so the deepest visited quadrant holding the centre of the box the
   // tree was built from.

@@ -35,7 +35,7 @@ class Selection {
   /// Forgets the rectangle, the pick and their sprites.
   void clear() noexcept;
   /// Runs the query (or the pick) on `sim`'s tree (nothing before the first tick).
-  void update(const Simulation& sim);
+  void update(const sim::Simulation& sim);
 
   bool dragging() const noexcept { return dragging_; }
   const std::optional<spatial::Aabb>& region() const noexcept { return region_; }
@@ -61,12 +61,13 @@ class Selection {
   /// units of it: the least distance to the circle (0 inside it), then the nearest centre.
   /// Found through the tree's query on a box of half-size `reach` around the point; none when
   /// nothing is that close.
-  static std::optional<std::uint32_t> sprite_at(const Simulation& sim, ScreenPoint at, float reach);
+  static std::optional<std::uint32_t> sprite_at(const sim::Simulation& sim, ScreenPoint at,
+                                                float reach);
   /// The quadrant of the leaf that holds sprite `id` in the last tick's tree.
-  static std::optional<spatial::Aabb> leaf_of(const Simulation& sim, std::uint32_t id);
+  static std::optional<spatial::Aabb> leaf_of(const sim::Simulation& sim, std::uint32_t id);
 
  private:
-  void run_query(const Simulation& sim);
+  void run_query(const sim::Simulation& sim);
 
   std::optional<spatial::Aabb> region_;
   ScreenPoint from_{0, 0};

@@ -13,23 +13,23 @@ namespace quadpool::game::window {
 
 namespace {
 
-void write_mode(JsonWriter& json, const char* key, const ModeSummary& m) {
+void write_mode(util::JsonWriter& json, const char* key, const ModeSummary& m) {
   json.begin(key);
   json.integer("frames", m.frames);
-  write_percentiles(json, "frame_ms", m.frame_ms);
-  write_percentiles(json, "tick_ms", m.tick_ms);
+  sim::write_percentiles(json, "frame_ms", m.frame_ms);
+  sim::write_percentiles(json, "tick_ms", m.tick_ms);
   json.integer("warm_ticks", m.warm_ticks);
   json.integer("warm_ticks_with_heap_allocations", m.warm_ticks_with_heap_allocations);
   json.integer("max_warm_tick_heap_allocations", m.max_warm_tick_heap_allocations);
   json.end();
 }
 
-void write_pool_and_tree(JsonWriter& json, const Simulation& sim) {
-  write_pool_stats(json, sim.tree().pool_stats());
-  write_tree_stats(json, sim.tree().config(), sim.last_tick().tree);
+void write_pool_and_tree(util::JsonWriter& json, const sim::Simulation& sim) {
+  sim::write_pool_stats(json, sim.tree().pool_stats());
+  sim::write_tree_stats(json, sim.tree().config(), sim.last_tick().tree);
 }
 
-void write_stream(JsonWriter& json, const VertexStreamStats& stream) {
+void write_stream(util::JsonWriter& json, const VertexStreamStats& stream) {
   json.begin("vertex_stream");
   json.integer("capacity_bytes", stream.capacity_bytes);
   json.integer("frame_bytes", stream.frame_bytes);
@@ -40,7 +40,7 @@ void write_stream(JsonWriter& json, const VertexStreamStats& stream) {
   json.end();
 }
 
-void write_rect(JsonWriter& json, const char* key, const ScreenRect& r) {
+void write_rect(util::JsonWriter& json, const char* key, const ScreenRect& r) {
   json.begin(key);
   json.real("x", r.x);
   json.real("y", r.y);
@@ -49,7 +49,7 @@ void write_rect(JsonWriter& json, const char* key, const ScreenRect& r) {
   json.end();
 }
 
-void write_layout(JsonWriter& json, const SummaryInputs& in) {
+void write_layout(util::JsonWriter& json, const SummaryInputs& in) {
   json.begin("layout");
   write_rect(json, "panel", in.layout.panel);
   write_rect(json, "world", in.layout.world);
@@ -62,7 +62,7 @@ void write_layout(JsonWriter& json, const SummaryInputs& in) {
 
 // "panel": whether its content ever went past its edges (cut off on the right, or below the
 // bottom where only a scrollbar shows it), its sprite slider, and the last notice shown.
-void write_panel(JsonWriter& json, const SummaryInputs& in) {
+void write_panel(util::JsonWriter& json, const SummaryInputs& in) {
   json.begin("panel");
   json.real("overflow_x", in.panel_fit.overflow_x);
   json.real("overflow_y", in.panel_fit.overflow_y);
@@ -71,7 +71,7 @@ void write_panel(JsonWriter& json, const SummaryInputs& in) {
   json.end();
 }
 
-void write_ab_mode(JsonWriter& json, const char* key, const AbResult& result, int mode) {
+void write_ab_mode(util::JsonWriter& json, const char* key, const AbResult& result, int mode) {
   json.begin(key);
   json.begin("tick_ms");
   json.number("median", result.tick_ms[mode].median);
@@ -90,7 +90,7 @@ void write_ab_mode(JsonWriter& json, const char* key, const AbResult& result, in
 }
 
 // "ab": {"state": "none" | "running" | "cancelled" | "done", and with "done" the result}.
-void write_ab(JsonWriter& json, const AbExperiment& ab) {
+void write_ab(util::JsonWriter& json, const AbExperiment& ab) {
   json.begin("ab");
   const std::optional<AbResult>& result = ab.result();
   json.string("state", ab.running()     ? "running"
@@ -100,7 +100,7 @@ void write_ab(JsonWriter& json, const AbExperiment& ab) {
   if (result && !ab.running()) {
     json.string("scene", scene::scene_name(result->scene));
     json.integer("sprites", result->sprites);
-    write_seed(json, "seed", result->seed);
+    sim::write_seed(json, "seed", result->seed);
     json.begin("tree");
     json.integer("max_depth", static_cast<std::uint64_t>(result->tree_max_depth));
     json.integer("leaf_capacity", static_cast<std::uint64_t>(result->tree_leaf_capacity));
@@ -121,7 +121,7 @@ void write_ab(JsonWriter& json, const AbExperiment& ab) {
 }
 
 // "query": the last box query's numbers, "picked": the picked sprite and its leaf (or null).
-void write_query(JsonWriter& json, const Selection& selection) {
+void write_query(util::JsonWriter& json, const Selection& selection) {
   if (const std::optional<QueryStats>& q = selection.stats()) {
     json.begin("query");
     json.integer("hits", q->hits);
@@ -150,17 +150,17 @@ void write_query(JsonWriter& json, const Selection& selection) {
 
 // In play, the game's object (as the headless JSON writes it) and what only the window has:
 // who flew, the high score, the sound; in the lab both are null.
-void write_play(JsonWriter& json, const SummaryInputs& in) {
+void write_play(util::JsonWriter& json, const SummaryInputs& in) {
   json.string("mode", in.mode);
   if (in.game == nullptr || in.play == nullptr) {
     json.null("game");
     json.null("play");
     return;
   }
-  write_game_json(json, *in.game);
+  play::write_game_json(json, *in.game);
   json.begin("play");
   json.string("pilot", in.play->pilot);
-  json.string("state_hash", format_hash(in.play->state_hash));
+  json.string("state_hash", sim::format_hash(in.play->state_hash));
   json.integer("high_score", in.play->high_score);
   json.string_or_null("notice", in.play->notice);
   json.boolean("sound_device", in.play->sound_device);
@@ -172,9 +172,9 @@ void write_play(JsonWriter& json, const SummaryInputs& in) {
 }  // namespace
 
 std::string summary_json(const SummaryInputs& in) {
-  const Percentiles frame = in.stats.frame_ms();
-  const PhaseTimes phases = in.stats.phase_medians();
-  JsonWriter json;
+  const sim::Percentiles frame = in.stats.frame_ms();
+  const sim::PhaseTimes phases = in.stats.phase_medians();
+  util::JsonWriter json;
   json.begin();
   json.integer("frames", in.stats.frames());
   json.string("scene", scene::scene_name(in.sim.config().scene.kind));
@@ -182,8 +182,8 @@ std::string summary_json(const SummaryInputs& in) {
   json.integer("ticks_since_reset", in.sim.ticks());  // a new scene starts again from 0
   // The shown world's hash, as the headless runner prints it: a --frames run of the lab and
   // a headless run of as many ticks end on the same state.
-  json.string("state_hash", format_hash(in.sim.state_hash()));
-  write_seed(json, "seed", in.seed);
+  json.string("state_hash", sim::format_hash(in.sim.state_hash()));
+  sim::write_seed(json, "seed", in.seed);
   json.string("renderer", in.renderer);
   json.integer("window_width", static_cast<std::uint64_t>(in.layout.window.w));
   json.integer("window_height", static_cast<std::uint64_t>(in.layout.window.h));
@@ -195,7 +195,7 @@ std::string summary_json(const SummaryInputs& in) {
   json.integer("allocator_switches", in.allocator_switches);
   json.number("fps_median", frame.median > 0 ? 1000.0 / frame.median : 0.0);
   json.number("cpu_ms_per_frame", in.cpu_ms_per_frame);
-  write_percentiles(json, "frame_ms", frame);
+  sim::write_percentiles(json, "frame_ms", frame);
   json.begin("phase_ms");  // medians
   json.number("integrate", phases.integrate);
   json.number("rebuild", phases.rebuild);

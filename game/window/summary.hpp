@@ -31,7 +31,7 @@ struct PlaySummary {
 /// Everything the summary reports, read from the App's parts at exit.
 struct SummaryInputs {
   const FrameStats& stats;
-  const Simulation& sim;
+  const sim::Simulation& sim;
   std::uint64_t seed = 0;
   std::uint64_t allocator_switches = 0;
   VertexStreamStats stream{};
@@ -53,7 +53,7 @@ struct SummaryInputs {
   const std::string& notice;  // the last notice shown (why a key changed nothing); empty: none
   ScreenRect world_drawn{};   // where the world square lands in the window at exit
   const char* mode = "lab";   // the mode at exit: "play" or "lab"
-  const GameReport* game = nullptr;   // in play: the headless JSON's "game" object
+  const play::GameReport* game = nullptr;  // in play: the headless JSON's "game" object
   const PlaySummary* play = nullptr;  // in play
 };
 

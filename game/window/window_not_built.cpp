@@ -4,7 +4,7 @@
 
 #include "game/window/window_options.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::window {
 
 int run_window(const WindowOptions& /*options*/) {
   std::fputs(
@@ -15,4 +15,4 @@ int run_window(const WindowOptions& /*options*/) {
   return 2;
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::window

@@ -12,7 +12,7 @@
 #include "engine/core/task_system.hpp"
 #include "game/play/game_options.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::window {
 
 /// The demo's caps (named in --help).
 inline constexpr std::uint64_t kMaxFrames = 100'000'000;
@@ -56,4 +56,4 @@ struct WindowOptions {
 /// injects key presses through SDL's event queue at the start of those frames.
 int run_window(const WindowOptions& options);
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::window

@@ -31,7 +31,7 @@ TEST(CommandLine, NoFlagsRunsTheDemoWithItsDefaults) {
   const ParseResult r = parse({});
   ASSERT_TRUE(r.command.has_value()) << r.message;
   EXPECT_EQ(r.command->mode, CommandLine::Mode::Demo);
-  const WindowOptions defaults;
+  const window::WindowOptions defaults;
   EXPECT_EQ(r.command->demo.game.config.field.scene.sprites, defaults.game.config.field.scene.sprites);
   EXPECT_EQ(r.command->demo.window_width, defaults.window_width);
   EXPECT_TRUE(r.command->demo.vsync);
@@ -44,7 +44,7 @@ TEST(CommandLine, HeadlessFlagsAreAllParsed) {
              "--allocator", "new-delete", "--switch-allocator-every", "7", "--threads", "7",
              "--verify", "--json"});
   ASSERT_TRUE(r.command.has_value()) << r.message;
-  const HeadlessOptions& h = r.command->headless;
+  const headless::HeadlessOptions& h = r.command->headless;
   EXPECT_EQ(r.command->mode, CommandLine::Mode::Headless);
   EXPECT_EQ(h.game.config.field.scene.sprites, 1234u);
   EXPECT_EQ(h.ticks, 77u);
@@ -101,7 +101,7 @@ TEST(CommandLine, DemoFlagsFillDemoOptions) {
       parse({"--sprites", "5000", "--seed", "9", "--allocator", "new-delete", "--window",
              "1920x1080", "--frames", "120", "--screenshot", "shot.PNG", "--vsync", "off"});
   ASSERT_TRUE(r.command.has_value()) << r.message;
-  const WindowOptions& d = r.command->demo;
+  const window::WindowOptions& d = r.command->demo;
   EXPECT_EQ(d.game.config.field.scene.sprites, 5000u);
   EXPECT_EQ(d.game.config.field.scene.seed, 9u);
   EXPECT_EQ(d.game.config.field.allocator, memory::AllocatorKind::NewDelete);
@@ -523,14 +523,14 @@ TEST(Executable, AReportThatCannotBeWrittenGivesANonZeroExitAndAMessage) {
 // count the demo runs, and its log line and its --frames summary both say so (the demo once
 // ran 100 sprites for --sprites 1 while the log said 1).
 TEST(Executable, TheDemoRunsTheSmallestSpriteCountTheCommandLineAccepts) {
-  const std::string smallest = std::to_string(kMinSprites);
+  const std::string smallest = std::to_string(sim::kMinSprites);
   const test::ProcessResult r =
       run_bash("SDL_VIDEODRIVER=dummy \"$QUADPOOL\" --lab --sprites " + smallest +
                " --frames 2 --vsync off 1>&2; echo \"exit=$?\" >&2");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("demo: " + smallest + " sprites,"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("\"sprites\": " + smallest + ","), std::string::npos) << r.output;
-  const ParseResult below = parse({"--sprites", std::to_string(kMinSprites - 1).c_str()});
+  const ParseResult below = parse({"--sprites", std::to_string(sim::kMinSprites - 1).c_str()});
   EXPECT_EQ(below.exit_code, 2);
   EXPECT_NE(below.message.find("[" + smallest + ", "), std::string::npos) << below.message;
 }

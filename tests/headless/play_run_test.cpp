@@ -248,12 +248,12 @@ TEST(PlayRun, AReplayWhoseSpritesCoverFarMoreThanTheWorldExitsTwoAtOnce) {
 TEST(PlayRun, ARecordThatCannotBeWrittenExitsOneNamingTheFileAndStillReports) {
   // The command line refuses such a path up front; a folder that disappears during the run
   // reaches the writer, as this one does when the run is called directly.
-  HeadlessOptions options;
+  headless::HeadlessOptions options;
   options.play = true;
   options.game.config.field.scene.sprites = 300;
   options.ticks = 20;
   options.game.record = "/no-such-quadpool-folder/game.qpr";
-  const HeadlessOutcome outcome = run_play(options, nullptr, nullptr);
+  const headless::HeadlessOutcome outcome = headless::run_play(options, nullptr, nullptr);
   EXPECT_EQ(outcome.exit_code, 1);
   EXPECT_NE(outcome.failure.find(options.game.record), std::string::npos) << outcome.failure;
   ASSERT_TRUE(outcome.report.has_value());

@@ -23,7 +23,7 @@ play::PlayTick tick_of(AllocatorKind kind, std::size_t live, std::uint64_t creat
 }
 
 TEST(EntityLoad, KeepsTheBusiestTicksAndSplitsCreationsAndTimeByAllocator) {
-  EntityLoad load;
+  play::EntityLoad load;
   load.add(tick_of(AllocatorKind::Pool, 10, 5, 1.0));
   load.add(tick_of(AllocatorKind::NewDelete, 30, 2, 0.5));
   load.add(tick_of(AllocatorKind::Pool, 20, 8, 1.0));
@@ -39,7 +39,7 @@ TEST(EntityLoad, KeepsTheBusiestTicksAndSplitsCreationsAndTimeByAllocator) {
 }
 
 TEST(EntityLoad, AnAllocatorThatRanNoTickHasNoRate) {
-  EntityLoad load;
+  play::EntityLoad load;
   EXPECT_EQ(load.created_per_second(AllocatorKind::Pool), std::nullopt);
   load.add(tick_of(AllocatorKind::Pool, 3, 3, 0.25));
   EXPECT_EQ(load.created_per_second(AllocatorKind::NewDelete), std::nullopt);

@@ -271,7 +271,8 @@ TEST(Replay, SpritesThatWouldCoverMoreThanTheWorldHoldsAreRefusedNamingTheRule) 
 // Every scene the program can record: SceneConfig's radii, every kind, every count it allows.
 TEST(Replay, EveryStartTheGameCanRecordPassesTheCoverageBoundWithRoomToSpare) {
   for (const scene::SceneKind kind : scene::kSceneKinds) {
-    for (const std::size_t sprites : {game::kMinSprites, std::size_t{50}, game::kMaxSprites}) {
+    for (const std::size_t sprites :
+         {game::sim::kMinSprites, std::size_t{50}, game::sim::kMaxSprites}) {
       PlayConfig config;
       config.field.scene.kind = kind;
       config.field.scene.sprites = sprites;
@@ -281,7 +282,8 @@ TEST(Replay, EveryStartTheGameCanRecordPassesTheCoverageBoundWithRoomToSpare) {
           << scene::scene_name(kind) << " at " << sprites << " sprites";
     }
     double most = 0.0;
-    for (std::size_t sprites = game::kMinSprites; sprites <= game::kMaxSprites; ++sprites) {
+    for (std::size_t sprites = game::sim::kMinSprites; sprites <= game::sim::kMaxSprites;
+         ++sprites) {
       most = std::max(most, scene::coverage({.sprites = sprites, .kind = kind}));
     }
     EXPECT_LE(most, kMaxReplayCoverage / 2) << scene::scene_name(kind);

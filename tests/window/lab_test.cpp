@@ -158,7 +158,7 @@ TEST(AbExperiment, LegsAlternateAllocatorsAndTheResultRestoresWhatWasSaved) {
   Controls controls;
   controls.paused = true;
   controls.speed = 2.5f;
-  SimulationConfig subject;
+  sim::SimulationConfig subject;
   subject.scene.sprites = 5000;
   subject.scene.seed = 42;
   subject.scene.kind = scene::SceneKind::Mixed;
@@ -198,18 +198,18 @@ TEST(AbExperiment, LegsAlternateAllocatorsAndTheResultRestoresWhatWasSaved) {
   EXPECT_EQ(ab.saved_allocator(), memory::AllocatorKind::NewDelete);
 }
 
-std::unique_ptr<Simulation> ticked_scene(std::size_t sprites) {
-  SimulationConfig config;
+std::unique_ptr<sim::Simulation> ticked_scene(std::size_t sprites) {
+  sim::SimulationConfig config;
   config.scene.sprites = sprites;
   config.scene.seed = 5;
-  auto sim = std::make_unique<Simulation>(config);
+  auto sim = std::make_unique<sim::Simulation>(config);
   for (int i = 0; i < 3; ++i) sim->step();
   return sim;
 }
 
 // The simulation moves sprites in memory every few ticks; a pick stays on its sprite.
 TEST(Selection, APickFollowsItsSpriteWhenTheSimulationReordersTheSprites) {
-  const std::unique_ptr<Simulation> sim = ticked_scene(4000);
+  const std::unique_ptr<sim::Simulation> sim = ticked_scene(4000);
   const scene::Sprite& target = sim->sprites()[321];
   Selection selection;
   selection.begin_drag({target.x, target.y});
@@ -219,7 +219,7 @@ TEST(Selection, APickFollowsItsSpriteWhenTheSimulationReordersTheSprites) {
   const std::uint32_t id = *selection.picked_id();
   const float radius = sim->sprites()[*selection.picked()].radius;
   bool index_changed = false;
-  for (std::uint64_t t = 0; t < 2 * kSpriteSortPeriod; ++t) {
+  for (std::uint64_t t = 0; t < 2 * sim::kSpriteSortPeriod; ++t) {
     const std::uint32_t index = *selection.picked();
     sim->step();
     selection.update(*sim);
@@ -233,8 +233,8 @@ TEST(Selection, APickFollowsItsSpriteWhenTheSimulationReordersTheSprites) {
 }
 
 TEST(Selection, ABoxQueryFindsWhatABruteForceScanFindsAndTimesBoth) {
-  const std::unique_ptr<Simulation> owner = ticked_scene(5000);
-  const Simulation& sim = *owner;
+  const std::unique_ptr<sim::Simulation> owner = ticked_scene(5000);
+  const sim::Simulation& sim = *owner;
   Selection selection;
   const float side = sim.world_side();
   selection.begin_drag({0.2f * side, 0.3f * side});
@@ -258,8 +258,8 @@ TEST(Selection, ABoxQueryFindsWhatABruteForceScanFindsAndTimesBoth) {
 }
 
 TEST(Selection, AClickPicksTheSpriteUnderItAndItsLeafAndAClickOnEmptySpaceClears) {
-  const std::unique_ptr<Simulation> owner = ticked_scene(2000);
-  const Simulation& sim = *owner;
+  const std::unique_ptr<sim::Simulation> owner = ticked_scene(2000);
+  const sim::Simulation& sim = *owner;
   const scene::Sprite& target = sim.sprites()[123];
   Selection selection;
   selection.begin_drag({target.x, target.y});
@@ -291,8 +291,8 @@ TEST(Selection, AClickPicksTheNearestSpriteWithinAFewPixelsAsABruteForceScanDoes
   // Points all over the world, at a zoom where a world unit is half a pixel: the pick reaches
   // kPickPixels screen pixels past a sprite's edge, and takes the least distance to an edge
   // (0 inside a circle), then the nearest centre, as a scan of every sprite does.
-  const std::unique_ptr<Simulation> owner = ticked_scene(3000);
-  const Simulation& sim = *owner;
+  const std::unique_ptr<sim::Simulation> owner = ticked_scene(3000);
+  const sim::Simulation& sim = *owner;
   const float world_per_pixel = 2.0f;
   const float reach = Selection::kPickPixels * world_per_pixel;
   const std::uint64_t seed = 20240611;
@@ -378,8 +378,8 @@ TEST(FrameStats, PausedFramesAfterASingleStepKeepThatStepsFigures) {
   EXPECT_FALSE(stats.last_ticked().has_value());
   FrameSample step;  // what SimRunner::tick_frame makes of the one tick that '.' runs
   step.ticked = true;
-  step.tick.ms = PhaseTimes{.integrate = 0.1, .rebuild = 0.2, .pairs = 0.3, .resolve = 0.4,
-                            .total = 1.0};
+  step.tick.ms =
+      sim::PhaseTimes{.integrate = 0.1, .rebuild = 0.2, .pairs = 0.3, .resolve = 0.4, .total = 1.0};
   step.tick.heap_allocations = 0u;
   step.tick.warm = true;
   stats.record(step);
@@ -397,7 +397,7 @@ TEST(FrameStats, PausedFramesAfterASingleStepKeepThatStepsFigures) {
 
 TEST(AbExperiment, HeapAllocationsOfTheWarmUpTicksAfterEachLegsRestartDoNotCount) {
   AbExperiment ab;
-  ab.start(SimulationConfig{}, Controls{}, memory::AllocatorKind::Pool);
+  ab.start(sim::SimulationConfig{}, Controls{}, memory::AllocatorKind::Pool);
   std::uint64_t frame_in_leg = 0;
   AbExperiment::Next next = AbExperiment::Next::Continue;
   while (next != AbExperiment::Next::Done) {
@@ -406,7 +406,7 @@ TEST(AbExperiment, HeapAllocationsOfTheWarmUpTicksAfterEachLegsRestartDoNotCount
     sample.total = 1.0f;
     sample.tick.allocator = ab.leg_allocator();
     // As HeapWarmup marks them: the first ticks of a leg grow the buffers and the pool.
-    sample.tick.warm = frame_in_leg >= kHeapWarmupTicks;
+    sample.tick.warm = frame_in_leg >= sim::kHeapWarmupTicks;
     const bool pool = sample.tick.allocator == memory::AllocatorKind::Pool;
     sample.tick.heap_allocations = !sample.tick.warm ? 40u : pool ? 0u : 45u;
     next = ab.record(sample);

@@ -38,8 +38,9 @@ constexpr std::size_t kInitialStreamQuads = 32768;
 
 // --- construction ------------------------------------------------------------------------------
 
-App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const WindowOptions& options,
-         std::vector<ScriptedKey> script, std::optional<play::Replay> replay)
+App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas,
+         const window::WindowOptions& options, std::vector<ScriptedKey> script,
+         std::optional<play::Replay> replay)
     : target_(window, renderer),
       options_(options),
       input_(std::move(script)),
@@ -71,13 +72,13 @@ void App::apply(const LabScreen::Change& change) {
 }
 
 void App::notify(std::string text) {
-  logger().info("{}", text);
+  util::logger().info("{}", text);
   notice_.show(std::move(text), std::chrono::seconds(4));
 }
 
 // Longer than a key's notice: it comes while the window is still opening.
 void App::warn(std::string text) {
-  logger().warn("{}", text);
+  util::logger().warn("{}", text);
   notice_.show(std::move(text), std::chrono::seconds(10));
 }
 
@@ -166,9 +167,9 @@ int App::run() {
                                             CLOCKS_PER_SEC / static_cast<double>(stats_.frames());
   const int exit_code = play_.finish();
   if (options_.frames) print_summary(screenshot_written, cpu_ms_per_frame);
-  logger().info("{} frames, {:.1f} FPS (median frame {:.2f} ms)", stats_.frames(),
-                stats_.frame_ms().median > 0 ? 1000.0 / stats_.frame_ms().median : 0.0,
-                stats_.frame_ms().median);
+  util::logger().info("{} frames, {:.1f} FPS (median frame {:.2f} ms)", stats_.frames(),
+                      stats_.frame_ms().median > 0 ? 1000.0 / stats_.frame_ms().median : 0.0,
+                      stats_.frame_ms().median);
   return exit_code;
 }
 
@@ -266,7 +267,7 @@ void App::apply(Action action) {
     return;
   }
   if (ab_.running() && locked_during_ab(action)) {
-    logger().info("A/B run in progress: key ignored (Esc cancels the run)");
+    util::logger().info("A/B run in progress: key ignored (Esc cancels the run)");
     return;
   }
   switch (action) {
@@ -351,7 +352,7 @@ AbRun::Parts App::ab_parts() noexcept {
 
 void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const {
   const bool playing = loop_.mode == Mode::Play;
-  const GameReport game = play_.report();
+  const play::GameReport game = play_.report();
   const window::PlaySummary play_summary = play_.stats();
   const window::SummaryInputs in{
       .stats = stats_,

@@ -42,8 +42,9 @@ class App {
   /// Takes the window, renderer and atlas (owned by the caller, run_window) and builds the lab's
   /// scene and the game from `options` (the game from `replay` when there is one);
   /// options.heap_counter may be nullptr (then no allocation counts).
-  App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const WindowOptions& options,
-      std::vector<ScriptedKey> script, std::optional<play::Replay> replay);
+  App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas,
+      const window::WindowOptions& options, std::vector<ScriptedKey> script,
+      std::optional<play::Replay> replay);
   App(const App&) = delete;
   App& operator=(const App&) = delete;
 
@@ -85,7 +86,7 @@ class App {
   void print_summary(bool screenshot_written, double cpu_ms_per_frame) const;
 
   WindowTarget target_;
-  WindowOptions options_;
+  window::WindowOptions options_;
   Input input_;
   LabScreen lab_;
   PlayScreen play_;

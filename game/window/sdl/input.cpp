@@ -40,8 +40,8 @@ bool parse_script_input(const std::string& what, ScriptedKey& out) {
   };
   if (whole(std::sscanf(what.c_str(), "%dx%d%n", &out.width, &out.height, &used), 2)) {
     out.kind = ScriptedKey::Kind::Resize;
-    return out.width >= kMinWindowWidth && out.height >= kMinWindowHeight &&
-           out.width <= kMaxWindowWidth && out.height <= kMaxWindowHeight;
+    return out.width >= window::kMinWindowWidth && out.height >= window::kMinWindowHeight &&
+           out.width <= window::kMaxWindowWidth && out.height <= window::kMaxWindowHeight;
   }
   used = 0;
   if (whole(std::sscanf(what.c_str(), "query=%d/%d/%d/%d%n", &out.x0, &out.y0, &out.x1, &out.y1,
@@ -120,7 +120,7 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
     const std::size_t colon = entry.find(':');
     const std::optional<std::uint64_t> frame =
         colon == std::string::npos ? std::nullopt
-                                   : parse_decimal(std::string_view(entry).substr(0, colon));
+                                   : util::parse_decimal(std::string_view(entry).substr(0, colon));
     ScriptedKey key{frame.value_or(0), SDLK_UNKNOWN};
     if (!frame || !parse_script_input(entry.substr(colon + 1), key)) {
       error = fmt::format(
@@ -128,8 +128,9 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
           "key name such as A, Space or ., down=KEY, up=KEY, a window size WxH from {}x{} to "
           "{}x{} (as --window), query=X0/Y0/X1/Y1, pick=X/Y, spawn=X/Y or "
           "scene=uniform|clustered|mixed|streams)",
-          shown_value(entry), std::numeric_limits<std::uint64_t>::max(), kMinWindowWidth,
-          kMinWindowHeight, kMaxWindowWidth, kMaxWindowHeight);
+          util::shown_value(entry), std::numeric_limits<std::uint64_t>::max(),
+          window::kMinWindowWidth, window::kMinWindowHeight, window::kMaxWindowWidth,
+          window::kMaxWindowHeight);
       return {};
     }
     keys.push_back(key);

@@ -16,7 +16,7 @@ constexpr std::size_t kSpawnPerFrame = 8;
 
 }  // namespace
 
-LabScreen::LabScreen(const WindowOptions& options)
+LabScreen::LabScreen(const window::WindowOptions& options)
     : runner_(options.game.config.field.scene, options.game.config.field.allocator,
               options.heap_counter, options.tasks) {}
 
@@ -38,7 +38,7 @@ void LabScreen::frame(window::Camera& camera, const window::ScreenRect& area) co
 DrawCounts LabScreen::draw_world(SDL_Renderer*, SpriteRenderer& sprites,
                                  window::VertexStream& stream, const window::Camera& camera,
                                  const window::ScreenRect& area, const window::Controls& controls) {
-  const Simulation& sim = runner_.sim();
+  const sim::Simulation& sim = runner_.sim();
   WorldView world;
   world.sprites = sim.sprites();
   world.world_side = sim.world_side();
@@ -51,8 +51,8 @@ DrawCounts LabScreen::draw_world(SDL_Renderer*, SpriteRenderer& sprites,
   return sprites.draw(stream, camera, area, world);
 }
 
-SimulationConfig LabScreen::ab_subject() {
-  SimulationConfig subject = runner_.config();
+sim::SimulationConfig LabScreen::ab_subject() {
+  sim::SimulationConfig subject = runner_.config();
   const std::span<const scene::Sprite> now = runner_.sim().sprites();
   ab_start_.assign(now.begin(), now.end());
   subject.scene.sprites = ab_start_.size();
@@ -91,7 +91,8 @@ LabScreen::Change LabScreen::apply(const OverlayRequests& requests, bool ab_runn
   if (requests.reset_seed) change = reset(runner_.scene().sprites, *requests.reset_seed);
   // The overlay locks these during an A/B run; a script's scene pick waits like a key would.
   if (ab_running && (requests.scene || requests.tree_limits)) {
-    logger().info("A/B run in progress: scene and tree settings are locked (Esc cancels the run)");
+    util::logger().info(
+        "A/B run in progress: scene and tree settings are locked (Esc cancels the run)");
     return change;
   }
   if (requests.scene) {
@@ -109,13 +110,14 @@ LabScreen::Change LabScreen::apply(const OverlayRequests& requests, bool ab_runn
 // and the notice says why, rather than restarting the scene at the size it already has.
 LabScreen::Change LabScreen::resize(std::size_t wanted, const char* key) {
   const std::size_t now = runner_.sim().sprites().size();
-  const std::size_t next = std::clamp(wanted, kMinSprites, kMaxSprites);
+  const std::size_t next = std::clamp(wanted, sim::kMinSprites, sim::kMaxSprites);
   if (next == now) {
     return {
         .rebuilt = false,
-        .notice = now >= kMaxSprites
-                      ? fmt::format("{}: already at the cap of {} sprites", key, kMaxSprites)
-                      : fmt::format("{}: already at the minimum of {} sprite", key, kMinSprites)};
+        .notice =
+            now >= sim::kMaxSprites
+                ? fmt::format("{}: already at the cap of {} sprites", key, sim::kMaxSprites)
+                : fmt::format("{}: already at the minimum of {} sprite", key, sim::kMinSprites)};
   }
   return reset(next, runner_.scene().seed);
 }

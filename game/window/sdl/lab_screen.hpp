@@ -24,7 +24,7 @@ namespace quadpool::game::window::sdl {
 class LabScreen final : public Screen {
  public:
   /// The scene of `options` (sprites, seed, kind) on its allocator, heap counter and tasks.
-  explicit LabScreen(const WindowOptions& options);
+  explicit LabScreen(const window::WindowOptions& options);
 
   /// What a key or the panel did to the lab.
   struct Change {
@@ -49,12 +49,12 @@ class LabScreen final : public Screen {
   /// The lab's figures are all in the panel.
   void draw_hud(const window::ScreenRect&, bool) const override {}
 
-  const Simulation& sim() const noexcept override { return runner_.sim(); }
+  const sim::Simulation& sim() const noexcept override { return runner_.sim(); }
   std::span<const play::EntityReport> entities() override { return {}; }
   void set_allocator(memory::AllocatorKind kind) override { runner_.set_allocator(kind); }
 
   /// The sprites as they are now, spawned ones included: every leg starts from them.
-  SimulationConfig ab_subject() override;
+  sim::SimulationConfig ab_subject() override;
   void start_ab_leg(memory::AllocatorKind kind, window::Camera& camera,
                     const window::ScreenRect& area) override;
   void end_ab(memory::AllocatorKind saved) override { runner_.set_allocator(saved); }

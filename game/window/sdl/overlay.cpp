@@ -130,7 +130,7 @@ void draw_phase_graph(const window::FrameStats& stats, int phases, float width, 
                       bool whole_frame) {
   const std::size_t n = stats.history_size();
   auto value = [](const window::FrameSample& s, int p) {
-    const PhaseTimes& ms = s.tick.ms;
+    const sim::PhaseTimes& ms = s.tick.ms;
     const double parts[5] = {ms.integrate, ms.rebuild, ms.pairs, ms.resolve, s.render};
     return static_cast<float>(parts[p]);
   };
@@ -265,7 +265,7 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
   // tick, and the tick is where the allocator shows.
   draw_phase_graph(stats, 5, content_w_, 46.0f * scale_, true);
   draw_phase_graph(stats, 4, content_w_, 36.0f * scale_, false);
-  const PhaseTimes& tick_ms = ticked.tick.ms;
+  const sim::PhaseTimes& tick_ms = ticked.tick.ms;
   const double phase_ms[5] = {tick_ms.integrate, tick_ms.rebuild, tick_ms.pairs, tick_ms.resolve,
                               static_cast<double>(last.render)};
   for (int p = 0; p < 5; ++p) {
@@ -299,7 +299,7 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
     ImGui::TextDisabled("heap allocations: (no tick yet)");
   }
 
-  const TickStats& tick = view.sim.last_tick();
+  const sim::TickStats& tick = view.sim.last_tick();
   // The leaf capacity is in Controls, beside its own field.
   text(fmt::format("tree: {} nodes, {} leaves, depth {} of {}", tick.tree.nodes, tick.tree.leaves,
                    tick.tree.max_depth_reached, view.sim.config().tree_max_depth));
@@ -460,8 +460,8 @@ void Overlay::draw_scene_size(const OverlayView& view, OverlayRequests& requests
   if (ImGui::GetActiveID() != ImGui::GetID("sprites")) {
     sprites_slider_ = static_cast<int>(view.sim.sprites().size());
   }
-  ImGui::SliderInt("sprites", &sprites_slider_, static_cast<int>(kMinSprites),
-                   static_cast<int>(kMaxSprites), "%d",
+  ImGui::SliderInt("sprites", &sprites_slider_, static_cast<int>(sim::kMinSprites),
+                   static_cast<int>(sim::kMaxSprites), "%d",
                    ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   if (ImGui::IsItemDeactivatedAfterEdit()) {
     requests.sprites = static_cast<std::size_t>(sprites_slider_);
@@ -475,7 +475,7 @@ void Overlay::draw_scene_size(const OverlayView& view, OverlayRequests& requests
 // The scene list and the tree's settings: each change applies from the next frame (a new scene
 // with the current seed and sprite count; a new tree over the same sprites).
 void Overlay::draw_scene_controls(const OverlayView& view, OverlayRequests& requests) {
-  const SimulationConfig& config = view.sim.config();
+  const sim::SimulationConfig& config = view.sim.config();
   std::array<const char*, scene::kSceneKinds.size()> names{};
   for (std::size_t i = 0; i < scene::kSceneKinds.size(); ++i) names[i] = scene::scene_name(scene::kSceneKinds[i]);
   int scene = static_cast<int>(config.scene.kind);
@@ -491,9 +491,9 @@ void Overlay::draw_scene_controls(const OverlayView& view, OverlayRequests& requ
   // Fields with - and + rather than sliders: a slider draws its value in its middle, where the
   // handle sits for the middle values. A step applies at once, a typed value on Enter.
   const bool depth_done =
-      tree_field("tree max depth", depth_field_, kMinTreeDepth, kMaxTreeDepth, 1);
+      tree_field("tree max depth", depth_field_, sim::kMinTreeDepth, sim::kMaxTreeDepth, 1);
   const bool capacity_done =
-      tree_field("leaf capacity", capacity_field_, kMinLeafCapacity, kMaxLeafCapacity, 8);
+      tree_field("leaf capacity", capacity_field_, sim::kMinLeafCapacity, sim::kMaxLeafCapacity, 8);
   ImGui::PopItemWidth();
   if (depth_done || capacity_done) {
     requests.tree_limits = OverlayRequests::TreeLimits{depth_field_, capacity_field_};

@@ -35,7 +35,7 @@ namespace quadpool::game::window::sdl {
 /// What the overlay shows this frame. `controls` is the one thing its widgets change in place.
 struct OverlayView {
   const window::FrameStats& stats;
-  const Simulation& sim;
+  const sim::Simulation& sim;
   const window::VertexStream& stream;
   const window::AbExperiment& ab;
   const window::Selection& selection;

@@ -25,11 +25,11 @@ constexpr float kPlayViewWorldUnits = 320.0f;
 
 }  // namespace
 
-PlayScreen::PlayScreen(const WindowOptions& options, std::optional<play::Replay> replay)
+PlayScreen::PlayScreen(const window::WindowOptions& options, std::optional<play::Replay> replay)
     : session_(play::session_start(options.game, std::move(replay), options.tasks,
                                    options.heap_counter)),
       record_path_(options.game.record),
-      high_score_(default_high_score_path()) {
+      high_score_(play::default_high_score_path()) {
   rocks_.reserve(session_.world().field().sprites().size());
 }
 
@@ -59,7 +59,7 @@ void PlayScreen::on_events() {
   const std::uint64_t score = session_.world().status().score;
   // A save that fails is logged by the file, and stays on screen until the next one.
   notice_ = high_score_.submit(score);
-  logger().info("game over: score {}, high score {}", score, high_score_.best());
+  util::logger().info("game over: score {}, high score {}", score, high_score_.best());
 }
 
 void PlayScreen::follow(window::Camera& camera, const window::ScreenRect& area) const {
@@ -82,7 +82,7 @@ DrawCounts PlayScreen::draw_world(SDL_Renderer* renderer, SpriteRenderer& sprite
                                   const window::ScreenRect& area,
                                   const window::Controls& controls) {
   const play::PlayWorld& world = session_.world();
-  const Simulation& field = world.field();
+  const sim::Simulation& field = world.field();
   const auto all = field.sprites();
   rocks_.clear();
   for (std::size_t i = 0; i < all.size(); ++i) {
@@ -122,8 +122,8 @@ void PlayScreen::start_ab_leg(memory::AllocatorKind kind, window::Camera&,
   session_.start_ab_leg(kind);
 }
 
-GameReport PlayScreen::report() const {
-  GameReport report = session_.report();
+play::GameReport PlayScreen::report() const {
+  play::GameReport report = session_.report();
   if (recorded_) report.recorded_to = record_path_;
   return report;
 }
@@ -143,8 +143,8 @@ std::string PlayScreen::write_record() {
   std::string problem = session_.write_recording(record_path_);
   if (!problem.empty()) return problem;
   recorded_ = true;
-  logger().info("wrote the game's replay to {} ({} ticks)", record_path_,
-                session_.world().ticks());
+  util::logger().info("wrote the game's replay to {} ({} ticks)", record_path_,
+                      session_.world().ticks());
   return {};
 }
 

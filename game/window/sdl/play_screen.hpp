@@ -39,7 +39,7 @@ class PlayScreen final : public Screen {
  public:
   /// The game of `options` (sprites, seed, scene, allocator, storm, bot, record), or the game
   /// `replay` holds. PlayWorld's exceptions pass through.
-  PlayScreen(const WindowOptions& options, std::optional<play::Replay> replay);
+  PlayScreen(const window::WindowOptions& options, std::optional<play::Replay> replay);
 
   /// Feeds one event to the pilot; true when it was the pilot's.
   bool handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_keyboard) override;
@@ -60,12 +60,12 @@ class PlayScreen final : public Screen {
   void draw_hud(const window::ScreenRect& area, bool paused) const override;
 
   /// The game's field.
-  const Simulation& sim() const noexcept override { return session_.world().field(); }
+  const sim::Simulation& sim() const noexcept override { return session_.world().field(); }
   std::span<const play::EntityReport> entities() override;
   void set_allocator(memory::AllocatorKind kind) override { session_.set_allocator(kind); }
 
   /// The game's field config: every leg restarts the game from it with the bot flying.
-  SimulationConfig ab_subject() override { return session_.world().config().field; }
+  sim::SimulationConfig ab_subject() override { return session_.world().config().field; }
   /// A new game on `kind` for the bot; the chase camera keeps its zoom.
   void start_ab_leg(memory::AllocatorKind kind, window::Camera& camera,
                     const window::ScreenRect& area) override;
@@ -77,7 +77,7 @@ class PlayScreen final : public Screen {
   void toggle_mute() noexcept { sound_.set_muted(!sound_.muted()); }
 
   /// The JSON "game" object's content.
-  GameReport report() const;
+  play::GameReport report() const;
   window::PlaySummary stats() const;
   /// At exit: writes the record (--record) of the game since its last restart and judges a
   /// replay. Returns the exit code: 1 (said on stderr) when the record cannot be written (the
@@ -93,7 +93,7 @@ class PlayScreen final : public Screen {
   bool recorded_ = false;    // the record was written
   PilotInput pilot_;
   Sound sound_;
-  HighScoreFile high_score_;
+  play::HighScoreFile high_score_;
   std::string notice_;
   PlayRenderer renderer_;
   std::vector<scene::Sprite> rocks_;  // the rocks drawn this frame; reserved to the field's size

@@ -112,7 +112,7 @@ bool wayland_can_connect() {
 // A size from --window is kept as asked. The default shrinks to the display's usable area (the
 // desktop less its panels and docks), so that on a 1280x720 screen the panel's title and the
 // FPS line are not off screen. False when there is nothing to fit.
-bool usable_area(const WindowOptions& options, SDL_Rect& usable) {
+bool usable_area(const window::WindowOptions& options, SDL_Rect& usable) {
   return !options.window_size_given && SDL_GetDisplayUsableBounds(0, &usable) == 0 &&
          usable.w > 0 && usable.h > 0;
 }
@@ -127,14 +127,14 @@ SDL_Rect fit_in(const SDL_Rect& usable, int width, int height, const Frame& fram
   const int room_w = usable.w - frame.left - frame.right;
   const int room_h = usable.h - frame.top - frame.bottom;
   SDL_Rect r{};
-  r.w = std::max(std::min(width, room_w), kMinWindowWidth);
-  r.h = std::max(std::min(height, room_h), kMinWindowHeight);
+  r.w = std::max(std::min(width, room_w), window::kMinWindowWidth);
+  r.h = std::max(std::min(height, room_h), window::kMinWindowHeight);
   r.x = usable.x + frame.left + std::max(0, (room_w - r.w) / 2);
   r.y = usable.y + frame.top + std::max(0, (room_h - r.h) / 2);
   return r;
 }
 
-SDL_Rect first_window(const WindowOptions& options) {
+SDL_Rect first_window(const window::WindowOptions& options) {
   SDL_Rect usable{};
   if (!usable_area(options, usable)) {
     return {SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, options.window_width,
@@ -144,7 +144,7 @@ SDL_Rect first_window(const WindowOptions& options) {
 }
 
 // The frame is known only once the window exists: shrink the default-sized window by it.
-void fit_frame_to_display(SDL_Window* window, const WindowOptions& options) {
+void fit_frame_to_display(SDL_Window* window, const window::WindowOptions& options) {
   SDL_Rect usable{};
   Frame frame;
   if (!usable_area(options, usable) ||
@@ -176,19 +176,20 @@ std::string renderer_not_requested(const char* in_use) {
   }
   if (known) {
     return fmt::format("SDL_RENDER_DRIVER '{}' could not start here, so SDL uses renderer {}",
-                       shown_value(requested), in_use);
+                       util::shown_value(requested), in_use);
   }
   return fmt::format(
       "SDL_RENDER_DRIVER '{}' is not a renderer SDL knows (it has {}), so SDL uses renderer {}",
-      shown_value(requested), available, in_use);
+      util::shown_value(requested), available, in_use);
 }
 
 }  // namespace
 
 // The key script, the replay file and the sprite atlas: bad input when malformed, said before
 // any window opens. Returns 0, or the exit code.
-int read_inputs(const WindowOptions& options, std::vector<window::sdl::ScriptedKey>& script,
-                std::optional<play::Replay>& replay, std::optional<window::sdl::AtlasImage>& atlas) {
+int read_inputs(const window::WindowOptions& options, std::vector<window::sdl::ScriptedKey>& script,
+                std::optional<play::Replay>& replay,
+                std::optional<window::sdl::AtlasImage>& atlas) {
   if (const char* keys = std::getenv("QUADPOOL_DEMO_KEYS"); keys != nullptr) {
     std::string error;
     script = window::sdl::parse_key_script(keys, error);
@@ -238,13 +239,13 @@ int start_video() {
     const char* display = std::getenv("DISPLAY");
     const std::string detail = fmt::format(
         "X11 cannot open DISPLAY '{}', and Wayland needs WAYLAND_DISPLAY or XDG_RUNTIME_DIR",
-        shown_value(display != nullptr ? display : ""));
+        util::shown_value(display != nullptr ? display : ""));
     return no_display("no X11 or Wayland display", detail.c_str());
   }
   return 0;
 }
 
-int run_window(const WindowOptions& options) {
+int window::run_window(const window::WindowOptions& options) {
   std::vector<window::sdl::ScriptedKey> script;
   std::optional<play::Replay> replay;
   std::optional<window::sdl::AtlasImage> atlas_image;
@@ -253,7 +254,7 @@ int run_window(const WindowOptions& options) {
   SdlVideo video;
   // The pilot reads game controllers; without the subsystem it plays on keyboard and mouse.
   if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) != 0) {
-    logger().info("no game controller support: {}", SDL_GetError());
+    util::logger().info("no game controller support: {}", SDL_GetError());
   }
   if (fell_back_to_invisible_driver()) {
     return no_display("no X11 or Wayland display", "DISPLAY and WAYLAND_DISPLAY are not usable");
@@ -287,18 +288,18 @@ int run_window(const WindowOptions& options) {
   SDL_RendererInfo info{};
   SDL_GetRendererInfo(renderer.get(), &info);
   const std::string renderer_warning = renderer_not_requested(info.name ? info.name : "?");
-  logger().info(
+  util::logger().info(
       "demo: {} sprites, seed {}, {} thread(s), {}x{} window, renderer {} (video driver {}), "
       "vsync {}, pair kernel {}",
       options.game.config.field.scene.sprites, options.game.config.field.scene.seed,
-      options.game.threads, window_w, window_h,
-      info.name ? info.name : "?", SDL_GetCurrentVideoDriver(), options.vsync ? "on" : "off",
+      options.game.threads, window_w, window_h, info.name ? info.name : "?",
+      SDL_GetCurrentVideoDriver(), options.vsync ? "on" : "off",
       quadpool::spatial::pair_kernel_name());
 
   ImGuiSession imgui(window.get(), renderer.get());
   // The tick's workers live as long as the App that ticks on them.
   WorkerPool workers(options.game.threads);
-  WindowOptions with_workers = options;
+  window::WindowOptions with_workers = options;
   with_workers.tasks = workers.task_system();
   window::sdl::App app(window.get(), renderer.get(), atlas, with_workers, std::move(script),
                 std::move(replay));

@@ -51,14 +51,14 @@ class Screen {
   virtual void draw_hud(const window::ScreenRect& area, bool paused) const = 0;
 
   /// The simulation the panel and the summary describe.
-  virtual const Simulation& sim() const noexcept = 0;
+  virtual const sim::Simulation& sim() const noexcept = 0;
   /// The game's entity stores for the panel; empty in the lab.
   virtual std::span<const play::EntityReport> entities() = 0;
   /// The tree's (and the game's entities') allocator from the next tick on.
   virtual void set_allocator(memory::AllocatorKind kind) = 0;
 
   /// An A/B run starts here: what it measures (scene and tree settings).
-  virtual SimulationConfig ab_subject() = 0;
+  virtual sim::SimulationConfig ab_subject() = 0;
   /// Restarts the world for a leg on `kind`. The lab frames `camera` on its rebuilt scene.
   virtual void start_ab_leg(memory::AllocatorKind kind, window::Camera& camera,
                             const window::ScreenRect& area) = 0;

@@ -332,7 +332,7 @@ SDL_Texture* SpriteRenderer::density_texture(int columns, int rows) {
 void SpriteRenderer::warn_density_once(const char* what) {
   if (density_warned_) return;
   density_warned_ = true;
-  logger().warn("{} ({}): the sprites are not drawn while zoomed out", what, SDL_GetError());
+  util::logger().warn("{} ({}): the sprites are not drawn while zoomed out", what, SDL_GetError());
 }
 
 }  // namespace quadpool::game::window::sdl

@@ -60,9 +60,9 @@ void WindowTarget::save_f12(std::uint64_t frame) {
   const std::string error = save_screenshot(renderer_, path);
   if (error.empty()) {
     last_f12_ = path;
-    logger().info("F12: wrote {}", path);
+    util::logger().info("F12: wrote {}", path);
   } else {
-    logger().error("F12: {}: {}", path, error);
+    util::logger().error("F12: {}: {}", path, error);
   }
 }
 
@@ -72,7 +72,7 @@ bool WindowTarget::save(const std::string& path) {
     std::fprintf(stderr, "quadpool: --screenshot %s: %s\n", path.c_str(), error.c_str());
     return false;
   }
-  logger().info("wrote {}", path);
+  util::logger().info("wrote {}", path);
   return true;
 }
 

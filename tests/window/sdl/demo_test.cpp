@@ -189,21 +189,22 @@ TEST(KeyScript, AResizeTakesTheSizesWindowTakes) {
   const auto size = [](int width, int height) {
     return "5:" + std::to_string(width) + "x" + std::to_string(height);
   };
-  for (const std::string& good : {size(kMinWindowWidth, kMinWindowHeight),
-                                  size(kMaxWindowWidth, kMaxWindowHeight)}) {
+  for (const std::string& good : {size(window::kMinWindowWidth, window::kMinWindowHeight),
+                                  size(window::kMaxWindowWidth, window::kMaxWindowHeight)}) {
     std::string error;
     const std::vector<ScriptedKey> keys = parse_key_script(good, error);
     ASSERT_EQ(keys.size(), 1u) << good << ": " << error;
     EXPECT_EQ(keys[0].kind, ScriptedKey::Kind::Resize);
   }
-  const std::string range = "from " + std::to_string(kMinWindowWidth) + "x" +
-                            std::to_string(kMinWindowHeight) + " to " +
-                            std::to_string(kMaxWindowWidth) + "x" +
-                            std::to_string(kMaxWindowHeight) + " (as --window)";
-  for (const std::string& bad :
-       {size(kMinWindowWidth - 1, kMinWindowHeight), size(kMinWindowWidth, kMinWindowHeight - 1),
-        size(kMaxWindowWidth + 1, kMaxWindowHeight), size(kMaxWindowWidth, kMaxWindowHeight + 1),
-        size(64, 64), size(16384, 16384)}) {
+  const std::string range = "from " + std::to_string(window::kMinWindowWidth) + "x" +
+                            std::to_string(window::kMinWindowHeight) + " to " +
+                            std::to_string(window::kMaxWindowWidth) + "x" +
+                            std::to_string(window::kMaxWindowHeight) + " (as --window)";
+  for (const std::string& bad : {size(window::kMinWindowWidth - 1, window::kMinWindowHeight),
+                                 size(window::kMinWindowWidth, window::kMinWindowHeight - 1),
+                                 size(window::kMaxWindowWidth + 1, window::kMaxWindowHeight),
+                                 size(window::kMaxWindowWidth, window::kMaxWindowHeight + 1),
+                                 size(64, 64), size(16384, 16384)}) {
     std::string error;
     EXPECT_TRUE(parse_key_script(bad, error).empty()) << bad;
     EXPECT_NE(error.find("'" + bad + "'"), std::string::npos) << error;

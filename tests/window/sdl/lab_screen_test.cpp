@@ -15,8 +15,8 @@
 namespace quadpool::game::window::sdl {
 namespace {
 
-WindowOptions lab_options(std::size_t sprites) {
-  WindowOptions options;
+window::WindowOptions lab_options(std::size_t sprites) {
+  window::WindowOptions options;
   options.game.config.field.scene.sprites = sprites;
   options.game.config.field.scene.seed = 7;
   options.lab = true;
@@ -86,7 +86,7 @@ TEST(LabScreen, EveryAbLegStartsFromTheSpritesAsTheRunFoundThemSpawnedOnesInclud
            spawned);
   const std::size_t count = lab.sim().sprites().size();
   ASSERT_GT(count, 100u);
-  const SimulationConfig subject = lab.ab_subject();
+  const sim::SimulationConfig subject = lab.ab_subject();
   EXPECT_EQ(subject.scene.sprites, count);
   const std::vector<scene::Sprite> start(lab.sim().sprites().begin(), lab.sim().sprites().end());
   for (int i = 0; i < 5; ++i) tick(lab, camera, Pace::Run);
