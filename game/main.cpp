@@ -63,8 +63,8 @@ int run(int argc, char** argv) {
       return headless::run_headless(parsed.command->headless, &quadpool::heap_allocations);
     }
     window::WindowOptions demo = parsed.command->demo;
-    demo.heap_counter = &quadpool::heap_allocations;  // as for the runner: the hook is linked
-    return window::run_window(demo);
+    // As for the runner: this executable links the hook.
+    return window::run_window(demo, &quadpool::heap_allocations);
   } catch (const std::bad_alloc&) {
     std::fputs("quadpool: out of memory\n", stderr);
   } catch (const std::exception& e) {

@@ -11,6 +11,7 @@
 
 #include "engine/core/task_system.hpp"
 #include "game/play/game_options.hpp"
+#include "game/sim/simulation.hpp"
 
 namespace quadpool::game::window {
 
@@ -24,9 +25,6 @@ struct WindowOptions {
   /// game's --bot (attract mode), --storm, --record (the game since its last restart) and
   /// --replay (it decides the game).
   play::GameOptions game;
-  /// The workers the tick runs on: run_window() starts game.threads of them and sets this (the
-  /// default runs every task inline).
-  TaskSystem tasks{};
   int window_width = 1280;
   int window_height = 800;
   bool window_size_given = false;  // --window: that size; else the default, shrunk to the display
@@ -37,9 +35,16 @@ struct WindowOptions {
   // The window opens on the game (see docs/window.md, "Two modes, one key apart", for why);
   // --lab opens the lab.
   bool lab = false;
+};
+
+/// What the window runs on besides its options: the program's runtime, not the command line's.
+struct WindowRuntime {
+  /// The workers the tick runs on: run_window() starts options.game.threads of them (the
+  /// default runs every task inline).
+  TaskSystem tasks{};
   /// Counts heap allocations (quadpool::heap_allocations when the executable links
   /// quadpool::heap_hook); nullptr: the overlay and the summary show no allocation counts.
-  std::uint64_t (*heap_counter)() noexcept = nullptr;
+  sim::HeapCounter heap_counter = nullptr;
 };
 
 /// Opens the window and runs until the user quits or `frames` have been drawn. Returns the
@@ -54,6 +59,6 @@ struct WindowOptions {
 /// allocator, the heap allocations of warm pool-mode ticks, the pool, the vertex stream. For
 /// scripted tests, $QUADPOOL_DEMO_KEYS="FRAME:KEY,..." (SDL key names, e.g. "100:A,200:A")
 /// injects key presses through SDL's event queue at the start of those frames.
-int run_window(const WindowOptions& options);
+int run_window(const WindowOptions& options, sim::HeapCounter heap_counter);
 
 }  // namespace quadpool::game::window

@@ -39,17 +39,18 @@ constexpr std::size_t kInitialStreamQuads = 32768;
 // --- construction ------------------------------------------------------------------------------
 
 App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas,
-         const window::WindowOptions& options, std::vector<ScriptedKey> script,
-         std::optional<play::Replay> replay)
+         const window::WindowOptions& options, const window::WindowRuntime& runtime,
+         std::vector<ScriptedKey> script, std::optional<play::Replay> replay)
     : target_(window, renderer),
       options_(options),
+      heap_counted_(runtime.heap_counter != nullptr),
       input_(std::move(script)),
-      lab_(options),
-      play_(options, std::move(replay)),
+      lab_(options, runtime),
+      play_(options, runtime, std::move(replay)),
       // A start: the stream grows to what is drawn, which the density map bounds by the
       // screen's area however many sprites there are.
       stream_(kInitialStreamQuads * 4 * window::VertexStream::kFramesInFlight),
-      sprite_renderer_(renderer, atlas, options.tasks),
+      sprite_renderer_(renderer, atlas, runtime.tasks),
       overlay_(options.game.config.field.scene.seed),
       loop_{options.lab ? Mode::Lab : Mode::Play} {
   update_layout();
@@ -233,20 +234,19 @@ void App::draw_world() {
 
 OverlayRequests App::draw_overlay() {
   if (!controls_.show_ui) return {};
-  const OverlayRequests requests =
-      overlay_.draw({.stats = stats_,
-                     .sim = shown().sim(),
-                     .stream = stream_,
-                     .ab = ab_.experiment(),
-                     .selection = lab_.selection(),
-                     .controls = controls_,
-                     .last_draw = sprite_renderer_.last_counts(),
-                     .frame = loop_.frame,
-                     .heap_counted = options_.heap_counter != nullptr,
-                     .renderer_name = target_.renderer_name(),
-                     .layout = target_.layout(),
-                     .mode = loop_.mode,
-                     .entities = shown().entities()});
+  const OverlayRequests requests = overlay_.draw({.stats = stats_,
+                                                  .sim = shown().sim(),
+                                                  .stream = stream_,
+                                                  .ab = ab_.experiment(),
+                                                  .selection = lab_.selection(),
+                                                  .controls = controls_,
+                                                  .last_draw = sprite_renderer_.last_counts(),
+                                                  .frame = loop_.frame,
+                                                  .heap_counted = heap_counted_,
+                                                  .renderer_name = target_.renderer_name(),
+                                                  .layout = target_.layout(),
+                                                  .mode = loop_.mode,
+                                                  .entities = shown().entities()});
   target_.watch_panel(overlay_.drawn_panel());
   return requests;
 }
@@ -367,7 +367,7 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
       .layout_refits = target_.refits(),
       .layout_frames_overlapping = target_.frames_overlapping(),
       .vsync = options_.vsync,
-      .heap_counter = options_.heap_counter != nullptr,
+      .heap_counter = heap_counted_,
       .cpu_ms_per_frame = cpu_ms_per_frame,
       .screenshot = screenshot_written ? &options_.screenshot : nullptr,
       .ab = ab_.experiment(),

@@ -40,11 +40,11 @@ namespace quadpool::game::window::sdl {
 class App {
  public:
   /// Takes the window, renderer and atlas (owned by the caller, run_window) and builds the lab's
-  /// scene and the game from `options` (the game from `replay` when there is one);
-  /// options.heap_counter may be nullptr (then no allocation counts).
+  /// scene and the game from `options` (the game from `replay` when there is one), both ticking
+  /// on runtime.tasks; runtime.heap_counter may be nullptr (then no allocation counts).
   App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas,
-      const window::WindowOptions& options, std::vector<ScriptedKey> script,
-      std::optional<play::Replay> replay);
+      const window::WindowOptions& options, const window::WindowRuntime& runtime,
+      std::vector<ScriptedKey> script, std::optional<play::Replay> replay);
   App(const App&) = delete;
   App& operator=(const App&) = delete;
 
@@ -87,6 +87,7 @@ class App {
 
   WindowTarget target_;
   window::WindowOptions options_;
+  bool heap_counted_;  // the runtime has a heap counter: the summary says so
   Input input_;
   LabScreen lab_;
   PlayScreen play_;

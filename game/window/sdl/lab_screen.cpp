@@ -16,9 +16,9 @@ constexpr std::size_t kSpawnPerFrame = 8;
 
 }  // namespace
 
-LabScreen::LabScreen(const window::WindowOptions& options)
+LabScreen::LabScreen(const window::WindowOptions& options, const window::WindowRuntime& runtime)
     : runner_(options.game.config.field.scene, options.game.config.field.allocator,
-              options.heap_counter, options.tasks) {}
+              runtime.heap_counter, runtime.tasks) {}
 
 void LabScreen::tick(const TickInput& in, window::FrameSample& sample) {
   if (in.spawn_at) {

@@ -24,7 +24,7 @@ namespace quadpool::game::window::sdl {
 class LabScreen final : public Screen {
  public:
   /// The scene of `options` (sprites, seed, kind) on its allocator, heap counter and tasks.
-  explicit LabScreen(const window::WindowOptions& options);
+  LabScreen(const window::WindowOptions& options, const window::WindowRuntime& runtime);
 
   /// What a key or the panel did to the lab.
   struct Change {

@@ -25,9 +25,10 @@ constexpr float kPlayViewWorldUnits = 320.0f;
 
 }  // namespace
 
-PlayScreen::PlayScreen(const window::WindowOptions& options, std::optional<play::Replay> replay)
-    : session_(play::session_start(options.game, std::move(replay), options.tasks,
-                                   options.heap_counter)),
+PlayScreen::PlayScreen(const window::WindowOptions& options, const window::WindowRuntime& runtime,
+                       std::optional<play::Replay> replay)
+    : session_(play::session_start(options.game, std::move(replay), runtime.tasks,
+                                   runtime.heap_counter)),
       record_path_(options.game.record),
       high_score_(play::default_high_score_path()) {
   rocks_.reserve(session_.world().field().sprites().size());

@@ -39,7 +39,8 @@ class PlayScreen final : public Screen {
  public:
   /// The game of `options` (sprites, seed, scene, allocator, storm, bot, record), or the game
   /// `replay` holds. PlayWorld's exceptions pass through.
-  PlayScreen(const window::WindowOptions& options, std::optional<play::Replay> replay);
+  PlayScreen(const window::WindowOptions& options, const window::WindowRuntime& runtime,
+             std::optional<play::Replay> replay);
 
   /// Feeds one event to the pilot; true when it was the pilot's.
   bool handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_keyboard) override;

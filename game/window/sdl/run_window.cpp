@@ -245,7 +245,7 @@ int start_video() {
   return 0;
 }
 
-int window::run_window(const window::WindowOptions& options) {
+int window::run_window(const window::WindowOptions& options, sim::HeapCounter heap_counter) {
   std::vector<window::sdl::ScriptedKey> script;
   std::optional<play::Replay> replay;
   std::optional<window::sdl::AtlasImage> atlas_image;
@@ -299,10 +299,9 @@ int window::run_window(const window::WindowOptions& options) {
   ImGuiSession imgui(window.get(), renderer.get());
   // The tick's workers live as long as the App that ticks on them.
   WorkerPool workers(options.game.threads);
-  window::WindowOptions with_workers = options;
-  with_workers.tasks = workers.task_system();
-  window::sdl::App app(window.get(), renderer.get(), atlas, with_workers, std::move(script),
-                std::move(replay));
+  const window::WindowRuntime runtime{workers.task_system(), heap_counter};
+  window::sdl::App app(window.get(), renderer.get(), atlas, options, runtime, std::move(script),
+                       std::move(replay));
   if (!renderer_warning.empty()) app.warn(renderer_warning);
   return app.run();
 }

@@ -32,7 +32,7 @@ FrameSample tick(LabScreen& lab, const Camera& camera, Pace pace, float speed = 
 }
 
 TEST(LabScreen, APausedFrameRunsNoTickAStepOneAndARunningFrameItsSpeed) {
-  LabScreen lab(lab_options(200));
+  LabScreen lab(lab_options(200), {});
   const Camera camera;
   EXPECT_FALSE(tick(lab, camera, Pace::Paused).ticked);
   EXPECT_EQ(lab.sim().ticks(), 0u);
@@ -43,7 +43,7 @@ TEST(LabScreen, APausedFrameRunsNoTickAStepOneAndARunningFrameItsSpeed) {
 }
 
 TEST(LabScreen, MinusAtOneSpriteChangesNothingAndSaysWhyPlusDoubles) {
-  LabScreen lab(lab_options(1));
+  LabScreen lab(lab_options(1), {});
   const LabScreen::Change minus = lab.apply(Action::HalveSprites, 7);
   EXPECT_FALSE(minus.rebuilt);
   EXPECT_EQ(minus.notice, "-: already at the minimum of 1 sprite");
@@ -57,14 +57,14 @@ TEST(LabScreen, MinusAtOneSpriteChangesNothingAndSaysWhyPlusDoubles) {
 }
 
 TEST(LabScreen, ResetTakesTheSeedFieldsSeed) {
-  LabScreen lab(lab_options(100));
+  LabScreen lab(lab_options(100), {});
   EXPECT_TRUE(lab.apply(Action::Reset, 99).rebuilt);
   EXPECT_EQ(lab.seed(), 99u);
   EXPECT_EQ(lab.sim().sprites().size(), 100u);
 }
 
 TEST(LabScreen, TheSceneListAndTreeSettingsWaitWhileAnAbRunMeasures) {
-  LabScreen lab(lab_options(100));
+  LabScreen lab(lab_options(100), {});
   OverlayRequests pick;
   pick.scene = scene::SceneKind::Mixed;
   pick.tree_limits = OverlayRequests::TreeLimits{.max_depth = 5, .leaf_capacity = 4};
@@ -76,7 +76,7 @@ TEST(LabScreen, TheSceneListAndTreeSettingsWaitWhileAnAbRunMeasures) {
 }
 
 TEST(LabScreen, EveryAbLegStartsFromTheSpritesAsTheRunFoundThemSpawnedOnesIncluded) {
-  LabScreen lab(lab_options(100));
+  LabScreen lab(lab_options(100), {});
   Camera camera;
   const ScreenRect area{0, 0, 800, 600};
   lab.frame(camera, area);
