@@ -34,6 +34,14 @@ double ms_since(Clock::time_point start) {
 // The vertex stream's first size, in quads per frame in flight.
 constexpr std::size_t kInitialStreamQuads = 32768;
 
+// The mode key (Tab) is the App's alone unless a text field of the panel is being edited: ImGui
+// would also take a Tab that is held for a few frames, as a person holds it, to move the
+// keyboard focus into the panel's first text field, and every hotkey after it would go there.
+bool is_mode_key(const SDL_Event& event, Mode mode) noexcept {
+  return (event.type == SDL_KEYDOWN || event.type == SDL_KEYUP) &&
+         action_for_key(event.key.keysym.sym, false, mode) == Action::SwitchMode;
+}
+
 }  // namespace
 
 // --- construction ------------------------------------------------------------------------------
@@ -189,7 +197,9 @@ void App::tick(window::FrameSample& sample) {
 void App::handle_events() {
   SDL_Event event;
   while (SDL_PollEvent(&event)) {
-    ImGui_ImplSDL2_ProcessEvent(&event);
+    if (!is_mode_key(event, loop_.mode) || ImGui::GetIO().WantTextInput) {
+      ImGui_ImplSDL2_ProcessEvent(&event);
+    }
     const ImGuiIO& io = ImGui::GetIO();
     // In the game the pilot's keys and buttons are the pilot's alone; in an A/B run the bot
     // flies, so they do nothing.

@@ -925,5 +925,17 @@ TEST_F(DemoSmoke, TabSwitchesBetweenTheGameAndTheLab) {
   EXPECT_EQ(back.at("mode"), "play");
 }
 
+// Tab held as a person holds it (press, several frames, release) is the mode key alone: ImGui
+// must not also take it for keyboard navigation, focus the panel's first text field and so
+// swallow every later hotkey. F2 after it still switches the allocator.
+TEST_F(DemoSmoke, ATabHeldForSeveralFramesLeavesTheHotkeysToTheGame) {
+  for (const char* start : {"", "--lab "}) {
+    const auto json = summary_of("10:down=Tab,14:up=Tab,20:F2",
+                                 std::string(start) + "--sprites 800 --frames 30 --window 640x400");
+    EXPECT_EQ(json.at("mode"), std::string(start).empty() ? "lab" : "play") << start;
+    EXPECT_EQ(number(json, "allocator_switches"), 1u) << start << "F2 after Tab did nothing";
+  }
+}
+
 }  // namespace
 }  // namespace quadpool::game
