@@ -68,9 +68,10 @@ void centred(const char* text, ImU32 colour) {
 
 // A window centred in `world_rect`, filled by `body`; it takes no input.
 template <class Body>
-void centred_screen(const char* name, const window::ScreenRect& world_rect, Body&& body) {
+void centred_screen(const char* name, const window::ScreenRect& world_rect, float height_share,
+                    Body&& body) {
   ImGui::SetNextWindowPos(
-      ImVec2(world_rect.x + world_rect.w * 0.5f, world_rect.y + world_rect.h * 0.5f),
+      ImVec2(world_rect.x + world_rect.w * 0.5f, world_rect.y + world_rect.h * height_share),
       ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.75f);
   if (ImGui::Begin(name, nullptr, kHudFlags)) body();
@@ -84,14 +85,13 @@ void draw_score_line(const PlayHudView& view, const window::ScreenRect& world_re
   ImGui::SetNextWindowBgAlpha(0.35f);
   if (ImGui::Begin(kScoreWindow, nullptr, kHudFlags)) {
     ImGui::PushStyleColor(ImGuiCol_Text, kHudText);
+    const bool player_flies = !view.bot_flying && !view.replaying;
     ImGui::Text("SCORE %" PRIu64 "   HIGH %" PRIu64 "   WAVE %d", status.score,
-                std::max(view.high_score, status.score), status.wave);
+                shown_high_score(view.high_score, status.score, player_flies), status.wave);
     ImGui::SameLine();
     draw_lives(status.lives);
-    const int shield_max = std::max(view.world->tuning().shield, 1);
-    const float shield = static_cast<float>(view.world->ship().shield) / shield_max;
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, kShieldBar);
-    ImGui::ProgressBar(std::clamp(shield, 0.0f, 1.0f), ImVec2(8.0f * ImGui::GetFontSize(), 0.0f),
+    ImGui::ProgressBar(shown_shield(*view.world), ImVec2(8.0f * ImGui::GetFontSize(), 0.0f),
                        "shield");
     ImGui::PopStyleColor();
     // Who flies, and what is on or off.
@@ -123,20 +123,22 @@ void draw_play_hud(const PlayHudView& view, const window::ScreenRect& world_rect
   draw_score_line(view, world_rect);
   const play::GameStatus& status = view.world->status();
   if (status.game_over) {
-    centred_screen(kGameOverWindow, world_rect, [&] {
+    centred_screen(kGameOverWindow, world_rect, 0.5f, [&] {
       ImGui::SetWindowFontScale(2.0f);
       centred("GAME OVER", kGameOverText);
       ImGui::SetWindowFontScale(1.0f);
       char line[96];
       std::snprintf(line, sizeof line, "score %" PRIu64, status.score);
       centred(line, kHudText);
-      if (status.score > 0 && status.score >= view.high_score)
+      if (!view.bot_flying && !view.replaying && status.score > 0 &&
+          status.score >= view.high_score)
         centred("a new high score!", kLifeIcon);
       if (!view.notice.empty()) centred(view.notice.c_str(), kNoticeText);
       centred("Enter or Start: play again", kHudText);
     });
   } else if (view.paused) {
-    centred_screen(kPausedWindow, world_rect, [&] {
+    // A quarter of the way down: the chase camera keeps the ship in the centre, in view.
+    centred_screen(kPausedWindow, world_rect, 0.25f, [&] {
       ImGui::SetWindowFontScale(2.0f);
       centred("PAUSED", kHudText);
       ImGui::SetWindowFontScale(1.0f);
@@ -145,6 +147,18 @@ void draw_play_hud(const PlayHudView& view, const window::ScreenRect& world_rect
       centred(line, kHudText);
     });
   }
+}
+
+std::uint64_t shown_high_score(std::uint64_t saved, std::uint64_t score,
+                               bool player_flies) noexcept {
+  return player_flies ? std::max(saved, score) : saved;
+}
+
+float shown_shield(const play::PlayWorld& world) noexcept {
+  if (world.status().game_over) return 0.0f;
+  const int shield_max = std::max(world.tuning().shield, 1);
+  return std::clamp(static_cast<float>(world.ship().shield) / static_cast<float>(shield_max), 0.0f,
+                    1.0f);
 }
 
 std::string short_count(std::uint64_t n) {

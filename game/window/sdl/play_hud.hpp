@@ -25,9 +25,19 @@ struct PlayHudView {
 
 /// The score line at the top of `world_rect` (score, high score, wave, lives as ship icons,
 /// shield bar, and what flies the ship), and the centred screens: GAME OVER with the score and
-/// "Enter or Start: play again", PAUSED with the key to resume. Call between ImGui::NewFrame
+/// "Enter or Start: play again", PAUSED with the key to resume (in the upper part of the world,
+/// off the ship, which the chase camera keeps in the centre). Call between ImGui::NewFrame
 /// and ImGui::Render. The windows are named kScoreWindow, kGameOverWindow and kPausedWindow.
 void draw_play_hud(const PlayHudView& view, const window::ScreenRect& world_rect);
+
+/// The HIGH figure: the saved high score, or the running score above it while the player flies.
+/// The bot's and a replay's scores are never saved, so they never show as the high score.
+std::uint64_t shown_high_score(std::uint64_t saved, std::uint64_t score,
+                               bool player_flies) noexcept;
+
+/// The shield bar's fill, 0..1: the ship's shield over its maximum, and empty once the game is
+/// over (the last hit took the last life, whatever the shield grew back to).
+float shown_shield(const play::PlayWorld& world) noexcept;
 
 inline constexpr const char* kScoreWindow = "##play score";
 inline constexpr const char* kGameOverWindow = "##game over";

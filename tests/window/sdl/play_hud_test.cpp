@@ -77,8 +77,10 @@ TEST(PlayHud, TheGameOverScreenShowsOnlyWhenTheGameIsOver) {
   EXPECT_FALSE(shown(kGameOverWindow));
   EXPECT_FALSE(shown(kPausedWindow));
 
+  EXPECT_EQ(shown_shield(world), 1.0f);
   lose_the_game(world);
   ASSERT_TRUE(world.status().game_over) << "the ship survived " << world.ticks() << " ticks";
+  EXPECT_EQ(shown_shield(world), 0.0f) << "the GAME OVER screen shows an empty shield";
   std::printf("game over after %llu ticks, score %llu\n",
               static_cast<unsigned long long>(world.ticks()),
               static_cast<unsigned long long>(world.status().score));
@@ -102,11 +104,23 @@ TEST(PlayHud, ThePausedScreenShowsWhilePausedInAGame) {
   imgui.frame([&] { draw_play_hud(view, kWorldRect); });
   EXPECT_TRUE(shown(kPausedWindow));
   EXPECT_FALSE(shown(kGameOverWindow));
+  // Off the ship, which the chase camera keeps in the world's centre.
+  const ImGuiWindow* paused = ImGui::FindWindowByName(kPausedWindow);
+  const float centre_y = kWorldRect.y + kWorldRect.h * 0.5f;
+  EXPECT_LT(paused->Pos.y + paused->Size.y, centre_y - 20.0f) << "PAUSED covers the ship";
   // The HUD never takes the pilot's mouse.
   EXPECT_FALSE(ImGui::GetIO().WantCaptureMouse);
   view.paused = false;
   imgui.frame([&] { draw_play_hud(view, kWorldRect); });
   EXPECT_FALSE(shown(kPausedWindow));
+}
+
+// Bot and replay scores are never saved: while they fly, HIGH is the saved score, not theirs.
+TEST(PlayHud, HighIsTheSavedScoreUnlessThePlayerFliesPastIt) {
+  EXPECT_EQ(shown_high_score(4000, 5000, true), 5000u);
+  EXPECT_EQ(shown_high_score(4000, 3000, true), 4000u);
+  EXPECT_EQ(shown_high_score(4000, 575790, false), 4000u);
+  EXPECT_EQ(shown_high_score(0, 120, false), 0u);
 }
 
 TEST(PlayHud, ShortCountsKeepFiveCharactersAndNeverRoundUp) {
