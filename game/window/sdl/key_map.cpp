@@ -66,7 +66,7 @@ constexpr KeyBinding kBindings[] = {
     {"H", kBoth, "hide / show the overlay", Action::ToggleUi, {SDLK_h}},
     {"F1 or /",
      kBoth,
-     "show / hide this list of keys in the panel",
+     "show / hide this list of keys over the world",
      Action::ToggleHelp,
      {SDLK_F1, SDLK_SLASH}},
     {"X",

@@ -223,7 +223,6 @@ OverlayRequests Overlay::draw(const OverlayView& view) {
     // Text wraps at the panel's edge rather than being cut there.
     ImGui::PushTextWrapPos(0.0f);
     draw_stats_panel(view, requests);
-    if (view.controls.show_help) draw_keys_panel(view.controls.show_help, view.mode);
     if (view.mode == Mode::Play) draw_play_panel(view);
     draw_query_panel(view);
     draw_ab_panel(view, requests);
@@ -235,18 +234,20 @@ OverlayRequests Overlay::draw(const OverlayView& view) {
     measure_fit();
   }
   ImGui::End();
+  if (view.controls.show_help) draw_keys_window(view.controls.show_help, view.mode, view.layout);
   return requests;
 }
 
 // How far this frame's items reached past the panel's content area: a line ImGui clipped at
 // the right edge, or content below the bottom that only a scrollbar would show.
-void Overlay::measure_fit() {
+// `slack`: pixels past the edge that do not count (an auto-sized window rounds its size down).
+void Overlay::measure_fit(float slack) {
   const ImGuiWindow* window = ImGui::GetCurrentWindow();
   const ImVec2 reached = window->DC.CursorMaxPos;
   const float right = window->WorkRect.Max.x;
   const float bottom = window->InnerRect.Max.y - ImGui::GetStyle().WindowPadding.y;
-  fit_.overflow_x = std::max(fit_.overflow_x, reached.x - right);
-  fit_.overflow_y = std::max(fit_.overflow_y, reached.y + window->Scroll.y - bottom);
+  fit_.overflow_x = std::max(fit_.overflow_x, reached.x - right - slack);
+  fit_.overflow_y = std::max(fit_.overflow_y, reached.y + window->Scroll.y - bottom - slack);
 }
 
 void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& requests) {
@@ -591,21 +592,39 @@ void Overlay::draw_play_panel(const OverlayView& view) {
   draw_entity_pools(view.entities, view.sim.tree().pool_stats(), heap_last_tick);
 }
 
-void Overlay::draw_keys_panel(bool& open, Mode mode) {
-  if (!ImGui::CollapsingHeader("Keys (F1)", &open, ImGuiTreeNodeFlags_DefaultOpen)) return;
-  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn("input", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
-    for (const KeyBinding& binding : key_bindings()) {
-      if (!works_in(binding.modes, mode)) continue;
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextColored(colour(IM_COL32(255, 220, 120, 255)), "%s", binding.input);
-      ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s", binding.description);
+// The key list in a window of its own over the world, not in the panel: the panel has no room
+// for thirty rows beside its sections at 720p, and there the key column, wrapped at the panel's
+// edge, came out one character wide. Its fit counts with the panel's (the summary's "panel").
+void Overlay::draw_keys_window(bool& open, Mode mode, const window::Layout& layout) {
+  const window::ScreenRect& world = layout.world;
+  const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+  ImGui::SetNextWindowPos(ImVec2(world.x + pad.x, world.y + pad.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(std::max(world.w - 2.0f * pad.x, 1.0f), 0.0f), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.9f);
+  constexpr ImGuiWindowFlags kDocked =
+      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize;
+  if (ImGui::Begin("Keys (F1 or / closes)###keys", &open, kDocked)) {
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
+      ImGui::TableSetupColumn("input", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
+      for (const KeyBinding& binding : key_bindings()) {
+        if (!works_in(binding.modes, mode)) continue;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(-1.0f);  // a key's name on one line: the column is as wide
+        ImGui::TextColored(colour(IM_COL32(255, 220, 120, 255)), "%s", binding.input);
+        ImGui::PopTextWrapPos();
+        ImGui::TableNextColumn();
+        ImGui::TextWrapped("%s", binding.description);
+      }
+      ImGui::EndTable();
     }
-    ImGui::EndTable();
+    // An auto-sized window takes its size from the frame before (none in the frame it opens)
+    // and rounds it down to whole pixels.
+    if (!ImGui::IsWindowAppearing()) measure_fit(1.0f);
   }
+  ImGui::End();
 }
 
 // --- notices ----------------------------------------------------------------------------------

@@ -90,11 +90,11 @@ class Overlay {
   void draw_scene_size(const OverlayView& view, OverlayRequests& requests);
   void draw_scene_controls(const OverlayView& view, OverlayRequests& requests);
   void draw_ab_panel(const OverlayView& view, OverlayRequests& requests);
-  void draw_keys_panel(bool& open, Mode mode);
+  void draw_keys_window(bool& open, Mode mode, const window::Layout& layout);
   void draw_play_panel(const OverlayView& view);
   void draw_query_panel(const OverlayView& view);
   void apply_scale(float scale);
-  void measure_fit();
+  void measure_fit(float slack = 0.0f);
 
   std::vector<memory::BlockState> chunk_states_;  // the per-chunk strip, refreshed now and then
   int sprites_slider_ = 0;                    // the live sprite count, or what the user drags it to

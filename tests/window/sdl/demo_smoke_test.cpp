@@ -391,6 +391,17 @@ TEST_F(DemoSmoke, ThePanelCutsNothingAndNeedsNoScrollbarWithAnABResultAt720pAnd1
   }
 }
 
+// The key list (F1) opens over the world with its key column as wide as the longest key's name,
+// and neither it nor the panel beside it is cut or needs a scrollbar, in either mode.
+TEST_F(DemoSmoke, TheKeyListFitsBesideThePanelAt720pAnd1080pInBothModes) {
+  for (const std::string window : {"1280x720", "1920x1080"}) {
+    for (const char* keys : {"5:F1", "5:Tab,8:F1"}) {
+      const auto json = summary_of(keys, "--sprites 2000 --frames 14 --window " + window);
+      expect_panel_fits(json, window + " with " + keys);
+    }
+  }
+}
+
 TEST_F(DemoSmoke, InPlayThePanelWithItsPoolsTableAndAnABResultFitsAt720pAnd1080p) {
   // The game's panel: the pools table (one row per entity type and the tree's) in place of
   // the lab's pool strip, and an A/B result of the bot's game.
