@@ -190,6 +190,7 @@ std::string summary_json(const SummaryInputs& in) {
   write_layout(json, in);
   write_panel(json, in);
   json.boolean("vsync", in.vsync);
+  json.boolean("draw_tree", in.draw_tree);
   json.integer("threads", in.sim.config().tasks.worker_count);
   json.boolean("heap_counter", in.heap_counter);
   json.integer("allocator_switches", in.allocator_switches);

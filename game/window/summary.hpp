@@ -42,6 +42,7 @@ struct SummaryInputs {
   std::uint64_t layout_refits = 0;
   std::uint64_t layout_frames_overlapping = 0;  // frames the drawn panel overlapped the world
   bool vsync = false;
+  bool draw_tree = false;  // the shown mode draws the tree (T)
   bool heap_counter = false;
   double cpu_ms_per_frame = 0;              // this process's CPU time per frame, start-up included
   const std::string* screenshot = nullptr;  // the file written; nullptr: none

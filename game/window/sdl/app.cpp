@@ -60,7 +60,8 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas,
       stream_(kInitialStreamQuads * 4 * window::VertexStream::kFramesInFlight),
       sprite_renderer_(renderer, atlas, runtime.tasks),
       overlay_(options.game.config.field.scene.seed),
-      loop_{options.lab ? Mode::Lab : Mode::Play} {
+      loop_{.mode = options.lab ? Mode::Lab : Mode::Play, .other_mode_draws_tree = !options.lab} {
+  controls_.draw_tree = options.lab;
   update_layout();
 }
 
@@ -102,6 +103,8 @@ void App::fit_camera() {
 void App::switch_mode() {
   play_.release_pilot();
   loop_.mode = loop_.mode == Mode::Play ? Mode::Lab : Mode::Play;
+  // The tree is the lab's subject and clutter in the game: each mode keeps its own T.
+  std::swap(controls_.draw_tree, loop_.other_mode_draws_tree);
   lab_.selection().clear();
   fit_camera();
   notify(loop_.mode == Mode::Play ? "Tab: the game (Tab again: the lab)"
@@ -377,6 +380,7 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
       .layout_refits = target_.refits(),
       .layout_frames_overlapping = target_.frames_overlapping(),
       .vsync = options_.vsync,
+      .draw_tree = controls_.draw_tree,
       .heap_counter = heap_counted_,
       .cpu_ms_per_frame = cpu_ms_per_frame,
       .screenshot = screenshot_written ? &options_.screenshot : nullptr,

@@ -61,6 +61,7 @@ class App {
     Mode mode = Mode::Play;
     std::uint64_t frame = 0;
     bool quit = false;
+    bool other_mode_draws_tree = false;  // T of the mode not shown (each mode keeps its own)
   };
 
   // The screen of the mode shown.

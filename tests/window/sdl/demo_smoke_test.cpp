@@ -936,6 +936,20 @@ TEST_F(DemoSmoke, TabSwitchesBetweenTheGameAndTheLab) {
   EXPECT_EQ(back.at("mode"), "play");
 }
 
+// The tree is the lab's subject and clutter over the game: off in the game and on in the lab
+// at the start, and each mode keeps its own T across Tab.
+TEST_F(DemoSmoke, TheTreeIsDrawnInTheLabAndNotInTheGameUnlessTSaysSo) {
+  EXPECT_EQ(summary_of("", "--sprites 800 --frames 5 --window 640x400").at("draw_tree"), "false");
+  EXPECT_EQ(summary_of("", "--lab --sprites 800 --frames 5 --window 640x400").at("draw_tree"),
+            "true");
+  EXPECT_EQ(summary_of("3:Tab", "--sprites 800 --frames 6 --window 640x400").at("draw_tree"),
+            "true");
+  // T in the game, to the lab and back: the game's T is kept.
+  EXPECT_EQ(
+      summary_of("2:T,4:Tab,6:Tab", "--sprites 800 --frames 8 --window 640x400").at("draw_tree"),
+      "true");
+}
+
 // Tab held as a person holds it (press, several frames, release) is the mode key alone: ImGui
 // must not also take it for keyboard navigation, focus the panel's first text field and so
 // swallow every later hotkey. F2 after it still switches the allocator.
