@@ -6,6 +6,15 @@ namespace quadpool::game::window::sdl {
 // In the lab every leg starts from the sprites as they are now, spawned ones included: the run
 // measures the scene the user is looking at. In the game every leg is the game restarted from
 // its config and seed with the bot flying, so both allocators play the same game.
+bool AbRun::confirmed(std::chrono::steady_clock::time_point now) noexcept {
+  if (asked_ && now - *asked_ <= kConfirmWindow) {
+    asked_.reset();
+    return true;
+  }
+  asked_ = now;
+  return false;
+}
+
 void AbRun::start(const Parts& parts) {
   if (experiment_.running()) return;
   experiment_.start(parts.shown.ab_subject(), parts.controls, parts.lab.allocator());

@@ -5,6 +5,9 @@
 /// legs in either mode: it is the one the panel and the summary show); and when the run ends or
 /// is cancelled restores the saved controls and allocator.
 
+#include <chrono>
+#include <optional>
+
 #include "game/window/sdl/lab_screen.hpp"
 #include "game/window/sdl/screen.hpp"
 #include "game/window/ab_experiment.hpp"
@@ -31,6 +34,11 @@ class AbRun {
 
   /// Starts a run and its first leg; nothing while one runs.
   void start(const Parts& parts);
+  /// A run in the game ends the player's game (the bot flies every leg): the B that asks for
+  /// it counts only as a second press within kConfirmWindow of the first. True when this press
+  /// (at `now`) confirms one; false when it is the first, and the caller says to press again.
+  bool confirmed(std::chrono::steady_clock::time_point now) noexcept;
+  static constexpr std::chrono::seconds kConfirmWindow{3};
   /// Records one frame, and starts the next leg or ends the run when it is time.
   void record(const window::FrameSample& sample, const Parts& parts);
   /// Stops a running run without a result.
@@ -41,6 +49,7 @@ class AbRun {
   void end(const Parts& parts);
 
   window::AbExperiment experiment_;
+  std::optional<std::chrono::steady_clock::time_point> asked_;  // the unconfirmed first B
 };
 
 }  // namespace quadpool::game::window::sdl

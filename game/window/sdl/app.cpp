@@ -316,6 +316,11 @@ void App::apply(Action action) {
       apply(lab_.apply(action, overlay_.seed_field()));
       break;
     case Action::StartAb:
+      if (loop_.mode == Mode::Play && play_.player_in_game() && !ab_.running() &&
+          !ab_.confirmed(Clock::now())) {
+        notify("B again within 3 s: an A/B run ends this game (the bot flies every leg)");
+        break;
+      }
       start_ab();
       break;
     case Action::FitCamera:

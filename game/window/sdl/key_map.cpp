@@ -58,8 +58,8 @@ constexpr KeyBinding kBindings[] = {
      {SDLK_MINUS, SDLK_KP_MINUS}},
     {"B",
      kBoth,
-     "run the A/B comparison (in the game the bot flies every leg; pause, speed, scene, draw "
-     "toggles and queries are locked while it runs)",
+     "run the A/B comparison (in the game press it twice: it ends your game, the bot flies "
+     "every leg; pause, speed, scene, draw toggles and queries are locked while it runs)",
      Action::StartAb,
      {SDLK_b}},
     {"F", kLab, "fit the world in the window", Action::FitCamera, {SDLK_f}},

@@ -75,6 +75,10 @@ class PlayScreen final : public Screen {
 
   /// The mode switched away, or the window lost focus: no key stays held.
   void release_pilot() noexcept { pilot_.release_all(); }
+  /// The player flies a game that is not over: something worth asking before it is thrown away.
+  bool player_in_game() const noexcept {
+    return session_.pilot() == play::Pilot::Player && !session_.world().status().game_over;
+  }
   void toggle_mute() noexcept { sound_.set_muted(!sound_.muted()); }
 
   /// The JSON "game" object's content.

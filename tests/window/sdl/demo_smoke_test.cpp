@@ -936,6 +936,21 @@ TEST_F(DemoSmoke, TabSwitchesBetweenTheGameAndTheLab) {
   EXPECT_EQ(back.at("mode"), "play");
 }
 
+// In the game an A/B run throws the player's game away (the bot flies every leg): one B only
+// asks, on screen, and a second B soon after starts it.
+TEST_F(DemoSmoke, InTheGameOneBAsksAndASecondBStartsTheABRun) {
+  const auto asked = summary_of("5:B", "--sprites 800 --frames 12 --window 640x400");
+  EXPECT_EQ(asked.at("ab.state"), "none");
+  EXPECT_NE(asked.at("panel.notice").find("B again"), std::string::npos)
+      << asked.at("panel.notice");
+  EXPECT_EQ(asked.at("play.pilot"), "player");
+  const auto started = summary_of("5:B,8:B", "--sprites 800 --frames 12 --window 640x400");
+  EXPECT_EQ(started.at("ab.state"), "running");
+  // The bot's attract mode has no player's game to lose: one B starts it.
+  EXPECT_EQ(summary_of("5:B", "--bot --sprites 800 --frames 12 --window 640x400").at("ab.state"),
+            "running");
+}
+
 // The tree is the lab's subject and clutter over the game: off in the game and on in the lab
 // at the start, and each mode keeps its own T across Tab.
 TEST_F(DemoSmoke, TheTreeIsDrawnInTheLabAndNotInTheGameUnlessTSaysSo) {
