@@ -97,6 +97,38 @@ TEST(VertexStream, AnEmptyBatchTakesNoRange) {
   stream.end_frame();
 }
 
+// The chase camera near the world's edge: the ship leaves the centre rather than the view
+// showing empty space past the wall; a world smaller than the view sits centred in it.
+TEST(Camera, CenterWithinNeverShowsPastTheWorldsEdge) {
+  const ScreenRect area{390, 0, 890, 720};
+  Camera camera;
+  camera.fit(1000.0f, area);
+  camera.zoom_at(area.x + 445, 360, 4.0f);  // the view is narrower than the world now
+  const float scale = camera.scale();
+  for (const ScreenPoint ship :
+       {ScreenPoint{5, 5}, ScreenPoint{995, 500}, ScreenPoint{500, 999}, ScreenPoint{500, 500}}) {
+    camera.center_within(ship.x, ship.y, 1000.0f, area);
+    const spatial::Aabb seen = camera.visible_world(area);
+    EXPECT_GE(seen.min_x, -1e-3f) << ship.x << "," << ship.y;
+    EXPECT_GE(seen.min_y, -1e-3f) << ship.x << "," << ship.y;
+    EXPECT_LE(seen.max_x, 1000.0f + 1e-3f) << ship.x << "," << ship.y;
+    EXPECT_LE(seen.max_y, 1000.0f + 1e-3f) << ship.x << "," << ship.y;
+    EXPECT_EQ(camera.scale(), scale) << "the zoom is kept";
+  }
+  // Far from the walls the ship is in the centre, as center_on puts it.
+  camera.center_within(500, 500, 1000.0f, area);
+  const ScreenPoint at = camera.to_screen(500, 500);
+  EXPECT_NEAR(at.x, area.x + area.w / 2, 1e-3f);
+  EXPECT_NEAR(at.y, area.y + area.h / 2, 1e-3f);
+  // A world smaller than the view on both axes: centred whatever the ship's place.
+  camera.fit(1000.0f, area);
+  camera.zoom_at(area.x + 445, 360, 0.5f);
+  camera.center_within(5, 5, 1000.0f, area);
+  const ScreenRect world = camera.world_on_screen(1000.0f);
+  EXPECT_NEAR(world.x + world.w / 2, area.x + area.w / 2, 1e-2f);
+  EXPECT_NEAR(world.y + world.h / 2, area.y + area.h / 2, 1e-2f);
+}
+
 TEST(Camera, FitShowsTheWholeWorldCentredInItsArea) {
   Camera camera;
   const ScreenRect area{390, 0, 890, 800};

@@ -65,7 +65,7 @@ void PlayScreen::on_events() {
 
 void PlayScreen::follow(window::Camera& camera, const window::ScreenRect& area) const {
   const play::Vec2 target = session_.camera_target();
-  camera.center_on(target.x, target.y, area);
+  camera.center_within(target.x, target.y, session_.world().field().world_side(), area);
 }
 
 void PlayScreen::frame(window::Camera& camera, const window::ScreenRect& area) const {
