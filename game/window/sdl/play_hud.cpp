@@ -136,6 +136,18 @@ void draw_play_hud(const PlayHudView& view, const window::ScreenRect& world_rect
       if (!view.notice.empty()) centred(view.notice.c_str(), kNoticeText);
       centred("Enter or Start: play again", kHudText);
     });
+  } else if (view.replay_matches) {
+    centred_screen(kReplayOverWindow, world_rect, 0.5f, [&] {
+      ImGui::SetWindowFontScale(2.0f);
+      centred("REPLAY OVER", kHudText);
+      ImGui::SetWindowFontScale(1.0f);
+      if (*view.replay_matches) {
+        centred("it ended on the recorded state hash", kLifeIcon);
+      } else {
+        centred("it did NOT end on the recorded state hash", kGameOverText);
+      }
+      centred("Enter or Start: watch it again", kHudText);
+    });
   } else if (view.paused) {
     // A quarter of the way down: the chase camera keeps the ship in the centre, in view.
     centred_screen(kPausedWindow, world_rect, 0.25f, [&] {

@@ -21,6 +21,8 @@ struct PlayHudView {
   std::string notice;  ///< e.g. "high score not saved: ...", empty for none
   bool paused, muted, bot_flying, replaying;
   std::string controller_name;  ///< empty: none
+  /// Once a replay has played to its end: whether it ended on the file's state hash.
+  std::optional<bool> replay_matches = std::nullopt;
 };
 
 /// The score line at the top of `world_rect` (score, high score, wave, lives as ship icons,
@@ -42,6 +44,7 @@ float shown_shield(const play::PlayWorld& world) noexcept;
 inline constexpr const char* kScoreWindow = "##play score";
 inline constexpr const char* kGameOverWindow = "##game over";
 inline constexpr const char* kPausedWindow = "##paused";
+inline constexpr const char* kReplayOverWindow = "##replay over";
 
 /// One table for the overlay panel: per entity type and for the tree's nodes, the objects in
 /// use, the capacity, the high-water mark, the chunks, and the objects created and destroyed

@@ -42,7 +42,10 @@ void PlayScreen::tick(const TickInput& in, window::FrameSample& sample) {
   if (in.pace == window::Pace::Paused) return;
   const play::Ship& ship = session_.world().ship();
   const window::ScreenPoint at = in.camera.to_screen(ship.position.x, ship.position.y);
-  if (!session_.step(pilot_.command(at.x, at.y, ship.heading))) return;
+  const play::InputCommand player = pilot_.command(at.x, at.y, ship.heading);
+  // A replay played to its end waits on its verdict screen; the restart key watches it again.
+  if (session_.replay_finished() && player.restart()) session_.restart();
+  if (!session_.step(player)) return;
   on_events();
   sample.tick = session_.last_sample();
   sample.ticked = true;
@@ -109,7 +112,10 @@ void PlayScreen::draw_hud(const window::ScreenRect& area, bool paused) const {
                          .muted = sound_.muted(),
                          .bot_flying = session_.pilot() == play::Pilot::Bot,
                          .replaying = session_.pilot() == play::Pilot::Replay,
-                         .controller_name = pilot_.controller_name()};
+                         .controller_name = pilot_.controller_name(),
+                         .replay_matches = session_.replay_finished()
+                                               ? std::optional(session_.replay_mismatch().empty())
+                                               : std::nullopt};
   draw_play_hud(view, area);
 }
 

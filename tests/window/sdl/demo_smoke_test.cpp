@@ -868,6 +868,25 @@ TEST_F(DemoSmoke, AGameRecordedInTheWindowReplaysHeadlessAndInTheWindowToItsHash
   EXPECT_EQ(shown.at("game.replay.matches"), "true");
 }
 
+// A replay played to its end in the window waits on its verdict; Enter watches it again from
+// its start (the game's restart key, which the replay's own commands otherwise decide).
+TEST_F(DemoSmoke, EnterWatchesAFinishedReplayAgainFromItsStart) {
+  const std::filesystem::path record = dir_ / "bot.qpr";
+  ::unsetenv("QUADPOOL_DEMO_KEYS");
+  const test::ProcessResult recorded = test::run_quadpool(
+      "--headless --play --bot --sprites 800 --ticks 40 --record '" + record.string() + "'",
+      test::Capture::Stdout);
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.output;
+  const std::string args =
+      "--replay '" + record.string() + "' --frames 70 --window 640x400";
+  const auto waited = summary_of("", args);
+  EXPECT_EQ(number(waited, "game.ticks_played"), 40u) << "the replay stops at its end";
+  EXPECT_EQ(waited.at("game.replay.matches"), "true");
+  // Enter at frame 50, ten frames after the end: frames 50..69 replay it again from tick 0.
+  const auto again = summary_of("50:down=Return,51:up=Return", args);
+  EXPECT_EQ(number(again, "game.ticks_played"), 20u) << "the replay did not start over";
+}
+
 TEST_F(DemoSmoke, ABadReplayFileExitsWith2OnOneLineBeforeAnyWindowOpens) {
   const std::filesystem::path junk = dir_ / "junk.qpr";
   std::ofstream(junk) << "not a replay";

@@ -96,6 +96,23 @@ TEST(PlayHud, TheGameOverScreenShowsOnlyWhenTheGameIsOver) {
   EXPECT_NEAR(centre_x, kWorldRect.x + kWorldRect.w * 0.5f, 1.0f);
 }
 
+// A replay played to its end says whether it ended on the file's hash, and how to watch again.
+TEST(PlayHud, AFinishedReplayShowsItsVerdictScreen) {
+  play::PlayWorld world(play::test::play_config(500, 3));
+  HeadlessImGui imgui;
+  PlayHudView view{&world, 0, "", false, false, false, true, ""};
+  imgui.frame([&] { draw_play_hud(view, kWorldRect); });
+  imgui.frame([&] { draw_play_hud(view, kWorldRect); });
+  EXPECT_FALSE(shown(kReplayOverWindow)) << "the replay is still playing";
+  for (const bool matches : {true, false}) {
+    view.replay_matches = matches;
+    imgui.frame([&] { draw_play_hud(view, kWorldRect); });
+    imgui.frame([&] { draw_play_hud(view, kWorldRect); });
+    EXPECT_TRUE(shown(kReplayOverWindow)) << matches;
+    EXPECT_FALSE(shown(kGameOverWindow));
+  }
+}
+
 TEST(PlayHud, ThePausedScreenShowsWhilePausedInAGame) {
   play::PlayWorld world(play::test::play_config(500, 3));
   HeadlessImGui imgui;
