@@ -20,6 +20,7 @@ namespace {
 constexpr ImU32 kHudText = IM_COL32(235, 240, 255, 255);
 constexpr ImU32 kNoticeText = IM_COL32(255, 190, 90, 255);
 constexpr ImU32 kGameOverText = IM_COL32(255, 110, 90, 255);
+constexpr ImU32 kTagText = IM_COL32(150, 215, 255, 255);  // "bot flying", "muted", the pad
 
 // The HUD's ship icons and shield bar take the colours the world draws the ship and shield in.
 constexpr ImU32 im_colour(Rgba c) {
@@ -82,7 +83,8 @@ void draw_score_line(const PlayHudView& view, const window::ScreenRect& world_re
   const play::GameStatus& status = view.world->status();
   const float pad = ImGui::GetStyle().WindowPadding.x;
   ImGui::SetNextWindowPos(ImVec2(world_rect.x + pad, world_rect.y + pad), ImGuiCond_Always);
-  ImGui::SetNextWindowBgAlpha(0.35f);
+  // Dark enough behind the text to read it over the brightest rocks.
+  ImGui::SetNextWindowBgAlpha(0.65f);
   if (ImGui::Begin(kScoreWindow, nullptr, kHudFlags)) {
     ImGui::PushStyleColor(ImGuiCol_Text, kHudText);
     const bool player_flies = !view.bot_flying && !view.replaying;
@@ -102,7 +104,7 @@ void draw_score_line(const PlayHudView& view, const window::ScreenRect& world_re
                                        std::string_view(view.muted ? "muted" : "")}) {
       if (tag.empty()) continue;
       ImGui::SameLine();
-      ImGui::TextDisabled("%.*s", static_cast<int>(tag.size()), tag.data());
+      ImGui::TextColored(ImColor(kTagText), "%.*s", static_cast<int>(tag.size()), tag.data());
     }
     ImGui::PopStyleColor();
     if (!view.notice.empty()) {
