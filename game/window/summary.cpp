@@ -191,6 +191,13 @@ std::string summary_json(const SummaryInputs& in) {
   write_panel(json, in);
   json.boolean("vsync", in.vsync);
   json.boolean("draw_tree", in.draw_tree);
+  json.integer("ticks", in.game_ticks);
+  json.number("seconds", in.game_seconds);
+  if (in.game_seconds > 0) {
+    json.number("ticks_per_second", static_cast<double>(in.game_ticks) / in.game_seconds);
+  } else {
+    json.null("ticks_per_second");
+  }
   json.integer("threads", in.sim.config().tasks.worker_count);
   json.boolean("heap_counter", in.heap_counter);
   json.integer("allocator_switches", in.allocator_switches);

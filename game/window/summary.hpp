@@ -43,6 +43,9 @@ struct SummaryInputs {
   std::uint64_t layout_frames_overlapping = 0;  // frames the drawn panel overlapped the world
   bool vsync = false;
   bool draw_tree = false;  // the shown mode draws the tree (T)
+  /// The game's clock (window::FixedStep): ticks it ran and the wall seconds it ran for.
+  std::uint64_t game_ticks = 0;
+  double game_seconds = 0;
   bool heap_counter = false;
   double cpu_ms_per_frame = 0;              // this process's CPU time per frame, start-up included
   const std::string* screenshot = nullptr;  // the file written; nullptr: none

@@ -35,6 +35,9 @@ struct WindowOptions {
   // The window opens on the game (see docs/window.md, "Two modes, one key apart", for why);
   // --lab opens the lab.
   bool lab = false;
+  /// $QUADPOOL_FRAME_TICKS (run_window() reads it): the game's ticks in every frame of a
+  /// scripted run, instead of 60 a second of wall time (window::FixedStep).
+  std::optional<int> frame_ticks;
 };
 
 /// What the window runs on besides its options: the program's runtime, not the command line's.

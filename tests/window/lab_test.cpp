@@ -15,22 +15,78 @@
 
 #include <gtest/gtest.h>
 
+#include "common/scene/scene.hpp"
 #include "engine/core/random.hpp"
 #include "engine/memory/allocator_kind.hpp"
 #include "engine/spatial/aabb.hpp"
+#include "game/sim/simulation.hpp"
+#include "game/sim/tick_recorder.hpp"
 #include "game/window/ab_experiment.hpp"
 #include "game/window/camera.hpp"
 #include "game/window/controls.hpp"
+#include "game/window/fixed_step.hpp"
 #include "game/window/frame_stats.hpp"
 #include "game/window/layout.hpp"
 #include "game/window/selection.hpp"
 #include "game/window/vertex_stream.hpp"
-#include "game/sim/simulation.hpp"
-#include "game/sim/tick_recorder.hpp"
-#include "common/scene/scene.hpp"
 
 namespace quadpool::game::window {
 namespace {
+
+// The game's clock: 60 ticks a second of wall time at any frame rate, never more than four a
+// frame, and no catching up after a stop.
+TEST(FixedStep, RunsSixtyTicksASecondAtAnyFrameRate) {
+  using namespace std::chrono;
+  const FixedStep::Clock::time_point start{};
+  for (const int fps : {30, 60, 144, 240, 1000}) {
+    FixedStep clock;
+    std::uint64_t ticks = 0;
+    EXPECT_EQ(clock.ticks_at(start), 0) << "the first frame has nothing to measure from";
+    for (int frame = 1; frame <= 2 * fps; ++frame) {
+      const int now = clock.ticks_at(start + nanoseconds(2'000'000'000LL * frame / (2 * fps)));
+      EXPECT_LE(now, FixedStep::kMaxTicksPerFrame);
+      ticks += static_cast<std::uint64_t>(now);
+    }
+    EXPECT_NEAR(static_cast<double>(ticks), 120.0, 1.0) << fps << " FPS";
+    EXPECT_EQ(clock.ticks(), ticks);
+    EXPECT_EQ(clock.frames_behind(), 0u) << fps << " FPS";
+  }
+}
+
+TEST(FixedStep, ASlowFrameRunsFourTicksAndTheGameFallsBehindOnce) {
+  using namespace std::chrono;
+  const FixedStep::Clock::time_point start{};
+  FixedStep clock;
+  clock.ticks_at(start);
+  EXPECT_EQ(clock.ticks_at(start + seconds(1)), FixedStep::kMaxTicksPerFrame);
+  EXPECT_TRUE(clock.newly_behind());
+  EXPECT_EQ(clock.ticks_at(start + seconds(2)), FixedStep::kMaxTicksPerFrame);
+  EXPECT_FALSE(clock.newly_behind()) << "said once, not every frame";
+  EXPECT_EQ(clock.frames_behind(), 2u);
+  // The dropped time is not owed: a normal frame after it runs one tick.
+  EXPECT_EQ(clock.ticks_at(start + seconds(2) + milliseconds(17)), 1);
+  EXPECT_TRUE((clock.ticks_at(start + seconds(9)), clock.newly_behind())) << "again after 5 s";
+}
+
+TEST(FixedStep, AfterAStopTheTimeAwayIsNotCaughtUp) {
+  using namespace std::chrono;
+  const FixedStep::Clock::time_point start{};
+  FixedStep clock;
+  clock.ticks_at(start);
+  EXPECT_EQ(clock.ticks_at(start + milliseconds(50)), 3);
+  clock.stop();  // paused for a minute
+  EXPECT_EQ(clock.ticks_at(start + seconds(60)), 0);
+  EXPECT_EQ(clock.ticks_at(start + seconds(60) + milliseconds(17)), 1);
+  EXPECT_EQ(clock.frames_behind(), 0u);
+}
+
+TEST(FixedStep, AScriptedRunTicksTheSameNumberEveryFrame) {
+  FixedStep clock(2);
+  const FixedStep::Clock::time_point start{};
+  EXPECT_EQ(clock.ticks_at(start), 2);
+  EXPECT_EQ(clock.ticks_at(start + std::chrono::seconds(10)), 2);
+  EXPECT_EQ(clock.ticks(), 4u);
+}
 
 TEST(Camera, CenterOnPutsAWorldPointInTheMiddleOfTheAreaAndKeepsTheZoom) {
   Camera camera;

@@ -52,6 +52,7 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas,
     : target_(window, renderer),
       options_(options),
       heap_counted_(runtime.heap_counter != nullptr),
+      game_clock_(options.frame_ticks),
       input_(std::move(script)),
       lab_(options, runtime),
       play_(options, runtime, std::move(replay)),
@@ -166,6 +167,8 @@ int App::run() {
     screenshot_written = screenshot_written || (last_frame && !options_.screenshot.empty());
     target_.present();
     sample.render = static_cast<float>(ms_since(render_start));
+    // The frame lasts until the display's next refresh, as a present that waits for vsync does.
+    if (options_.vsync) target_.wait_for_refresh(frame_start);
     sample.total = static_cast<float>(ms_since(frame_start));
     stats_.record(sample);
     ab_.record(sample, ab_parts());
@@ -189,12 +192,29 @@ int App::run() {
 // (none while paused, one for a step), flown by whoever flies it.
 void App::tick(window::FrameSample& sample) {
   const bool spawning = input_.spawning() && !ab_.running();
-  shown().tick({.pace = window::take_pace(controls_),
+  const window::Pace pace = window::take_pace(controls_);
+  shown().tick({.pace = pace,
                 .speed = controls_.speed,
+                .game_ticks = game_ticks(pace),
                 .camera = camera_,
                 .spawn_at = spawning ? std::optional(input_.mouse()) : std::nullopt,
                 .ab_running = ab_.running()},
                sample);
+}
+
+// The game's ticks this frame at 60 a second of wall time. An A/B run measures one tick a frame,
+// as fast as they go; the clock stops while the game is paused, stepped or not shown, so that
+// it never catches up on that time.
+int App::game_ticks(window::Pace pace) {
+  if (loop_.mode != Mode::Play || pace != window::Pace::Run || ab_.running()) {
+    game_clock_.stop();
+    return 1;
+  }
+  const int ticks = game_clock_.ticks_at(Clock::now());
+  if (game_clock_.newly_behind()) {
+    notify("the game runs slower than real time: this machine cannot keep up 60 ticks a second");
+  }
+  return ticks;
 }
 
 void App::handle_events() {
@@ -386,6 +406,8 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
       .layout_frames_overlapping = target_.frames_overlapping(),
       .vsync = options_.vsync,
       .draw_tree = controls_.draw_tree,
+      .game_ticks = game_clock_.ticks(),
+      .game_seconds = game_clock_.seconds(),
       .heap_counter = heap_counted_,
       .cpu_ms_per_frame = cpu_ms_per_frame,
       .screenshot = screenshot_written ? &options_.screenshot : nullptr,

@@ -14,6 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "common/scene/scene.hpp"
+#include "game/play/replay.hpp"
+#include "game/window/camera.hpp"
+#include "game/window/controls.hpp"
+#include "game/window/fixed_step.hpp"
+#include "game/window/frame_stats.hpp"
 #include "game/window/sdl/ab_run.hpp"
 #include "game/window/sdl/input.hpp"
 #include "game/window/sdl/key_map.hpp"
@@ -24,13 +30,8 @@
 #include "game/window/sdl/sprite_renderer.hpp"
 #include "game/window/sdl/textures.hpp"
 #include "game/window/sdl/window_target.hpp"
-#include "game/window/window_options.hpp"
-#include "game/window/camera.hpp"
-#include "game/window/controls.hpp"
-#include "game/window/frame_stats.hpp"
 #include "game/window/vertex_stream.hpp"
-#include "game/play/replay.hpp"
-#include "common/scene/scene.hpp"
+#include "game/window/window_options.hpp"
 
 struct SDL_Window;
 struct SDL_Renderer;
@@ -69,6 +70,7 @@ class App {
   const Screen& shown() const noexcept;
   void handle_events();
   void tick(window::FrameSample& sample);
+  int game_ticks(window::Pace pace);
   void switch_mode();
   void switch_allocator();
   memory::AllocatorKind allocator() const noexcept;
@@ -89,6 +91,7 @@ class App {
   WindowTarget target_;
   window::WindowOptions options_;
   bool heap_counted_;  // the runtime has a heap counter: the summary says so
+  window::FixedStep game_clock_;
   Input input_;
   LabScreen lab_;
   PlayScreen play_;

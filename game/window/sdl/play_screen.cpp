@@ -42,13 +42,20 @@ void PlayScreen::tick(const TickInput& in, window::FrameSample& sample) {
   if (in.pace == window::Pace::Paused) return;
   const play::Ship& ship = session_.world().ship();
   const window::ScreenPoint at = in.camera.to_screen(ship.position.x, ship.position.y);
+  // The frame's command flies each of its ticks: keys are read once a frame.
   const play::InputCommand player = pilot_.command(at.x, at.y, ship.heading);
   // A replay played to its end waits on its verdict screen; the restart key watches it again.
   if (session_.replay_finished() && player.restart()) session_.restart();
-  if (!session_.step(player)) return;
-  on_events();
-  sample.tick = session_.last_sample();
-  sample.ticked = true;
+  const int ticks = in.pace == window::Pace::Step ? 1 : in.game_ticks;
+  for (int i = 0; i < ticks && session_.step(player); ++i) {
+    on_events();
+    if (sample.ticked) {
+      sample.tick.add(session_.last_sample());
+    } else {
+      sample.tick = session_.last_sample();
+      sample.ticked = true;
+    }
+  }
 }
 
 void PlayScreen::on_events() {

@@ -17,14 +17,16 @@
 
 #include <fmt/format.h>
 
+#include "common/worker_pool.hpp"
 #include "engine/spatial/quad_tree.hpp"
+#include "game/play/replay.hpp"
+#include "game/util/decimal.hpp"
+#include "game/util/log.hpp"
+#include "game/util/shown_value.hpp"
+#include "game/window/fixed_step.hpp"
 #include "game/window/sdl/app.hpp"
 #include "game/window/sdl/input.hpp"
 #include "game/window/sdl/textures.hpp"
-#include "game/util/log.hpp"
-#include "game/play/replay.hpp"
-#include "game/util/shown_value.hpp"
-#include "common/worker_pool.hpp"
 
 namespace quadpool::game {
 
@@ -187,9 +189,22 @@ std::string renderer_not_requested(const char* in_use) {
 
 // The key script, the replay file and the sprite atlas: bad input when malformed, said before
 // any window opens. Returns 0, or the exit code.
-int read_inputs(const window::WindowOptions& options, std::vector<window::sdl::ScriptedKey>& script,
+int read_inputs(window::WindowOptions& options, std::vector<window::sdl::ScriptedKey>& script,
                 std::optional<play::Replay>& replay,
                 std::optional<window::sdl::AtlasImage>& atlas) {
+  if (const char* ticks = std::getenv("QUADPOOL_FRAME_TICKS"); ticks != nullptr) {
+    const std::optional<std::uint64_t> value = util::parse_decimal(ticks);
+    if (!value || *value < window::FixedStep::kMinFrameTicks ||
+        *value > window::FixedStep::kMaxFrameTicks) {
+      std::fprintf(stderr,
+                   "quadpool: $QUADPOOL_FRAME_TICKS is '%s': it must be an integer in [%d, %d], "
+                   "the game's ticks in every frame of a scripted run\n",
+                   util::shown_value(ticks).c_str(), window::FixedStep::kMinFrameTicks,
+                   window::FixedStep::kMaxFrameTicks);
+      return 2;
+    }
+    options.frame_ticks = static_cast<int>(*value);
+  }
   if (const char* keys = std::getenv("QUADPOOL_DEMO_KEYS"); keys != nullptr) {
     std::string error;
     script = window::sdl::parse_key_script(keys, error);
@@ -245,10 +260,11 @@ int start_video() {
   return 0;
 }
 
-int window::run_window(const window::WindowOptions& options, sim::HeapCounter heap_counter) {
+int window::run_window(const window::WindowOptions& given, sim::HeapCounter heap_counter) {
   std::vector<window::sdl::ScriptedKey> script;
   std::optional<play::Replay> replay;
   std::optional<window::sdl::AtlasImage> atlas_image;
+  window::WindowOptions options = given;
   if (const int bad = read_inputs(options, script, replay, atlas_image); bad != 0) return bad;
   if (const int no_video = start_video(); no_video != 0) return no_video;
   SdlVideo video;

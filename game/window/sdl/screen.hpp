@@ -24,6 +24,7 @@ namespace quadpool::game::window::sdl {
 struct TickInput {
   window::Pace pace = window::Pace::Run;  // take_pace()'s one decision, the same for both modes
   float speed = 1.0f;                     // the lab's ticks per frame while running
+  int game_ticks = 1;  // the game's ticks this frame while running (window::FixedStep)
   const window::Camera& camera;           // the game aims the mouse from the ship through it
   std::optional<window::ScreenPoint> spawn_at;  // window pixels: the lab spawns sprites there
   bool ab_running = false;                      // an A/B run is measuring these ticks

@@ -80,4 +80,15 @@ void WindowTarget::present() {
   SDL_RenderPresent(renderer_);
 }
 
+void WindowTarget::wait_for_refresh(std::chrono::steady_clock::time_point frame_start) const {
+  SDL_DisplayMode mode{};
+  const int hz = SDL_GetWindowDisplayMode(window_, &mode) == 0 && mode.refresh_rate > 0
+                     ? mode.refresh_rate
+                     : 60;
+  const auto next = frame_start + std::chrono::microseconds(1'000'000 / hz);
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      next - std::chrono::steady_clock::now());
+  if (left.count() > 0) SDL_Delay(static_cast<Uint32>(left.count()));
+}
+
 }  // namespace quadpool::game::window::sdl

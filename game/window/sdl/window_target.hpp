@@ -3,6 +3,7 @@
 /// what the summary reports of it), each frame's clear and clip, the screenshots read back from
 /// the back buffer, and the present.
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -48,6 +49,11 @@ class WindowTarget {
   bool save(const std::string& path);
   /// Shows the back buffer; screenshots must be saved before.
   void present();
+  /// --vsync on: waits until one refresh of the window's display (60 Hz when SDL does not know)
+  /// has passed since `frame_start`. Where the renderer's vsync paces the present this waits
+  /// for nothing; where it does not (SDL's software renderer), the frame rate stays at the
+  /// display's instead of burning a core.
+  void wait_for_refresh(std::chrono::steady_clock::time_point frame_start) const;
 
  private:
   SDL_Window* window_;

@@ -40,6 +40,9 @@ class DemoSmoke : public ::testing::Test {
   void SetUp() override {
     ::setenv("SDL_VIDEODRIVER", on_a_display() ? "x11" : "dummy", 1);
     ::unsetenv("QUADPOOL_DEMO_KEYS");
+    // A key at frame N meets the same tick on every machine: one game tick a frame, as a
+    // scripted run asks, instead of 60 a second of wall time (FixedStep, tested below).
+    ::setenv("QUADPOOL_FRAME_TICKS", "1", 1);
     dir_ = std::filesystem::temp_directory_path() /
            ("quadpool_demo_smoke_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
@@ -50,6 +53,7 @@ class DemoSmoke : public ::testing::Test {
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);
     ::unsetenv("QUADPOOL_DEMO_KEYS");
+    ::unsetenv("QUADPOOL_FRAME_TICKS");
     ::unsetenv("XDG_DATA_HOME");
   }
   std::filesystem::path dir_;
@@ -968,6 +972,34 @@ TEST_F(DemoSmoke, InTheGameOneBAsksAndASecondBStartsTheABRun) {
   // The bot's attract mode has no player's game to lose: one B starts it.
   EXPECT_EQ(summary_of("5:B", "--bot --sprites 800 --frames 12 --window 640x400").at("ab.state"),
             "running");
+}
+
+// The game's clock: 60 ticks a second of wall time, however fast the frames come (hundreds a
+// second on the dummy driver). A ceiling that cannot flake; the floor is loose, since a loaded
+// machine may drop time (the game then runs slower, never faster).
+TEST_F(DemoSmoke, TheGameTicksSixtyTimesASecondOfWallTimeNotOnceAFrame) {
+  ::unsetenv("QUADPOOL_FRAME_TICKS");
+  const auto json = summary_of("", "--sprites 800 --frames 300 --window 640x400");
+  const double seconds = real(json, "seconds");
+  const double ticks = real(json, "ticks");
+  ASSERT_GT(seconds, 0.0);
+  EXPECT_LE(ticks, 60.0 * seconds + 1.0) << "faster than real time";
+  EXPECT_GE(ticks, 0.25 * 60.0 * seconds) << "far slower than real time";
+  EXPECT_NEAR(real(json, "ticks_per_second"), ticks / seconds, 0.01 * ticks / seconds);
+  std::printf("%.0f ticks in %.2f s over 300 frames: %.1f ticks a second\n", ticks, seconds,
+              ticks / seconds);
+}
+
+TEST_F(DemoSmoke, ABadFrameTicksValueExitsWith2NamingItsRange) {
+  for (const char* value : {"0", "5", "-1", "x", ""}) {
+    ::setenv("QUADPOOL_FRAME_TICKS", value, 1);
+    const test::ProcessResult r = test::run_quadpool("--frames 3", test::Capture::Stderr);
+    EXPECT_EQ(r.exit_code, 2) << value;
+    EXPECT_NE(r.output.find("QUADPOOL_FRAME_TICKS is '" + std::string(value) +
+                            "': it must be an integer in [1, 4]"),
+              std::string::npos)
+        << r.output;
+  }
 }
 
 // The tree is the lab's subject and clutter over the game: off in the game and on in the lab
