@@ -234,6 +234,7 @@ struct Parser {
   play::GameOptions game;  // the flags both front ends take, bound once
   headless::HeadlessOptions headless;
   window::WindowOptions demo;
+  bool bot = false;  // --bot: --pilot bot
   WindowSize window{demo.window_width, demo.window_height};
   std::uint64_t frames = 0;
   bool headless_mode = false;
@@ -344,8 +345,14 @@ void Parser::add_play_options() {
   flag("--play", headless.play,
        "Play the game (the window's default; headless it needs --bot: without a window there is "
        "no player)");
-  flag("--bot", game.bot,
-       "The bot pilot flies: headless with --play, in the window an attract mode");
+  const std::map<std::string, play::Pilot> pilots{
+      {"bot", play::Pilot::Bot}, {"random", play::Pilot::Random}, {"idle", play::Pilot::Idle}};
+  value("--pilot", game.pilot, "bot|random|idle",
+        "Who flies instead of the player: the bot, a key-masher (random) or nobody (idle), each "
+        "pressing Enter after a game over; headless with --play, in the window an attract mode",
+        "'bot', 'random' or 'idle'")
+      ->transform(one_of(failure, "--pilot", pilots, "'bot', 'random' or 'idle'"));
+  flag("--bot", bot, "The same as --pilot bot");
   flag("--storm", game.config.storm,
        "The game's stress setting: volleys, big bursts, an immortal ship");
   value("--record", game.record, "FILE",
@@ -468,8 +475,11 @@ void check_modes(const Parser& parser) {
 // game needs the bot.
 void check_play(const Parser& parser) {
   const auto given = [&](const char* name) { return parser.app.count(name) > 0; };
+  if (given("--bot") && given("--pilot")) {
+    bad("--bot cannot be used with --pilot: --bot is --pilot bot, give one of them");
+  }
   if (given("--lab")) {
-    for (const char* name : {"--play", "--bot", "--storm", "--record", "--replay"}) {
+    for (const char* name : {"--play", "--bot", "--pilot", "--storm", "--record", "--replay"}) {
       if (given(name)) {
         bad(fmt::format("{} cannot be used with --lab: the lab plays no game (Tab switches to the "
                         "game, which the window opens on without --lab)",
@@ -479,7 +489,7 @@ void check_play(const Parser& parser) {
   }
   if (given("--replay")) {
     for (const char* name :
-         {"--play", "--bot", "--seed", "--scene", "--sprites", "--storm", "--ticks"}) {
+         {"--play", "--bot", "--pilot", "--seed", "--scene", "--sprites", "--storm", "--ticks"}) {
       if (given(name)) {
         bad(fmt::format("--replay cannot be used with {}: the replay file decides the game "
                         "(seed, scene, sprites, storm, ticks)",
@@ -490,12 +500,12 @@ void check_play(const Parser& parser) {
     return;
   }
   if (!parser.headless_mode) return;
-  for (const char* name : {"--bot", "--storm", "--record"}) {
+  for (const char* name : {"--bot", "--pilot", "--storm", "--record"}) {
     if (given(name) && !given("--play")) bad(fmt::format("{} needs --play", name));
   }
-  if (given("--play") && !given("--bot")) {
-    bad("--play needs --bot with --headless: without a window there is no player, so the bot "
-        "flies");
+  if (given("--play") && !given("--bot") && !given("--pilot")) {
+    bad("--play needs --pilot bot|random|idle (or --bot) with --headless: without a window there "
+        "is no player");
   }
 }
 
@@ -532,11 +542,13 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
 
   CommandLine command;
   command.mode = parser.headless_mode ? CommandLine::Mode::Headless : CommandLine::Mode::Demo;
+  play::GameOptions game = parser.game;
+  if (parser.bot) game.pilot = play::Pilot::Bot;
   command.headless = parser.headless;
-  command.headless.game = parser.game;
+  command.headless.game = game;
   window::WindowOptions& demo = command.demo;
   demo = parser.demo;
-  demo.game = parser.game;
+  demo.game = game;
   demo.window_width = parser.window.width;
   demo.window_height = parser.window.height;
   demo.window_size_given = parser.app.count("--window") > 0;

@@ -30,9 +30,10 @@ HeadlessOutcome run_play(const HeadlessOptions& given, sim::HeapCounter heap_cou
       return HeadlessOutcome{std::nullopt, fmt::format("quadpool: {}", e.what()), 2};
     }
   }
-  // Headless, the bot flies unless a replay does: the command line refuses --play without --bot.
+  // Headless, a pilot flies unless a replay does: the command line refuses --play without one,
+  // and a caller that gives none gets the bot.
   play::GameOptions game = given.game;
-  game.bot = true;
+  if (game.pilot == play::Pilot::Player) game.pilot = play::Pilot::Bot;
   WorkerPool workers(game.threads);
   play::SessionStart start =
       play::session_start(game, std::move(replay), workers.task_system(), heap_counter);

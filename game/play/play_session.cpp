@@ -31,6 +31,10 @@ const char* pilot_name(Pilot pilot) noexcept {
       return "player";
     case Pilot::Bot:
       return "bot";
+    case Pilot::Random:
+      return "random";
+    case Pilot::Idle:
+      return "idle";
     case Pilot::Replay:
       return "replay";
   }
@@ -41,7 +45,8 @@ PlaySession::PlaySession(SessionStart start)
     : start_(resolved(std::move(start))),
       world_(std::make_unique<play::PlayWorld>(start_.config)),
       pilot_(start_.pilot),
-      bot_(start_.bot_seed) {
+      bot_(start_.bot_seed),
+      masher_(start_.bot_seed) {
   // The recording holds one command a tick, sized up front so that a warm tick does not
   // allocate for it.
   if (start_.record) recorded_.reserve(start_.expected_ticks);
@@ -63,6 +68,10 @@ play::InputCommand PlaySession::next_command(const play::InputCommand& player) {
       return player;
     case Pilot::Bot:
       return bot_.decide(*world_);
+    case Pilot::Random:
+      return masher_.decide(*world_);
+    case Pilot::Idle:
+      return play::idle_command(*world_);
     case Pilot::Replay:
       return start_.replay->commands[replay_next_++];
   }
@@ -90,6 +99,7 @@ void PlaySession::restart() {
   world_.reset();  // the old world's pools go before the new one's are reserved
   world_ = std::make_unique<play::PlayWorld>(config);
   bot_ = play::BotPilot(start_.bot_seed);
+  masher_ = play::RandomPilot(start_.bot_seed);
   replay_next_ = 0;
   recorded_.clear();
   warmup_.restart();

@@ -79,14 +79,20 @@ TEST(CommandLine, ThePlayFlagsWorkInTheWindowToo) {
   const ParseResult bot = parse({"--bot", "--storm", "--record", "game.qpr", "--ab"});
   ASSERT_TRUE(bot.command.has_value()) << bot.message;
   EXPECT_EQ(bot.command->mode, CommandLine::Mode::Demo);
-  EXPECT_TRUE(bot.command->demo.game.bot);
+  EXPECT_EQ(bot.command->demo.game.pilot, play::Pilot::Bot);
   EXPECT_TRUE(bot.command->demo.game.config.storm);
   EXPECT_TRUE(bot.command->demo.ab);
   EXPECT_FALSE(bot.command->demo.lab);
   EXPECT_EQ(bot.command->demo.game.record, "game.qpr");
+  const ParseResult masher = parse({"--pilot", "random"});
+  ASSERT_TRUE(masher.command.has_value()) << masher.message;
+  EXPECT_EQ(masher.command->demo.game.pilot, play::Pilot::Random);
+  const ParseResult idle = parse({"--headless", "--play", "--pilot", "idle"});
+  ASSERT_TRUE(idle.command.has_value()) << idle.message;
+  EXPECT_EQ(idle.command->headless.game.pilot, play::Pilot::Idle);
   const ParseResult play = parse({"--play", "--frames", "3"});
   ASSERT_TRUE(play.command.has_value()) << play.message;
-  EXPECT_FALSE(play.command->demo.game.bot);
+  EXPECT_EQ(play.command->demo.game.pilot, play::Pilot::Player);
   const ParseResult replay = parse({"--replay", "game.qpr", "--allocator", "new-delete"});
   ASSERT_TRUE(replay.command.has_value()) << replay.message;
   EXPECT_EQ(replay.command->demo.game.replay, "game.qpr");
@@ -231,8 +237,14 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--screenshot", "/proc/quadpool-shot.png"}, "--screenshot", "cannot be written"},
       {{"--screenshot", "/sys/quadpool-shot.png"}, "--screenshot", "cannot be written"},
       {{"--screenshot", too_long_screenshot_name().c_str()}, "--screenshot", "300 bytes long"},
-      // Play: headless has no player but the bot, and a replay decides its own game.
-      {{"--headless", "--play"}, "--play", "needs --bot"},
+      // Play: headless has no player but a pilot, and a replay decides its own game.
+      {{"--headless", "--play"}, "--play", "needs --pilot bot|random|idle (or --bot)"},
+      {{"--headless", "--play", "--pilot", "masher"}, "--pilot", "'bot', 'random' or 'idle'"},
+      {{"--headless", "--play", "--pilot", "player"}, "--pilot", "'bot', 'random' or 'idle'"},
+      {{"--headless", "--play", "--pilot", "bot", "--bot"}, "--bot", "give one of them"},
+      {{"--headless", "--pilot", "idle"}, "--pilot", "needs --play"},
+      {{"--lab", "--pilot", "idle"}, "--pilot", "cannot be used with --lab"},
+      {{"--replay", "r.qpr", "--pilot", "idle"}, "--pilot", "the replay file decides"},
       {{"--headless", "--bot"}, "--bot", "needs --play"},
       {{"--headless", "--storm"}, "--storm", "needs --play"},
       {{"--headless", "--record", "r.qpr"}, "--record", "needs --play"},
@@ -244,8 +256,12 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--headless", "--play=1", "--bot"}, "--play", "takes no value"},
       {{"--headless", "--replay", "r.qpr", "--play", "--bot"}, "--play", "the replay file decides"},
       {{"--headless", "--replay", "r.qpr", "--seed", "3"}, "--seed", "the replay file decides"},
-      {{"--headless", "--replay", "r.qpr", "--scene", "mixed"}, "--scene", "the replay file decides"},
-      {{"--headless", "--replay", "r.qpr", "--sprites", "9"}, "--sprites", "the replay file decides"},
+      {{"--headless", "--replay", "r.qpr", "--scene", "mixed"},
+       "--scene",
+       "the replay file decides"},
+      {{"--headless", "--replay", "r.qpr", "--sprites", "9"},
+       "--sprites",
+       "the replay file decides"},
       {{"--headless", "--replay", "r.qpr", "--storm"}, "--storm", "the replay file decides"},
       {{"--headless", "--replay", "r.qpr", "--ticks", "9"}, "--ticks", "the replay file decides"},
       {{"--headless", "--replay", "r.qpr", "--record", "s.qpr"}, "--record", "is the record"},
@@ -260,7 +276,9 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--headless", "--play", "--bot", "--record", "/no-such-quadpool-folder/r.qpr"},
        "--record",
        "'/no-such-quadpool-folder' is not a folder that exists"},
-      {{"--headless", "--play", "--bot", "--record", "/proc/quadpool.qpr"}, "--record", "cannot be written"},
+      {{"--headless", "--play", "--bot", "--record", "/proc/quadpool.qpr"},
+       "--record",
+       "cannot be written"},
   };
   return cases;
 }

@@ -97,7 +97,7 @@ void draw_score_line(const PlayHudView& view, const window::ScreenRect& world_re
                        "shield");
     ImGui::PopStyleColor();
     // Who flies, and what is on or off.
-    const char* pilot = view.replaying ? "replay" : view.bot_flying ? "bot flying" : "";
+    const char* pilot = view.replaying ? "replay" : view.bot_flying ? view.pilot_tag.c_str() : "";
     const std::string controller =
         view.controller_name.empty() ? std::string() : "pad: " + view.controller_name;
     for (const std::string_view tag : {std::string_view(pilot), std::string_view(controller),

@@ -23,6 +23,8 @@ struct PlayHudView {
   std::string controller_name;  ///< empty: none
   /// Once a replay has played to its end: whether it ended on the file's state hash.
   std::optional<bool> replay_matches = std::nullopt;
+  /// The tag while bot_flying: which pilot flies ("bot flying", "random pilot", "idle pilot").
+  std::string pilot_tag = "bot flying";
 };
 
 /// The score line at the top of `world_rect` (score, high score, wave, lives as ship icons,

@@ -112,17 +112,23 @@ DrawCounts PlayScreen::draw_world(SDL_Renderer* renderer, SpriteRenderer& sprite
 }
 
 void PlayScreen::draw_hud(const window::ScreenRect& area, bool paused) const {
-  const PlayHudView view{.world = &session_.world(),
-                         .high_score = high_score_.best(),
-                         .notice = notice_,
-                         .paused = paused,
-                         .muted = sound_.muted(),
-                         .bot_flying = session_.pilot() == play::Pilot::Bot,
-                         .replaying = session_.pilot() == play::Pilot::Replay,
-                         .controller_name = pilot_.controller_name(),
-                         .replay_matches = session_.replay_finished()
-                                               ? std::optional(session_.replay_mismatch().empty())
-                                               : std::nullopt};
+  const PlayHudView view{
+      .world = &session_.world(),
+      .high_score = high_score_.best(),
+      .notice = notice_,
+      .paused = paused,
+      .muted = sound_.muted(),
+      .bot_flying = session_.pilot() == play::Pilot::Bot ||
+                    session_.pilot() == play::Pilot::Random ||
+                    session_.pilot() == play::Pilot::Idle,
+      .replaying = session_.pilot() == play::Pilot::Replay,
+      .controller_name = pilot_.controller_name(),
+      .replay_matches = session_.replay_finished()
+                            ? std::optional(session_.replay_mismatch().empty())
+                            : std::nullopt,
+      .pilot_tag = session_.pilot() == play::Pilot::Bot
+                       ? "bot flying"
+                       : std::string(play::pilot_name(session_.pilot())) + " pilot"};
   draw_play_hud(view, area);
 }
 
