@@ -1,6 +1,7 @@
 #include "game/play/play_report.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -60,6 +61,77 @@ void write_load(util::JsonWriter& json, const EntityLoad& load) {
 
 }  // namespace
 
+GameLog::GameLog() {
+  scores_.reserve(64);
+  lengths_.reserve(64);
+  waves_.reserve(64);
+}
+
+void GameLog::reach(const play::PlayWorld& world, int wave) {
+  wave_ = wave;
+  if (static_cast<std::size_t>(wave) > waves_.size()) {
+    const std::span<const scene::Sprite> rocks = world.field().sprites();
+    double speed = 0;
+    std::size_t live = 0;
+    for (std::size_t i = 0; i < rocks.size(); ++i) {
+      if (world.rock_is_dead(i)) continue;
+      speed += std::sqrt(static_cast<double>(rocks[i].vx) * rocks[i].vx +
+                         static_cast<double>(rocks[i].vy) * rocks[i].vy);
+      ++live;
+    }
+    waves_.resize(static_cast<std::size_t>(wave));
+    Wave& entry = waves_.back();
+    entry.wave = wave;
+    entry.rocks = live;
+    entry.mean_speed = live == 0 ? 0.0 : speed / static_cast<double>(live);
+  }
+  ++waves_[static_cast<std::size_t>(wave) - 1].reached;
+}
+
+void GameLog::after_tick(const play::PlayWorld& world) {
+  const play::GameStatus& status = world.status();
+  if (over_ && !status.game_over) {  // a new game began this tick
+    game_start_ = status.ticks_played;
+    wave_ = 0;
+  }
+  if (!status.game_over) {
+    if (status.wave != wave_ && status.wave > 0) reach(world, status.wave);
+    if (wave_ > 0) ++waves_[static_cast<std::size_t>(wave_) - 1].ticks;
+  } else if (!over_) {  // the game ended this tick
+    scores_.push_back(status.score);
+    lengths_.push_back(status.ticks_played - game_start_);
+  }
+  over_ = status.game_over;
+}
+
+namespace {
+
+// "games_finished", "scores", "lengths_ticks" (one entry per finished game, in order) and
+// "waves" (per wave number reached: its rocks and their mean speed when first reached, the
+// ticks played in it and the games that reached it).
+void write_log(util::JsonWriter& json, const GameLog& log) {
+  json.integer("games_finished", log.scores().size());
+  json.begin_array("scores");
+  for (const std::uint64_t score : log.scores()) json.integer(nullptr, score);
+  json.end_array();
+  json.begin_array("lengths_ticks");
+  for (const std::uint64_t ticks : log.lengths_ticks()) json.integer(nullptr, ticks);
+  json.end_array();
+  json.begin_array("waves");
+  for (const GameLog::Wave& wave : log.waves()) {
+    json.begin();
+    json.integer("wave", static_cast<std::uint64_t>(wave.wave));
+    json.integer("rocks", wave.rocks);
+    json.number("mean_speed", wave.mean_speed);
+    json.integer("ticks", wave.ticks);
+    json.integer("reached", wave.reached);
+    json.end();
+  }
+  json.end_array();
+}
+
+}  // namespace
+
 void write_game_json(util::JsonWriter& json, const GameReport& game) {
   const play::GameStatus& status = game.status;
   json.begin("game");
@@ -73,6 +145,7 @@ void write_game_json(util::JsonWriter& json, const GameReport& game) {
   json.boolean("storm", game.storm);
   write_entities(json, game);
   write_load(json, game.load);
+  write_log(json, game.log);
   if (game.replay) {
     json.begin("replay");
     json.string("file", game.replay->file);

@@ -7,7 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "engine/memory/allocator_kind.hpp"
 #include "game/util/json_writer.hpp"
@@ -52,11 +54,44 @@ class EntityLoad {
   std::array<Share, 2> by_allocator_{};  // [0] pool, [1] new-delete
 };
 
+/// The games and waves of a run, for measuring the rules with the pilots (--pilot): each
+/// finished game's score and length, and per wave number reached its threat when first reached
+/// (the rocks in the field and their mean speed) and the ticks spent in it over all games.
+/// Sized for 64 games and 64 waves up front, so that a warm tick does not allocate for it.
+class GameLog {
+ public:
+  struct Wave {
+    int wave = 0;
+    std::size_t rocks = 0;      ///< live rocks in the field when the wave was first reached
+    double mean_speed = 0;      ///< their mean speed, world units per tick
+    std::uint64_t ticks = 0;    ///< ticks played in this wave, all games
+    std::uint64_t reached = 0;  ///< games that reached it
+  };
+
+  GameLog();
+  /// After each tick of `world`: notes a game that ended and a wave that began.
+  void after_tick(const play::PlayWorld& world);
+
+  std::span<const std::uint64_t> scores() const noexcept { return scores_; }
+  std::span<const std::uint64_t> lengths_ticks() const noexcept { return lengths_; }
+  std::span<const Wave> waves() const noexcept { return waves_; }
+
+ private:
+  void reach(const play::PlayWorld& world, int wave);
+
+  std::vector<std::uint64_t> scores_, lengths_;
+  std::vector<Wave> waves_;       // [n - 1]: wave n
+  std::uint64_t game_start_ = 0;  // status.ticks_played when the game began
+  int wave_ = 0;                  // the wave of the last tick; 0 before the first
+  bool over_ = false;             // the last tick's game was over
+};
+
 struct GameReport {
   play::GameStatus status;
   bool storm = false;
   std::array<play::EntityReport, play::kEntityTypes> entities{};
   EntityLoad load;
+  GameLog log;
   std::optional<ReplayCheck> replay;  // --replay
   std::string recorded_to;            // --record's file (empty: none)
 };

@@ -90,6 +90,7 @@ bool PlaySession::step(const play::InputCommand& player) {
   sample_.ms.total = tick.ms_total;
   sample_.heap_allocations = tick.heap_allocations;
   events_ = PlayEvents::of(before, *world_);
+  log_.after_tick(*world_);
   return true;
 }
 
@@ -102,6 +103,7 @@ void PlaySession::restart() {
   masher_ = play::RandomPilot(start_.bot_seed);
   replay_next_ = 0;
   recorded_.clear();
+  log_ = GameLog{};
   warmup_.restart();
   events_ = {};
   last_command_ = {};
@@ -150,6 +152,7 @@ GameReport PlaySession::report() const {
   report.status = world_->status();
   report.storm = start_.config.storm;
   report.entities = world_->entity_reports();
+  report.log = log_;
   if (start_.replay) {
     const std::uint64_t hash = world_->state_hash();
     report.replay = ReplayCheck{start_.replay_file, start_.replay->final_hash,

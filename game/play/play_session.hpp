@@ -114,6 +114,7 @@ class PlaySession {
   std::size_t replay_next_ = 0;
   std::vector<play::InputCommand> recorded_;
   play::InputCommand last_command_;
+  GameLog log_;
   sim::HeapWarmup warmup_;
   sim::TickSample sample_;
   PlayEvents events_;

@@ -57,6 +57,22 @@ struct TempFile {
   std::string quoted() const { return "'" + path.string() + "'"; }
 };
 
+// --pilot idle headless: the JSON's game log has one score and one length per finished game,
+// and a wave list whose first entry is wave 1.
+TEST(PlayRun, TheIdlePilotsGamesAreLoggedOneEntryPerFinishedGame) {
+  const Json json = run_json("--play --pilot idle --sprites 3000 --ticks 2500 --seed 2");
+  const std::uint64_t finished = number(json, "game.games_finished");
+  EXPECT_GE(finished, 2u) << "an idle ship should not last 2,500 ticks in this field";
+  EXPECT_EQ(number(json, "game.scores"), finished) << "the array's length";
+  EXPECT_EQ(number(json, "game.lengths_ticks"), finished);
+  for (std::uint64_t i = 0; i < finished; ++i) {
+    EXPECT_EQ(number(json, "game.scores." + std::to_string(i)), 0u);
+    EXPECT_GT(number(json, "game.lengths_ticks." + std::to_string(i)), 0u);
+  }
+  EXPECT_GE(number(json, "game.waves"), 1u);
+  EXPECT_EQ(number(json, "game.waves.0.wave"), 1u);
+}
+
 TEST(PlayRun, TheBotScoresAndEveryTypeCountsAddUp) {
   const Json json = run_json(kGame);
   EXPECT_GT(number(json, "game.score"), 0u) << "the bot never scored";
