@@ -390,6 +390,10 @@ void Parser::add_demo_options() {
   demo_only.push_back(value("--vsync", demo.vsync, "on|off",
                             "Demo: wait for the display's refresh (default on)", "'on' or 'off'")
                           ->transform(one_of(failure, "--vsync", on_off, "'on' or 'off'")));
+  demo_only.push_back(value("--shake", demo.shake, "on|off",
+                            "Demo: shake the view when the ship is hit (default on)",
+                            "'on' or 'off'")
+                          ->transform(one_of(failure, "--shake", on_off, "'on' or 'off'")));
   demo_only.push_back(flag("--ab", demo.ab,
                            "Demo: start an A/B run (pool against new-delete) on the first "
                            "frame, in the game with the bot flying every leg; with --frames its "

@@ -31,6 +31,7 @@ struct WindowOptions {
   std::optional<std::uint64_t> frames;  // quit after this many frames
   std::string screenshot;               // PNG or BMP of the last frame; empty for none
   bool vsync = true;
+  bool shake = true;  // --shake: the game's screen shake (off: the view stays still)
   bool ab = false;  // start an A/B run on the first frame (so --frames runs can record it)
   // The window opens on the game (see docs/window.md, "Two modes, one key apart", for why);
   // --lab opens the lab.

@@ -116,6 +116,8 @@ TEST(CommandLine, DemoFlagsFillDemoOptions) {
   EXPECT_EQ(d.frames, 120u);
   EXPECT_EQ(d.screenshot, "shot.PNG");
   EXPECT_FALSE(d.vsync);
+  EXPECT_TRUE(d.shake);
+  EXPECT_FALSE(parse({"--shake", "off"}).command->demo.shake);
 }
 
 TEST(CommandLine, SceneAndAbReachBothModes) {

@@ -28,6 +28,7 @@
 #include "game/window/frame_stats.hpp"
 #include "game/window/layout.hpp"
 #include "game/window/selection.hpp"
+#include "game/window/shake.hpp"
 #include "game/window/vertex_stream.hpp"
 
 namespace quadpool::game::window {
@@ -35,6 +36,42 @@ namespace {
 
 // The game's clock: 60 ticks a second of wall time at any frame rate, never more than four a
 // frame, and no catching up after a stop.
+// Shake: nothing without trauma, never past kMaxPixels, gone half a second after the last knock,
+// the same offsets for the same knocks (a replay shakes alike), and nothing when switched off.
+TEST(Shake, KnocksMoveTheViewWithinItsReachAndFadeWithinHalfASecond) {
+  Shake shake;
+  EXPECT_EQ(shake.offset().x, 0.0f);
+  EXPECT_EQ(shake.offset().y, 0.0f);
+  shake.knock(0.8f);
+  shake.knock(0.8f);
+  EXPECT_EQ(shake.trauma(), 1.0f) << "trauma saturates";
+  Shake again;
+  again.knock(1.0f);
+  bool moved = false;
+  for (int t = 0; t < 30; ++t) {
+    const ScreenPoint o = shake.offset();
+    EXPECT_LE(std::abs(o.x), Shake::kMaxPixels);
+    EXPECT_LE(std::abs(o.y), Shake::kMaxPixels);
+    moved = moved || o.x != 0.0f || o.y != 0.0f;
+    EXPECT_EQ(o.x, again.offset().x) << "deterministic";
+    shake.tick();
+    again.tick();
+  }
+  EXPECT_TRUE(moved);
+  EXPECT_EQ(shake.trauma(), 0.0f) << "30 ticks after a full knock";
+  EXPECT_EQ(shake.offset().x, 0.0f);
+
+  shake.flash();
+  EXPECT_EQ(shake.flash_strength(), 1.0f);
+  for (int t = 0; t < 13; ++t) shake.tick();  // twelve ticks, and float rounding
+  EXPECT_EQ(shake.flash_strength(), 0.0f);
+
+  Shake off(false);
+  off.knock(1.0f);
+  EXPECT_EQ(off.offset().x, 0.0f);
+  EXPECT_EQ(off.offset().y, 0.0f);
+}
+
 TEST(FixedStep, RunsSixtyTicksASecondAtAnyFrameRate) {
   using namespace std::chrono;
   const FixedStep::Clock::time_point start{};

@@ -122,6 +122,14 @@ void draw_score_line(const PlayHudView& view, const window::ScreenRect& world_re
 
 void draw_play_hud(const PlayHudView& view, const window::ScreenRect& world_rect) {
   if (view.world == nullptr) return;
+  if (view.flash > 0.0f) {
+    // Under every window, over the world: the ship was hit.
+    const auto alpha = static_cast<int>(std::clamp(view.flash, 0.0f, 1.0f) * 90.0f);
+    ImGui::GetBackgroundDrawList()->AddRectFilled(
+        ImVec2(world_rect.x, world_rect.y),
+        ImVec2(world_rect.x + world_rect.w, world_rect.y + world_rect.h),
+        IM_COL32(255, 40, 30, alpha));
+  }
   draw_score_line(view, world_rect);
   const play::GameStatus& status = view.world->status();
   if (status.game_over) {

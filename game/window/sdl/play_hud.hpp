@@ -25,6 +25,8 @@ struct PlayHudView {
   std::optional<bool> replay_matches = std::nullopt;
   /// The tag while bot_flying: which pilot flies ("bot flying", "random pilot", "idle pilot").
   std::string pilot_tag = "bot flying";
+  /// The hit's red veil over the world, 0..1 (window::Shake::flash_strength()).
+  float flash = 0.0f;
 };
 
 /// The score line at the top of `world_rect` (score, high score, wave, lives as ship icons,

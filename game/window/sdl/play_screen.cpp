@@ -30,7 +30,8 @@ PlayScreen::PlayScreen(const window::WindowOptions& options, const window::Windo
     : session_(play::session_start(options.game, std::move(replay), runtime.tasks,
                                    runtime.heap_counter)),
       record_path_(options.game.record),
-      high_score_(play::default_high_score_path()) {
+      high_score_(play::default_high_score_path()),
+      shake_(options.shake) {
   rocks_.reserve(session_.world().field().sprites().size());
 }
 
@@ -60,6 +61,15 @@ void PlayScreen::tick(const TickInput& in, window::FrameSample& sample) {
 
 void PlayScreen::on_events() {
   const play::PlayEvents& events = session_.events();
+  // A hit knocks the view and flashes red, a lost life throws it; the explosions the guns set
+  // off nudge it.
+  shake_.tick();
+  if (events.explosion) shake_.knock(0.06f);
+  if (events.hit) {
+    shake_.knock(0.35f);
+    shake_.flash();
+  }
+  if (events.life_lost) shake_.knock(0.8f);
   if (events.shot) sound_.play(audio::SoundEffect::Shot);
   if (events.hit) sound_.play(audio::SoundEffect::Hit);
   if (events.explosion) sound_.play(audio::SoundEffect::Explosion);
@@ -105,9 +115,13 @@ DrawCounts PlayScreen::draw_world(SDL_Renderer* renderer, SpriteRenderer& sprite
   if (controls.draw_tree && world.ticks() > 0) view.tree = &field.tree();
   const scene::SceneConfig& scene = world.config().field.scene;
   view.typical_radius = 0.5f * (scene.min_radius + scene.max_radius);
-  const DrawCounts counts = sprites.draw(stream, camera, area, view);
+  // The world through the shaken view; the pilot aims through the camera itself.
+  window::Camera shaken = camera;
+  const window::ScreenPoint knock = shake_.offset();
+  shaken.pan(knock.x, knock.y);
+  const DrawCounts counts = sprites.draw(stream, shaken, area, view);
   const bool thrusting = session_.last_command().thrust() && !world.status().game_over;
-  renderer_.draw(renderer, camera, area, world, thrusting);
+  renderer_.draw(renderer, shaken, area, world, thrusting);
   return counts;
 }
 
@@ -128,7 +142,8 @@ void PlayScreen::draw_hud(const window::ScreenRect& area, bool paused) const {
                             : std::nullopt,
       .pilot_tag = session_.pilot() == play::Pilot::Bot
                        ? "bot flying"
-                       : std::string(play::pilot_name(session_.pilot())) + " pilot"};
+                       : std::string(play::pilot_name(session_.pilot())) + " pilot",
+      .flash = shake_.flash_strength()};
   draw_play_hud(view, area);
 }
 

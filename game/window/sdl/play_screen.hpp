@@ -13,22 +13,23 @@
 #include <string>
 #include <vector>
 
+#include "common/scene/scene.hpp"
+#include "game/play/entity_stores.hpp"
+#include "game/play/high_score.hpp"
+#include "game/play/play_report.hpp"
 #include "game/play/play_session.hpp"
+#include "game/play/replay.hpp"
+#include "game/sim/tick_recorder.hpp"
+#include "game/window/camera.hpp"
 #include "game/window/sdl/pilot_input.hpp"
-#include "game/window/sdl/screen.hpp"
 #include "game/window/sdl/play_renderer.hpp"
+#include "game/window/sdl/screen.hpp"
 #include "game/window/sdl/sound.hpp"
 #include "game/window/sdl/sprite_renderer.hpp"
-#include "game/window/window_options.hpp"
-#include "game/play/high_score.hpp"
-#include "game/window/camera.hpp"
+#include "game/window/shake.hpp"
 #include "game/window/summary.hpp"
 #include "game/window/vertex_stream.hpp"
-#include "game/play/entity_stores.hpp"
-#include "game/play/replay.hpp"
-#include "game/play/play_report.hpp"
-#include "game/sim/tick_recorder.hpp"
-#include "common/scene/scene.hpp"
+#include "game/window/window_options.hpp"
 
 union SDL_Event;
 struct SDL_Renderer;
@@ -101,6 +102,7 @@ class PlayScreen final : public Screen {
   play::HighScoreFile high_score_;
   std::string notice_;
   PlayRenderer renderer_;
+  window::Shake shake_;               // the view's shake and the hit's red veil
   std::vector<scene::Sprite> rocks_;  // the rocks drawn this frame; reserved to the field's size
   std::array<play::EntityReport, play::kEntityTypes> entities_{};  // the panel's, this frame
 };
