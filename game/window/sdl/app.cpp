@@ -61,8 +61,12 @@ App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas,
       stream_(kInitialStreamQuads * 4 * window::VertexStream::kFramesInFlight),
       sprite_renderer_(renderer, atlas, runtime.tasks),
       overlay_(options.game.config.field.scene.seed),
-      loop_{.mode = options.lab ? Mode::Lab : Mode::Play, .other_mode_draws_tree = !options.lab} {
+      loop_{.mode = options.lab ? Mode::Lab : Mode::Play,
+            .other_mode_draws_tree = !options.lab,
+            .other_mode_shows_panel = !options.lab} {
+  // The lab's subject is in its panel and its tree; the game keeps both out of the pilot's way.
   controls_.draw_tree = options.lab;
+  controls_.show_ui = options.lab;
   update_layout();
 }
 
@@ -106,6 +110,7 @@ void App::switch_mode() {
   loop_.mode = loop_.mode == Mode::Play ? Mode::Lab : Mode::Play;
   // The tree is the lab's subject and clutter in the game: each mode keeps its own T.
   std::swap(controls_.draw_tree, loop_.other_mode_draws_tree);
+  std::swap(controls_.show_ui, loop_.other_mode_shows_panel);
   lab_.selection().clear();
   fit_camera();
   notify(loop_.mode == Mode::Play ? "Tab: the game (Tab again: the lab)"
@@ -266,20 +271,24 @@ void App::draw_world() {
 }
 
 OverlayRequests App::draw_overlay() {
-  if (!controls_.show_ui) return {};
-  const OverlayRequests requests = overlay_.draw({.stats = stats_,
-                                                  .sim = shown().sim(),
-                                                  .stream = stream_,
-                                                  .ab = ab_.experiment(),
-                                                  .selection = lab_.selection(),
-                                                  .controls = controls_,
-                                                  .last_draw = sprite_renderer_.last_counts(),
-                                                  .frame = loop_.frame,
-                                                  .heap_counted = heap_counted_,
-                                                  .renderer_name = target_.renderer_name(),
-                                                  .layout = target_.layout(),
-                                                  .mode = loop_.mode,
-                                                  .entities = shown().entities()});
+  const OverlayView view{.stats = stats_,
+                         .sim = shown().sim(),
+                         .stream = stream_,
+                         .ab = ab_.experiment(),
+                         .selection = lab_.selection(),
+                         .controls = controls_,
+                         .last_draw = sprite_renderer_.last_counts(),
+                         .frame = loop_.frame,
+                         .heap_counted = heap_counted_,
+                         .renderer_name = target_.renderer_name(),
+                         .layout = target_.layout(),
+                         .mode = loop_.mode,
+                         .entities = shown().entities()};
+  if (!controls_.show_ui) {
+    overlay_.draw_folded(view);
+    return {};
+  }
+  const OverlayRequests requests = overlay_.draw(view);
   target_.watch_panel(overlay_.drawn_panel());
   return requests;
 }

@@ -63,6 +63,7 @@ class App {
     std::uint64_t frame = 0;
     bool quit = false;
     bool other_mode_draws_tree = false;  // T of the mode not shown (each mode keeps its own)
+    bool other_mode_shows_panel = false;  // H of the mode not shown
   };
 
   // The screen of the mode shown.

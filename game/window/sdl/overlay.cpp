@@ -216,7 +216,7 @@ OverlayRequests Overlay::draw(const OverlayView& view) {
       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   // The title carries the two keys a newcomer needs first; "###" keeps the window's id fixed.
-  if (ImGui::Begin("quadpool      F1: keys   H: hide this panel###quadpool", nullptr, kDocked)) {
+  if (ImGui::Begin("quadpool      F1: keys   H: fold this panel###quadpool", nullptr, kDocked)) {
     const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     drawn_ = {at.x, at.y, size.x, size.y};
     content_w_ = ImGui::GetContentRegionAvail().x;
@@ -240,6 +240,34 @@ OverlayRequests Overlay::draw(const OverlayView& view) {
 
 // How far this frame's items reached past the panel's content area: a line ImGui clipped at
 // the right edge, or content below the bottom that only a scrollbar would show.
+void Overlay::draw_folded(const OverlayView& view) {
+  apply_scale(view.layout.ui_scale);
+  const window::FrameStats& stats = view.stats;
+  const std::optional<window::FrameSample> ticked = stats.last_ticked();
+  const double fps = stats.recent_fps();
+  std::string line = fmt::format("{:.0f} FPS", fps);
+  if (ticked) {
+    line += fmt::format("   tick {:.2f} ms", ticked->tick.ms.total);
+    if (view.heap_counted && ticked->tick.heap_allocations) {
+      line += fmt::format("   heap {}/tick", *ticked->tick.heap_allocations);
+    }
+  }
+  line +=
+      fmt::format("   {} (F2)   H: panel   F1: keys", memory::allocator_name(view.sim.allocator()));
+  const window::ScreenRect& world = view.layout.world;
+  const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+  ImGui::SetNextWindowPos(ImVec2(world.x + world.w - pad.x, world.y + pad.y), ImGuiCond_Always,
+                          ImVec2(1.0f, 0.0f));
+  ImGui::SetNextWindowBgAlpha(0.65f);
+  constexpr ImGuiWindowFlags kStrip = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
+                                      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                      ImGuiWindowFlags_AlwaysAutoResize |
+                                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+  if (ImGui::Begin("##folded panel", nullptr, kStrip)) ImGui::TextUnformatted(line.c_str());
+  ImGui::End();
+  if (view.controls.show_help) draw_keys_window(view.controls.show_help, view.mode, view.layout);
+}
+
 // `slack`: pixels past the edge that do not count (an auto-sized window rounds its size down).
 void Overlay::measure_fit(float slack) {
   const ImGuiWindow* window = ImGui::GetCurrentWindow();
@@ -620,9 +648,12 @@ void Overlay::draw_keys_window(bool& open, Mode mode, const window::Layout& layo
       }
       ImGui::EndTable();
     }
-    // An auto-sized window takes its size from the frame before (none in the frame it opens)
-    // and rounds it down to whole pixels.
-    if (!ImGui::IsWindowAppearing()) measure_fit(1.0f);
+    // An auto-sized window settles on its size over the frames after it opens (ImGui counts
+    // them down in AutoFitFrames), and rounds it down to whole pixels.
+    const ImGuiWindow* window = ImGui::GetCurrentWindow();
+    if (!window->Appearing && window->AutoFitFramesX <= 0 && window->AutoFitFramesY <= 0) {
+      measure_fit(1.0f);
+    }
   }
   ImGui::End();
 }

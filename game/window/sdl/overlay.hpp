@@ -72,6 +72,9 @@ class Overlay {
 
   /// Draws the panel docked at view.layout.panel (with the key map when controls.show_help).
   OverlayRequests draw(const OverlayView& view);
+  /// The panel folded (H): one line over the world's top-right corner with the frame rate, the
+  /// tick, its heap allocations and the allocator, and the key list when controls.show_help.
+  void draw_folded(const OverlayView& view);
   /// Where ImGui really put the panel in the last draw(), window pixels (read back, so a test
   /// can check it against the world's rectangle).
   const window::ScreenRect& drawn_panel() const noexcept { return drawn_; }

@@ -399,7 +399,7 @@ TEST_F(DemoSmoke, ThePanelCutsNothingAndNeedsNoScrollbarWithAnABResultAt720pAnd1
 // and neither it nor the panel beside it is cut or needs a scrollbar, in either mode.
 TEST_F(DemoSmoke, TheKeyListFitsBesideThePanelAt720pAnd1080pInBothModes) {
   for (const std::string window : {"1280x720", "1920x1080"}) {
-    for (const char* keys : {"5:F1", "5:Tab,8:F1"}) {
+    for (const char* keys : {"5:F1", "5:H,6:F1", "5:Tab,8:F1"}) {
       const auto json = summary_of(keys, "--sprites 2000 --frames 14 --window " + window);
       expect_panel_fits(json, window + " with " + keys);
     }
@@ -407,10 +407,12 @@ TEST_F(DemoSmoke, TheKeyListFitsBesideThePanelAt720pAnd1080pInBothModes) {
 }
 
 TEST_F(DemoSmoke, InPlayThePanelWithItsPoolsTableAndAnABResultFitsAt720pAnd1080p) {
-  // The game's panel: the pools table (one row per entity type and the tree's) in place of
-  // the lab's pool strip, and an A/B result of the bot's game.
+  // The game's panel, opened with H (the game starts with it folded): the pools table (one row
+  // per entity type and the tree's) in place of the lab's pool strip, and an A/B result of the
+  // bot's game.
   for (const std::string window : {"1280x720", "1920x1080"}) {
-    const auto json = summary_of("", "--bot --ab --sprites 2000 --frames 603 --window " + window);
+    const auto json = summary_of("1:H,2:B", "--bot --sprites 2000 --frames 606 --window " + window);
+    ASSERT_EQ(json.at("layout.panel.w") != "0", true) << "H did not open the panel";
     ASSERT_EQ(json.at("ab.state"), "done") << window;
     expect_panel_fits(json, "play at " + window);
   }
@@ -1000,6 +1002,17 @@ TEST_F(DemoSmoke, ABadFrameTicksValueExitsWith2NamingItsRange) {
               std::string::npos)
         << r.output;
   }
+}
+
+// The game starts with the panel folded to one line, out of the pilot's way (the world takes
+// the whole window); H opens it, and each mode keeps its own H across Tab.
+TEST_F(DemoSmoke, TheGameStartsWithThePanelFoldedAndHOpensIt) {
+  const std::string args = "--sprites 800 --frames 8 --window 1280x720";
+  EXPECT_EQ(real(summary_of("", args), "layout.world.w"), 1280.0);
+  EXPECT_GT(real(summary_of("", "--lab " + args), "layout.panel.w"), 0.0);
+  EXPECT_GT(real(summary_of("3:H", args), "layout.panel.w"), 0.0);
+  EXPECT_EQ(real(summary_of("3:Tab,5:Tab", args), "layout.world.w"), 1280.0)
+      << "the lab's panel came back to the game";
 }
 
 // The tree is the lab's subject and clutter over the game: off in the game and on in the lab
