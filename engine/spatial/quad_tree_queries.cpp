@@ -24,17 +24,64 @@ namespace {
 using detail::ColumnsView;
 using detail::QuadTreeNode;
 
-// The best k so far, as a max-heap of item slots in the caller's `out` (the worst on top), keyed
-// by (squared distance, id). A key is recomputed from the columns when the heap compares two
-// slots: that happens only when a box gets in, which after the first leaf is rare, and it keeps
-// every byte of the state in `out`, whatever k.
-class BestSoFar {
+// The two ways to keep the best k so far; nearest_walk() takes either. Both order by (squared
+// distance, id) and offer the same answers.
+
+// Up to kFewKeys: a sorted array of keys on the stack. A squared distance is never negative or
+// NaN (and never -0: see squared_distance()), and the bits of such floats, read as integers,
+// are in the floats' order, so (bits << 32 | id) compares exactly as (distance, id). A box that
+// gets in is inserted by moving the worse keys up one place.
+class FewBest {
  public:
-  BestSoFar(ColumnsView columns, const std::uint32_t* ids, float x, float y,
-            std::span<std::uint32_t> out) noexcept
+  static constexpr std::size_t kFewKeys = 128;
+
+  FewBest(const std::uint32_t* ids, std::size_t capacity) noexcept
+      : ids_(ids), capacity_(capacity) {}
+
+  float reach() const noexcept { return reach_; }
+
+  void offer(std::uint32_t slot, float d2) noexcept {
+    const std::uint64_t key = std::uint64_t{std::bit_cast<std::uint32_t>(d2)} << 32 | ids_[slot];
+    std::size_t at;
+    if (count_ < capacity_) {
+      at = count_++;
+    } else if (key < keys_[count_ - 1]) {
+      at = count_ - 1;
+    } else {
+      return;
+    }
+    while (at > 0 && keys_[at - 1] > key) {
+      keys_[at] = keys_[at - 1];
+      --at;
+    }
+    keys_[at] = key;
+    if (count_ == capacity_) {
+      reach_ = std::bit_cast<float>(static_cast<std::uint32_t>(keys_[count_ - 1] >> 32));
+    }
+  }
+
+  std::size_t finish(std::span<std::uint32_t> out) const noexcept {
+    for (std::size_t i = 0; i < count_; ++i) out[i] = static_cast<std::uint32_t>(keys_[i]);
+    return count_;
+  }
+
+ private:
+  const std::uint32_t* ids_;
+  std::size_t capacity_;
+  std::size_t count_ = 0;
+  float reach_ = std::numeric_limits<float>::infinity();
+  std::uint64_t keys_[kFewKeys];
+};
+
+// More: a max-heap of item slots in the caller's `out` (the worst on top). A key is recomputed
+// from the columns when the heap compares two slots, which keeps every byte of the state in
+// `out`, whatever k.
+class ManyBest {
+ public:
+  ManyBest(ColumnsView columns, const std::uint32_t* ids, float x, float y,
+           std::span<std::uint32_t> out) noexcept
       : columns_(columns), ids_(ids), x_(x), y_(y), heap_(out.data()), capacity_(out.size()) {}
 
-  std::size_t count() const noexcept { return count_; }
   /// A box or node farther than this cannot get in (one at exactly this distance may, by id).
   float reach() const noexcept { return reach_; }
 
@@ -58,7 +105,7 @@ class BestSoFar {
   }
 
   /// Sorts the best nearest first and turns slots into ids; returns how many.
-  std::size_t finish() noexcept {
+  std::size_t finish(std::span<std::uint32_t>) noexcept {
     std::sort_heap(heap_, heap_ + count_, before());
     for (std::size_t i = 0; i < count_; ++i) heap_[i] = ids_[heap_[i]];
     return count_;
@@ -72,7 +119,7 @@ class BestSoFar {
   }
   // The heap's order: nearer first, equal distances by smaller id.
   struct Before {
-    const BestSoFar* best;
+    const ManyBest* best;
     bool operator()(std::uint32_t a, std::uint32_t b) const noexcept {
       const float da = best->distance(a), db = best->distance(b);
       return da < db || (da == db && best->ids_[a] < best->ids_[b]);
@@ -92,8 +139,9 @@ class BestSoFar {
 };
 
 // Offers every box of the run [first, end) within the current reach, four at a time.
+template <class Best>
 void offer_run(ColumnsView columns, std::uint32_t first, std::uint32_t end, float x, float y,
-               BestSoFar& best) noexcept {
+               Best& best) noexcept {
 #if defined(__SSE2__)
   // squared_distance() step by step, its maxima as maxps.
   const __m128 px = _mm_set1_ps(x), py = _mm_set1_ps(y), zero = _mm_setzero_ps();
@@ -126,22 +174,15 @@ void offer_run(ColumnsView columns, std::uint32_t first, std::uint32_t end, floa
 #endif
 }
 
-}  // namespace
-
-std::size_t QuadTree::nearest(float x, float y, std::span<std::uint32_t> out) const {
-  const auto finite = [](float v) { return v - v == 0.0f; };
-  if (out.empty() || !finite(x) || !finite(y) || root_ == nullptr || root_->item_count() == 0) {
-    return 0;
-  }
-  const ColumnsView columns = detail::view_of(columns_);
-  BestSoFar best(columns, item_ids_.data(), x, y, out);
-  // Depth first, nearest child first: the first leaf fills the best k, and its k-th distance
-  // then rules out most of the tree. A node's bounds contain its boxes, so its distance is never
-  // more than any of its boxes' (the same rounding, step by step): skipping a node farther than
-  // the k-th best loses nothing.
+// Depth first, nearest child first: the first leaf fills the best k, and its k-th distance then
+// rules out most of the tree. A node's bounds contain its boxes, so its distance is never more
+// than any of its boxes' (the same rounding, step by step): skipping a node farther than the
+// k-th best loses nothing.
+template <class Best>
+void nearest_walk(const QuadTreeNode* root, ColumnsView columns, float x, float y, Best& best) {
   detail::QueuedNode stack[detail::kQueryStackSize];
   int size = 0;
-  stack[size++] = {root_, squared_distance(root_->loose, x, y)};
+  stack[size++] = {root, squared_distance(root->loose, x, y)};
   while (size > 0) {
     const detail::QueuedNode next = stack[--size];
     if (next.key > best.reach()) continue;
@@ -156,7 +197,24 @@ std::size_t QuadTree::nearest(float x, float y, std::span<std::uint32_t> out) co
       return d2 <= best.reach();
     });
   }
-  return best.finish();
+}
+
+}  // namespace
+
+std::size_t QuadTree::nearest(float x, float y, std::span<std::uint32_t> out) const {
+  const auto finite = [](float v) { return v - v == 0.0f; };
+  if (out.empty() || !finite(x) || !finite(y) || root_ == nullptr || root_->item_count() == 0) {
+    return 0;
+  }
+  const ColumnsView columns = detail::view_of(columns_);
+  if (out.size() <= FewBest::kFewKeys) {
+    FewBest best(item_ids_.data(), out.size());
+    nearest_walk(root_, columns, x, y, best);
+    return best.finish(out);
+  }
+  ManyBest best(columns, item_ids_.data(), x, y, out);
+  nearest_walk(root_, columns, x, y, best);
+  return best.finish(out);
 }
 
 }  // namespace quadpool::spatial
