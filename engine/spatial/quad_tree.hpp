@@ -149,8 +149,9 @@ class QuadTree {
   /// never grows. Each box is reported at most once. Nodes are opened front to back (by their
   /// bounds' entry), so a closest-hit search stops early; within a leaf, boxes come in the
   /// tree's order. Degenerate rays (see Ray) report nothing or follow its rules. No heap
-  /// allocation. Results are exactly those of brute_force_ray_cast() for a callback whose answers
-  /// do not depend on the order (visit all, closest hit, stop at the first).
+  /// allocation. Against brute_force_ray_cast(), to the bit: visiting all gives the same boxes
+  /// with the same t, a closest-hit search the same closest t, stopping at once one of its boxes
+  /// (which one depends on the order, as it does for any callback that answers by order).
   template <class F>
   void ray_cast(const Ray& ray, F&& f) const;
 
