@@ -6,11 +6,14 @@
 #include "game/util/atomic_file.hpp"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <chrono>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -146,6 +149,42 @@ TEST_F(AtomicFile, AWriteToAFullDiskFailsKeepsTheOldFileAndLeavesNothingBehind) 
   const std::string result = in_child([&] { return fill_a_small_tmpfs(dir_); });
   if (result.rfind("skip: ", 0) == 0) GTEST_SKIP() << result;
   EXPECT_EQ(result, "ok");
+}
+
+// A SIGKILL during a write leaves its temporary file, and in a container the game gets the same
+// process id every run: a name made of the process id and a counter was taken again, and
+// O_EXCL then refused every later save of that file ("File exists").
+TEST_F(AtomicFile, LeftoverTemporaryFilesOfThisProcessIdNeverBlockAWrite) {
+  const fs::path file = dir_ / "game.qpr";
+  for (int n = 0; n < 200; ++n) {
+    std::ofstream(dir_ / (".game.qpr." + std::to_string(::getpid()) + "-" + std::to_string(n) +
+                          ".tmp"))
+        << "left by a killed write";
+  }
+  EXPECT_EQ(util::check_file_can_be_written(file.string()), "");
+  ASSERT_EQ(util::write_file_atomically(file.string(), bytes_of("new")), "");
+  EXPECT_EQ(contents(file), "new");
+}
+
+// The leftovers of killed writes do not pile up: the next write in the folder removes those of
+// the writer's own pattern that are over a minute old, and no other file.
+TEST_F(AtomicFile, TheNextWriteRemovesStaleTemporaryFilesOfItsOwnPatternOnly) {
+  const auto old = fs::file_time_type::clock::now() - std::chrono::minutes(2);
+  const std::vector<std::string> stale{".shot.png.4242-0.tmp", ".high_score.17-3.tmp",
+                                       ".a.b.qpr.99-0123456789abcdef.tmp"};
+  const std::vector<std::string> kept{".fresh.png.4242-1.tmp", "user.tmp", ".user.tmp",
+                                      "notes.4242-0.tmp", ".x.png.12a-0.tmp"};
+  for (const std::vector<std::string>* names : {&stale, &kept}) {
+    for (const std::string& name : *names) {
+      std::ofstream(dir_ / name) << "x";
+      if (name != ".fresh.png.4242-1.tmp") fs::last_write_time(dir_ / name, old);
+    }
+  }
+  ASSERT_EQ(util::write_file_atomically((dir_ / "other.bin").string(), bytes_of("y")), "");
+  std::vector<std::string> expected = kept;
+  expected.push_back("other.bin");
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(names_in(dir_), expected);
 }
 
 }  // namespace
