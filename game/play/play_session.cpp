@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "game/sim/simulation.hpp"
+#include "game/util/shown_value.hpp"
 
 namespace quadpool::game::play {
 
@@ -132,7 +133,8 @@ std::string PlaySession::replay_mismatch() const {
   return fmt::format(
       "quadpool: {}: the replay ended on state hash {}, not on the {} the file "
       "recorded",
-      start_.replay_file, sim::format_hash(hash), sim::format_hash(start_.replay->final_hash));
+      util::shown_path(start_.replay_file), sim::format_hash(hash),
+      sim::format_hash(start_.replay->final_hash));
 }
 
 GameReport PlaySession::report() const {
