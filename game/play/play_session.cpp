@@ -145,7 +145,8 @@ GameReport PlaySession::report() const {
   if (start_.replay) {
     const std::uint64_t hash = world_->state_hash();
     report.replay = ReplayCheck{start_.replay_file, start_.replay->final_hash,
-                                replay_finished() && hash == start_.replay->final_hash};
+                                replay_finished() && hash == start_.replay->final_hash,
+                                replay_finished()};
   }
   return report;
 }

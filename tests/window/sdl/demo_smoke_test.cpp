@@ -925,5 +925,34 @@ TEST_F(DemoSmoke, TabSwitchesBetweenTheGameAndTheLab) {
   EXPECT_EQ(back.at("mode"), "play");
 }
 
+// A bot's game of 120 ticks on 1500 sprites, seed 3, recorded in the window.
+std::filesystem::path record_a_short_game(const std::filesystem::path& dir) {
+  ::unsetenv("QUADPOOL_DEMO_KEYS");
+  const std::filesystem::path record = dir / "short.qpr";
+  const test::ProcessResult r = test::run_quadpool(
+      "--bot --sprites 1500 --seed 3 --scene mixed --frames 120 --window 640x400 --vsync off "
+      "--record '" + record.string() + "'",
+      test::Capture::Stdout);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  return record;
+}
+
+// --frames ends a window replay before its last tick: the verdict is "not finished" (matches
+// null, finished false), never a mismatch.
+TEST_F(DemoSmoke, AWindowReplayStoppedBeforeItsEndIsNotFinishedRatherThanAMismatch) {
+  const std::filesystem::path record = record_a_short_game(dir_);
+  const test::ProcessResult r = test::run_quadpool(
+      "--replay '" + record.string() + "' --frames 30 --window 640x400 --vsync off",
+      test::Capture::Stdout);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(json.at("game.replay.finished"), "false");
+  EXPECT_EQ(json.at("game.replay.matches"), "null");
+  const test::ProcessResult headless = test::run_quadpool(
+      "--headless --replay '" + record.string() + "' --json", test::Capture::Stdout);
+  ASSERT_EQ(headless.exit_code, 0) << headless.output;
+  EXPECT_EQ(parse_summary(headless).at("game.replay.finished"), "true");
+}
+
 }  // namespace
 }  // namespace quadpool::game
