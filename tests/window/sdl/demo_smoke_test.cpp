@@ -954,5 +954,24 @@ TEST_F(DemoSmoke, AWindowReplayStoppedBeforeItsEndIsNotFinishedRatherThanAMismat
   EXPECT_EQ(parse_summary(headless).at("game.replay.finished"), "true");
 }
 
+// F12 in a folder that holds an earlier session's screenshot of the same frame: the old file is
+// kept and the new one takes the next free name.
+TEST_F(DemoSmoke, F12NeverOverwritesAnEarlierScreenshotAndTakesTheNextFreeName) {
+  std::ofstream(dir_ / "quadpool-000003.png") << "an earlier session's";
+  std::ofstream(dir_ / "quadpool-000003-1.png") << "and another";
+  ::setenv("QUADPOOL_DEMO_KEYS", "3:F12", 1);
+  const std::filesystem::path was = std::filesystem::current_path();
+  std::filesystem::current_path(dir_);
+  const test::ProcessResult r = test::run_quadpool(
+      "--lab --sprites 500 --frames 6 --window 320x240 --vsync off", test::Capture::Stdout);
+  std::filesystem::current_path(was);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(parse_summary(r).at("f12_screenshot"), "quadpool-000003-2.png");
+  std::ifstream old(dir_ / "quadpool-000003.png");
+  const std::string kept(std::istreambuf_iterator<char>(old), {});
+  EXPECT_TRUE(kept == "an earlier session's") << "the earlier screenshot was overwritten";
+  EXPECT_EQ(read_image(dir_ / "quadpool-000003-2.png").width, 320);
+}
+
 }  // namespace
 }  // namespace quadpool::game
