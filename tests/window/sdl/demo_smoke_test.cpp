@@ -973,5 +973,15 @@ TEST_F(DemoSmoke, F12NeverOverwritesAnEarlierScreenshotAndTakesTheNextFreeName) 
   EXPECT_EQ(read_image(dir_ / "quadpool-000003-2.png").width, 320);
 }
 
+// The spawn, pick and query coordinates are window pixels: a value no window has is refused
+// as bad input (it once reached a float-to-int conversion that overflows, undefined behaviour).
+TEST_F(DemoSmoke, AKeyScriptCoordinateNoWindowHasIsRefusedWithExitCode2) {
+  ::setenv("QUADPOOL_DEMO_KEYS", "3:spawn=2147483647/2147483647", 1);
+  const test::ProcessResult r = test::run_quadpool(
+      "--lab --sprites 200 --frames 6 --window 320x240 --vsync off", test::Capture::Stderr);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("spawn=2147483647/2147483647"), std::string::npos) << r.output;
+}
+
 }  // namespace
 }  // namespace quadpool::game
