@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -981,6 +982,60 @@ TEST_F(DemoSmoke, AKeyScriptCoordinateNoWindowHasIsRefusedWithExitCode2) {
       "--lab --sprites 200 --frames 6 --window 320x240 --vsync off", test::Capture::Stderr);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("spawn=2147483647/2147483647"), std::string::npos) << r.output;
+}
+
+// The demo's output is the summary on stdout and the log on stderr, in one stream here: the
+// summary is the line that starts with '{'.
+struct SplitRun {
+  int exit_code = -1;
+  std::map<std::string, std::string> json;
+  std::string log;
+};
+
+SplitRun run_split(const std::string& args) {
+  const test::ProcessResult r = test::run_quadpool(args, test::Capture::Both);
+  SplitRun split{r.exit_code, {}, {}};
+  std::istringstream lines(r.output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind('{', 0) == 0) {
+      split.json = test::FlatJson::parse(line).value_or(std::map<std::string, std::string>{});
+    } else {
+      split.log += line + "\n";
+    }
+  }
+  return split;
+}
+
+// The replay decides the game: the log line and the summary name its sprites, seed and scene,
+// not the command line's defaults (10000 sprites, seed 1, uniform).
+TEST_F(DemoSmoke, AReplayInTheWindowLogsAndReportsTheReplaysStartNotTheCommandLines) {
+  const std::filesystem::path record = record_a_short_game(dir_);
+  const SplitRun run = run_split("--replay '" + record.string() +
+                                 "' --frames 130 --window 640x400 --vsync off");
+  ASSERT_EQ(run.exit_code, 0) << run.log;
+  EXPECT_NE(run.log.find("demo: 1500 sprites, seed 3, scene mixed, storm off"), std::string::npos)
+      << run.log;
+  EXPECT_EQ(run.json.at("seed"), "3");
+  EXPECT_EQ(run.json.at("scene"), "mixed");
+  EXPECT_EQ(run.json.at("game.replay.finished"), "true");
+  EXPECT_EQ(run.json.at("game.replay.matches"), "true");
+}
+
+// SDL 2.26 reads a folder named by SDL_GAMECONTROLLERCONFIG_FILE as a file of 2^63 bytes and
+// asks for that much memory: the demo refuses the value with one warning before SDL sees it.
+TEST_F(DemoSmoke, AControllerConfigFileThatIsAFolderIsRefusedWithOneWarningBeforeSdlReadsIt) {
+  const test::ProcessResult r = test::run_quadpool(
+      "--lab --sprites 200 --frames 3 --window 320x240 --vsync off", test::Capture::Stderr,
+      "export SDL_GAMECONTROLLERCONFIG_FILE='" + dir_.string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::size_t warnings = 0;
+  for (std::size_t at = r.output.find("SDL_GAMECONTROLLERCONFIG_FILE"); at != std::string::npos;
+       at = r.output.find("SDL_GAMECONTROLLERCONFIG_FILE", at + 1)) {
+    ++warnings;
+  }
+  EXPECT_EQ(warnings, 1u) << r.output;
+  EXPECT_NE(r.output.find("'" + dir_.string() + "': it is a folder, not a file"), std::string::npos)
+      << r.output;
 }
 
 }  // namespace
