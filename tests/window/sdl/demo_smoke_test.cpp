@@ -259,13 +259,21 @@ TEST_F(DemoSmoke, EscQuitsWhenNoABRunIsGoing) {
   EXPECT_EQ(number(parse_summary(r), "frames"), 6u);
 }
 
-TEST_F(DemoSmoke, F12SavesAScreenshotInTheWorkingDirectoryAtAnyFrame) {
+// The lab in a 320x240 window for `frames` frames with F12 pressed at frame 3, run in `dir`:
+// F12 saves in the working folder.
+test::ProcessResult f12_at_frame_3_in(const std::filesystem::path& dir, int frames) {
   ::setenv("QUADPOOL_DEMO_KEYS", "3:F12", 1);
   const std::filesystem::path was = std::filesystem::current_path();
-  std::filesystem::current_path(dir_);
+  std::filesystem::current_path(dir);
   const test::ProcessResult r = test::run_quadpool(
-      "--lab --sprites 500 --frames 10 --window 320x240 --vsync off", test::Capture::Stdout);
+      "--lab --sprites 500 --frames " + std::to_string(frames) + " --window 320x240 --vsync off",
+      test::Capture::Stdout);
   std::filesystem::current_path(was);
+  return r;
+}
+
+TEST_F(DemoSmoke, F12SavesAScreenshotInTheWorkingDirectoryAtAnyFrame) {
+  const test::ProcessResult r = f12_at_frame_3_in(dir_, 10);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(parse_summary(r).at("f12_screenshot"), "quadpool-000003.png");
   const Image image = read_image(dir_ / "quadpool-000003.png");
@@ -826,6 +834,13 @@ TEST_F(DemoSmoke, AHumanGameFiresHitsLosesItsLivesEndsAndRestartsAcrossAllocator
   expect_entity_counts_add_up(json);
 }
 
+// The replay `record` in a 640x400 window for `frames` frames; the summary is on stdout.
+test::ProcessResult replay_in_window(const std::filesystem::path& record, int frames) {
+  return test::run_quadpool("--replay '" + record.string() + "' --frames " +
+                                std::to_string(frames) + " --window 640x400 --vsync off",
+                            test::Capture::Stdout);
+}
+
 TEST_F(DemoSmoke, AGameRecordedInTheWindowReplaysHeadlessAndInTheWindowToItsHash) {
   ::setenv("QUADPOOL_DEMO_KEYS", kHumanGameKeys, 1);
   const std::filesystem::path record = dir_ / "human.qpr";
@@ -848,9 +863,7 @@ TEST_F(DemoSmoke, AGameRecordedInTheWindowReplaysHeadlessAndInTheWindowToItsHash
   EXPECT_EQ(number(replayed, "game.games"), 2u);
 
   // In the window: the replay plays its 900 ticks, then the game stands still on its hash.
-  const test::ProcessResult window = test::run_quadpool(
-      "--replay '" + record.string() + "' --frames 950 --window 640x400 --vsync off",
-      test::Capture::Stdout);
+  const test::ProcessResult window = replay_in_window(record, 950);
   ASSERT_EQ(window.exit_code, 0) << window.output;
   const auto shown = parse_summary(window);
   EXPECT_EQ(shown.at("play.pilot"), "replay");
@@ -942,9 +955,7 @@ std::filesystem::path record_a_short_game(const std::filesystem::path& dir) {
 // null, finished false), never a mismatch.
 TEST_F(DemoSmoke, AWindowReplayStoppedBeforeItsEndIsNotFinishedRatherThanAMismatch) {
   const std::filesystem::path record = record_a_short_game(dir_);
-  const test::ProcessResult r = test::run_quadpool(
-      "--replay '" + record.string() + "' --frames 30 --window 640x400 --vsync off",
-      test::Capture::Stdout);
+  const test::ProcessResult r = replay_in_window(record, 30);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   EXPECT_EQ(json.at("game.replay.finished"), "false");
@@ -960,12 +971,7 @@ TEST_F(DemoSmoke, AWindowReplayStoppedBeforeItsEndIsNotFinishedRatherThanAMismat
 TEST_F(DemoSmoke, F12NeverOverwritesAnEarlierScreenshotAndTakesTheNextFreeName) {
   std::ofstream(dir_ / "quadpool-000003.png") << "an earlier session's";
   std::ofstream(dir_ / "quadpool-000003-1.png") << "and another";
-  ::setenv("QUADPOOL_DEMO_KEYS", "3:F12", 1);
-  const std::filesystem::path was = std::filesystem::current_path();
-  std::filesystem::current_path(dir_);
-  const test::ProcessResult r = test::run_quadpool(
-      "--lab --sprites 500 --frames 6 --window 320x240 --vsync off", test::Capture::Stdout);
-  std::filesystem::current_path(was);
+  const test::ProcessResult r = f12_at_frame_3_in(dir_, 6);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(parse_summary(r).at("f12_screenshot"), "quadpool-000003-2.png");
   std::ifstream old(dir_ / "quadpool-000003.png");
