@@ -225,6 +225,7 @@ class SpanSource final : public ByteSource {
   explicit SpanSource(std::span<const std::byte> bytes) noexcept : bytes_(bytes) {}
   bool read(std::span<std::byte> into) override {
     if (into.size() > bytes_.size()) return false;
+    if (into.empty()) return true;  // memcpy must not see the null pointer of an empty span
     std::memcpy(into.data(), bytes_.data(), into.size());
     bytes_ = bytes_.subspan(into.size());
     return true;
