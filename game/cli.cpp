@@ -6,6 +6,7 @@
 // parse_command_line.
 #include "game/cli.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -149,7 +151,10 @@ CLI::Validator window_size(Failure& failure) {
 }
 
 // Why the file `text` cannot be written, or empty: checked when the command line is read, so
-// that a bad path fails before any window opens or any tick runs rather than at the end.
+// that a bad path fails before any window opens or any tick runs rather than at the end. Every
+// output is checked for all that its final write needs: a folder that exists and can be
+// written, a target that is a regular file (or none yet) that this user may replace (the
+// sticky-bit rule, in check_file_can_be_written()); check_outputs() then keeps the outputs apart.
 std::string unwritable_file(const std::string& text) {
   std::filesystem::path folder = std::filesystem::path(text).parent_path();
   if (folder.empty()) folder = ".";
@@ -513,6 +518,53 @@ void check_play(const Parser& parser) {
   }
 }
 
+// Two outputs that are one file lose one of them behind exit 0: the replay renamed over the
+// report's file (--record /dev/stdout --json > report.json), the screenshot and the replay
+// written to one name. Same device and inode for files that exist; the same path, links and
+// "." resolved, for files still to be made.
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat first {};
+  struct stat second {};
+  const bool a_exists = ::stat(a.c_str(), &first) == 0;
+  const bool b_exists = ::stat(b.c_str(), &second) == 0;
+  if (a_exists || b_exists) {
+    return a_exists && b_exists && first.st_dev == second.st_dev && first.st_ino == second.st_ino;
+  }
+  std::error_code error;
+  const std::filesystem::path a_full = std::filesystem::weakly_canonical(a, error);
+  if (error) return false;
+  const std::filesystem::path b_full = std::filesystem::weakly_canonical(b, error);
+  return !error && a_full == b_full;
+}
+
+// Every file the run writes is its own: --record, --screenshot and standard output, where the
+// report goes (headless always, the demo with --frames; any run may print there).
+void check_outputs(const Parser& parser) {
+  std::vector<std::pair<const char*, std::string>> outputs;
+  if (!parser.game.record.empty()) outputs.emplace_back("--record", parser.game.record);
+  if (!parser.demo.screenshot.empty()) outputs.emplace_back("--screenshot", parser.demo.screenshot);
+  struct stat out {};
+  const bool stdout_known = ::fstat(STDOUT_FILENO, &out) == 0;
+  for (const auto& [flag, path] : outputs) {
+    struct stat status {};
+    if (stdout_known && ::stat(path.c_str(), &status) == 0 && status.st_dev == out.st_dev &&
+        status.st_ino == out.st_ino) {
+      bad(fmt::format("{} '{}' is the standard output, where the report goes: give it a file of "
+                      "its own",
+                      flag, util::shown_value(path, 200)));
+    }
+  }
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    for (std::size_t j = i + 1; j < outputs.size(); ++j) {
+      if (same_file(outputs[i].second, outputs[j].second)) {
+        bad(fmt::format("{} and {} name the same file '{}': each output needs a file of its own",
+                        outputs[i].first, outputs[j].first,
+                        util::shown_value(outputs[j].second, 200)));
+      }
+    }
+  }
+}
+
 // The line for a CLI11 parse error, chosen by the exception's type and the options' state.
 [[noreturn]] void report(const CLI::ParseError& error, const Parser& parser) {
   if (dynamic_cast<const CLI::ValidationError*>(&error) != nullptr && !parser.failure.empty()) {
@@ -543,6 +595,7 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
   check_extras(parser);
   check_modes(parser);
   check_play(parser);
+  check_outputs(parser);
 
   CommandLine command;
   command.mode = parser.headless_mode ? CommandLine::Mode::Headless : CommandLine::Mode::Demo;

@@ -150,7 +150,12 @@ void write_game_json(util::JsonWriter& json, const GameReport& game) {
     json.begin("replay");
     json.string("file", game.replay->file);
     json.string("recorded_hash", sim::format_hash(game.replay->recorded_hash));
-    json.boolean("matches", game.replay->matches);
+    if (game.replay->finished) {
+      json.boolean("matches", game.replay->matches);
+    } else {
+      json.null("matches");
+    }
+    json.boolean("finished", game.replay->finished);
     json.end();
   } else {
     json.null("replay");
@@ -174,8 +179,10 @@ std::string format_game_summary(const GameReport& game) {
   s += fmt::format("  busiest ticks     {} live, {} created in one tick\n", game.load.most_live(),
                    game.load.most_created());
   if (game.replay) {
-    s += fmt::format("  replay            {}: {} the recorded hash {}\n", game.replay->file,
-                     game.replay->matches ? "ends on" : "does NOT end on",
+    const char* verdict = !game.replay->finished ? "stopped before its end, short of"
+                          : game.replay->matches ? "ends on"
+                                                 : "does NOT end on";
+    s += fmt::format("  replay            {}: {} the recorded hash {}\n", game.replay->file, verdict,
                      sim::format_hash(game.replay->recorded_hash));
   }
   if (!game.recorded_to.empty()) s += fmt::format("  recorded to       {}\n", game.recorded_to);

@@ -18,11 +18,14 @@
 
 namespace quadpool::game::play {
 
-/// A replay's verdict: the hash the file recorded and whether the run ended on it.
+/// A replay's verdict: the hash the file recorded, whether the run played it to its end, and
+/// whether it ended on that hash (meaningful only once finished: a window replay that --frames
+/// stops early is "not finished", never a mismatch).
 struct ReplayCheck {
   std::string file;
   std::uint64_t recorded_hash = 0;
   bool matches = false;
+  bool finished = true;
 };
 
 /// The entities' load over a run: its busiest ticks, and per allocator the entities created in
@@ -100,7 +103,7 @@ struct GameReport {
 /// "entities": {"<type>": {"created", "destroyed", "live", "dropped", "budget", "pool"}},
 /// "most_live", "most_created_in_a_tick", "created_per_second": {"pool", "new-delete"} (each
 /// null when that allocator ran no tick),
-/// "replay": {"file", "recorded_hash", "matches"} or null, "recorded_to": FILE or null}.
+/// "replay": {"file", "recorded_hash", "matches" (null when not finished), "finished"} or null, "recorded_to": FILE or null}.
 void write_game_json(util::JsonWriter& json, const GameReport& game);
 
 /// The summary's game lines, each ending in a newline.

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "game/sim/simulation.hpp"
+#include "game/util/shown_value.hpp"
 
 namespace quadpool::game::play {
 
@@ -144,7 +145,8 @@ std::string PlaySession::replay_mismatch() const {
   return fmt::format(
       "quadpool: {}: the replay ended on state hash {}, not on the {} the file "
       "recorded",
-      start_.replay_file, sim::format_hash(hash), sim::format_hash(start_.replay->final_hash));
+      util::shown_path(start_.replay_file), sim::format_hash(hash),
+      sim::format_hash(start_.replay->final_hash));
 }
 
 GameReport PlaySession::report() const {
@@ -156,7 +158,8 @@ GameReport PlaySession::report() const {
   if (start_.replay) {
     const std::uint64_t hash = world_->state_hash();
     report.replay = ReplayCheck{start_.replay_file, start_.replay->final_hash,
-                                replay_finished() && hash == start_.replay->final_hash};
+                                replay_finished() && hash == start_.replay->final_hash,
+                                replay_finished()};
   }
   return report;
 }

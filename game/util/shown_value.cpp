@@ -32,6 +32,10 @@ std::string shown_value(std::string_view text, std::size_t longest) {
   return out;
 }
 
+std::string shown_path(std::string_view path) {
+  return shown_value(path, kShownPathBytes);
+}
+
 std::string system_words(int error) {
   return std::generic_category().message(error);
 }

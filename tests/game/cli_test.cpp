@@ -2,6 +2,8 @@
 // real executable (exit code 2 and one line on stderr that names the flag and the range).
 #include "game/cli.hpp"
 
+#include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -17,6 +19,7 @@
 #include "engine/memory/allocator_kind.hpp"
 #include "game/sim/simulation.hpp"
 #include "common/scene/scene.hpp"
+#include "tests/helpers/forked_child.hpp"
 #include "tests/helpers/run_quadpool.hpp"
 
 namespace quadpool::game {
@@ -465,6 +468,86 @@ TEST(CommandLine, AScreenshotNameThatIsALinkToNothingIsRefusedAndALinkToAFileAcc
   EXPECT_TRUE(accepted.command.has_value()) << accepted.message;
   EXPECT_EQ(seen.exit_code, 2) << seen.output;
   EXPECT_EQ(seen.output, refused.message + "\n");
+}
+
+// Another user's file in a sticky folder (/tmp): this user may write it, but not rename a new
+// file over it, which is how the replay is finished. Refused before the game, not after it.
+// As root, a forked child takes the identity of `nobody` to be that other user.
+TEST(CommandLine, ARecordThisUserMayWriteButNotReplaceInAStickyFolderIsRefusedAtStartUp) {
+  if (::geteuid() != 0) {
+    GTEST_SKIP() << "needs a file of another user in a sticky folder: run as root, which then "
+                    "becomes 'nobody' in a forked child";
+  }
+  const passwd* nobody = ::getpwnam("nobody");
+  if (nobody == nullptr) GTEST_SKIP() << "no user 'nobody' to become";
+  const auto base = scratch_folder();
+  const std::filesystem::path sticky = base / "sticky";
+  std::filesystem::create_directories(sticky);
+  ASSERT_EQ(::chmod(base.c_str(), 0755), 0);
+  ASSERT_EQ(::chmod(sticky.c_str(), 01777), 0);
+  const std::string theirs = (sticky / "theirs.qpr").string();
+  std::ofstream(theirs) << "root's file";
+  ASSERT_EQ(::chmod(theirs.c_str(), 0666), 0);  // anyone may write it, not replace it
+  const std::string said = test::in_child([&]() -> std::string {
+    if (::setgid(nobody->pw_gid) != 0 || ::setuid(nobody->pw_uid) != 0) return "skip: setuid";
+    const ParseResult r = parse({"--headless", "--play", "--bot", "--record", theirs.c_str()});
+    const ParseResult own =
+        parse({"--headless", "--play", "--bot", "--record", (sticky / "mine.qpr").c_str()});
+    return std::to_string(r.exit_code) + "|" + r.message + "|" +
+           (own.command.has_value() ? "own accepted" : own.message);
+  });
+  std::filesystem::remove_all(base);
+  if (said.rfind("skip: ", 0) == 0) GTEST_SKIP() << said;
+  EXPECT_EQ(said, "2|quadpool: --record '" + theirs + "' cannot be written: it belongs to "
+                  "another user in a sticky folder, where only its owner may replace it"
+                  "|own accepted");
+}
+
+// Two outputs that are one file: the last writer wins and the other is lost behind exit 0.
+TEST(CommandLine, TwoOutputsThatAreTheSameFileAreRefused) {
+  const auto base = scratch_folder();
+  const std::string same = (base / "same.png").string();
+  const std::string existing = (base / "existing.png").string();
+  const std::string linked = (base / "linked.qpr").string();
+  std::ofstream(existing) << "x";
+  std::filesystem::create_hard_link(existing, linked);
+  const ParseResult twice = parse({"--record", same.c_str(), "--screenshot", same.c_str()});
+  const std::string relative = "./" + std::filesystem::relative(same).string();
+  const ParseResult spelled = parse({"--record", same.c_str(), "--screenshot", relative.c_str()});
+  const ParseResult hard = parse({"--record", linked.c_str(), "--screenshot", existing.c_str()});
+  const ParseResult apart =
+      parse({"--record", (base / "a.qpr").c_str(), "--screenshot", (base / "b.png").c_str()});
+  std::filesystem::remove_all(base);
+  for (const ParseResult* r : {&twice, &spelled, &hard}) {
+    EXPECT_EQ(r->exit_code, 2) << r->message;
+    EXPECT_NE(r->message.find("--record and --screenshot name the same file"), std::string::npos)
+        << r->message;
+    EXPECT_EQ(r->message.find('\n'), std::string::npos) << r->message;
+  }
+  EXPECT_TRUE(apart.command.has_value()) << apart.message;
+}
+
+// `--record /dev/stdout --json > report.json`: the replay would be renamed over the report's
+// file, and the report written into a deleted file, with exit 0.
+TEST(Executable, ARecordOntoStandardOutputIsRefusedBeforeTheGame) {
+  const auto base = scratch_folder();
+  const std::string out = (base / "report.json").string();
+  // In braces: the helper's own redirections come after, and must not move this stdout.
+  const test::ProcessResult r = test::run_command(
+      std::string("{ '") + QUADPOOL_EXE +
+          "' --headless --play --bot --sprites 200 --ticks 5 --record /dev/stdout --json > '" +
+          out + "'; }",
+      test::Capture::Stderr);
+  // Where stdout is a pipe or a terminal, /dev/stdout is no regular file: refused as such.
+  const test::ProcessResult piped = test::run_quadpool(
+      "--headless --play --bot --sprites 200 --ticks 5 --record /dev/stdout --json",
+      test::Capture::Stderr);
+  EXPECT_EQ(piped.exit_code, 2) << piped.output;
+  std::filesystem::remove_all(base);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(r.output,
+            "quadpool: --record '/dev/stdout' is the standard output, where the report goes: "
+            "give it a file of its own\n");
 }
 
 // The same table through the real executable: what a user sees.

@@ -9,6 +9,7 @@
 
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -430,6 +431,68 @@ TEST_F(HighScore, ASaveToAReadOnlyFileSystemKeepsTheOldFileAndSaysWhyEvenForRoot
   if (result.rfind("skip: ", 0) == 0) GTEST_SKIP() << result;
   EXPECT_EQ(result, expected_failure(dir_, std::string("cannot create a file in its folder: ") +
                                                std::strerror(EROFS)));
+}
+
+// Games that overlap each read the file at start-up; the one that finishes last must not write
+// its lower score over a better one saved meanwhile. Each game here is a process of its own,
+// all reading the empty file first; the best finishes first and the lower ones after it, in
+// turn, each a few milliseconds after the one before (so that without the merge the last,
+// lowest score would be the one left), and some finish at the same moment.
+TEST_F(HighScore, OverlappingGamesKeepTheBestScoreWhicheverFinishesLast) {
+  constexpr int kGames = 12;
+  std::vector<pid_t> games;
+  int ready[2], go[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  ASSERT_EQ(::pipe(go), 0);
+  for (int game = 0; game < kGames; ++game) {
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0) << std::strerror(errno);
+    if (pid == 0) {
+      play::HighScoreFile high_score(file_.string());  // every game starts from the empty file
+      char byte = 'r';
+      (void)!::write(ready[1], &byte, 1);
+      (void)!::read(go[0], &byte, 1);  // all start their end together
+      ::usleep(static_cast<useconds_t>(5000 * (game / 2)));  // the best first, two at a time
+      const std::string said = high_score.submit(static_cast<std::uint64_t>(1000 - game));
+      ::_exit(said.empty() ? 0 : 1);
+    }
+    games.push_back(pid);
+  }
+  char byte = 0;
+  for (int game = 0; game < kGames; ++game) ASSERT_EQ(::read(ready[0], &byte, 1), 1);
+  const std::string all(kGames, 'g');
+  ASSERT_EQ(::write(go[1], all.data(), all.size()), static_cast<ssize_t>(all.size()));
+  for (const pid_t pid : games) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a save failed";
+  }
+  for (const int fd : {ready[0], ready[1], go[0], go[1]}) ::close(fd);
+  EXPECT_EQ(test::contents(file_), "quadpool high score 1\n1000\n");
+  EXPECT_EQ(play::HighScoreFile(file_.string()).best(), 1000u);
+}
+
+// A game that read a lower score at start-up and then loses to a score saved meanwhile learns
+// the better score at its save, and writes nothing.
+TEST_F(HighScore, ASaveBelowAScoreSavedMeanwhileWritesNothingAndLearnsIt) {
+  play::HighScoreFile slow(file_.string());
+  ASSERT_EQ(play::HighScoreFile(file_.string()).submit(500), "");
+  EXPECT_EQ(slow.submit(300), "");
+  EXPECT_EQ(test::contents(file_), "quadpool high score 1\n500\n");
+  EXPECT_EQ(slow.best(), 500u);
+}
+
+// XDG_DATA_HOME (or HOME) names a file: there is no score file, so the save must not say that
+// one "could not be read when the game started"; it says what is in the way.
+TEST_F(HighScore, ADataFolderThatIsAFileIsNamedAtTheSaveNotCalledAnUnreadableScoreFile) {
+  write_file(dir_ / "plain", "not a folder");
+  set_environment("XDG_DATA_HOME", (dir_ / "plain").string());
+  play::HighScoreFile high_score(play::default_high_score_path());
+  const std::string said = high_score.submit(10);
+  EXPECT_EQ(said.find("could not be read"), std::string::npos) << said;
+  EXPECT_NE(said.find((dir_ / "plain").string() + "' is a file, not a folder"), std::string::npos)
+      << said;
+  EXPECT_EQ(test::contents(dir_ / "plain"), "not a folder");
 }
 
 }  // namespace

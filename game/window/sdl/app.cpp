@@ -404,7 +404,8 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
   const window::SummaryInputs in{
       .stats = stats_,
       .sim = shown().sim(),
-      .seed = lab_.seed(),
+      // The shown world's seed: in play a replay's, not the command line's.
+      .seed = playing ? play_.seed() : lab_.seed(),
       .allocator_switches = lab_.allocator_switches(),
       .stream = stream_.stats(),
       .draw_calls = sprite_renderer_.last_counts().draw_calls,

@@ -43,22 +43,28 @@ bool parse_script_input(const std::string& what, ScriptedKey& out) {
     return out.width >= window::kMinWindowWidth && out.height >= window::kMinWindowHeight &&
            out.width <= window::kMaxWindowWidth && out.height <= window::kMaxWindowHeight;
   }
+  // Window pixels, within the largest window --window allows: a point past it is in no window,
+  // and 2147483647 once became a float too large to turn back into an int (undefined
+  // behaviour) when the held button was released.
+  const auto on_a_window = [](int x, int y) {
+    return x >= 0 && y >= 0 && x <= window::kMaxWindowWidth && y <= window::kMaxWindowHeight;
+  };
   used = 0;
   if (whole(std::sscanf(what.c_str(), "query=%d/%d/%d/%d%n", &out.x0, &out.y0, &out.x1, &out.y1,
                         &used),
             4)) {
     out.kind = ScriptedKey::Kind::Query;
-    return true;
+    return on_a_window(out.x0, out.y0) && on_a_window(out.x1, out.y1);
   }
   used = 0;
   if (whole(std::sscanf(what.c_str(), "pick=%d/%d%n", &out.x0, &out.y0, &used), 2)) {
     out.kind = ScriptedKey::Kind::Pick;
-    return true;
+    return on_a_window(out.x0, out.y0);
   }
   used = 0;
   if (whole(std::sscanf(what.c_str(), "spawn=%d/%d%n", &out.x0, &out.y0, &used), 2)) {
     out.kind = ScriptedKey::Kind::Spawn;
-    return true;
+    return on_a_window(out.x0, out.y0);
   }
   constexpr std::string_view kScene = "scene=";
   if (what.rfind(kScene, 0) == 0) {
@@ -126,11 +132,12 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
       error = fmt::format(
           "QUADPOOL_DEMO_KEYS: '{}' is not FRAME:KEY (a frame number from 0 to {}, then an SDL "
           "key name such as A, Space or ., down=KEY, up=KEY, a window size WxH from {}x{} to "
-          "{}x{} (as --window), query=X0/Y0/X1/Y1, pick=X/Y, spawn=X/Y or "
+          "{}x{} (as --window), query=X0/Y0/X1/Y1, pick=X/Y, spawn=X/Y (window pixels, X up to {} "
+          "and Y up to {}) or "
           "scene=uniform|clustered|mixed|streams)",
           util::shown_value(entry), std::numeric_limits<std::uint64_t>::max(),
           window::kMinWindowWidth, window::kMinWindowHeight, window::kMaxWindowWidth,
-          window::kMaxWindowHeight);
+          window::kMaxWindowHeight, window::kMaxWindowWidth, window::kMaxWindowHeight);
       return {};
     }
     keys.push_back(key);

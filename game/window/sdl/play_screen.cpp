@@ -12,6 +12,7 @@
 #include "game/audio/synth.hpp"
 #include "game/window/sdl/play_hud.hpp"
 #include "game/util/log.hpp"
+#include "game/util/shown_value.hpp"
 #include "game/play/ship.hpp"
 #include "game/play/vec2.hpp"
 
@@ -178,7 +179,7 @@ std::string PlayScreen::write_record() {
   std::string problem = session_.write_recording(record_path_);
   if (!problem.empty()) return problem;
   recorded_ = true;
-  util::logger().info("wrote the game's replay to {} ({} ticks)", record_path_,
+  util::logger().info("wrote the game's replay to {} ({} ticks)", util::shown_path(record_path_),
                       session_.world().ticks());
   return {};
 }

@@ -85,6 +85,8 @@ class PlayScreen final : public Screen {
   /// The JSON "game" object's content.
   play::GameReport report() const;
   window::PlaySummary stats() const;
+  /// The seed of the game played: the replay's when there is one, else the command line's.
+  std::uint64_t seed() const noexcept { return session_.config().field.scene.seed; }
   /// At exit: writes the record (--record) of the game since its last restart and judges a
   /// replay. Returns the exit code: 1 (said on stderr) when the record cannot be written (the
   /// old file is kept) or a replay played to its end did not end on its hash.

@@ -7,6 +7,7 @@
 #include <imgui_impl_sdlrenderer.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,11 +18,14 @@
 
 #include <fmt/format.h>
 
+#include "common/scene/scene.hpp"
 #include "common/worker_pool.hpp"
 #include "engine/spatial/quad_tree.hpp"
+#include "game/play/play_config.hpp"
 #include "game/play/replay.hpp"
 #include "game/util/decimal.hpp"
 #include "game/util/log.hpp"
+#include "game/util/regular_file.hpp"
 #include "game/util/shown_value.hpp"
 #include "game/window/fixed_step.hpp"
 #include "game/window/sdl/app.hpp"
@@ -185,6 +189,26 @@ std::string renderer_not_requested(const char* in_use) {
       util::shown_value(requested), available, in_use);
 }
 
+// SDL 2.26 opens the file SDL_GAMECONTROLLERCONFIG_FILE names with SDL_RWFromFile, which opens
+// a folder too and takes its size as 2^63 - 1 bytes, then asks for that much memory (a FIFO
+// would block it). A value that is not a regular file is refused with one warning and taken
+// out of the environment, before SDL reads it: the controllers then use SDL's own mappings.
+void refuse_a_controller_config_that_is_no_file() {
+  constexpr const char* kVariable = "SDL_GAMECONTROLLERCONFIG_FILE";
+  constexpr std::uint64_t kMostBytes = 64u << 20;  // SDL's own mapping file is under 200 KB
+  const char* file = std::getenv(kVariable);
+  if (file == nullptr || file[0] == '\0') return;
+  const util::OpenedRegularFile opened = util::open_regular_file(file, kMostBytes);
+  if (opened.outcome == util::RegularFileRead::Outcome::Read) return;
+  const std::string problem =
+      opened.outcome == util::RegularFileRead::Outcome::Oversized
+          ? fmt::format("{} bytes, more than a mapping file's {}", opened.size, kMostBytes)
+          : opened.problem;
+  util::logger().warn("{} '{}': {}; ignored, controllers use SDL's own mappings", kVariable,
+                      util::shown_path(file), problem);
+  ::unsetenv(kVariable);
+}
+
 }  // namespace
 
 // The key script, the replay file and the sprite atlas: bad input when malformed, said before
@@ -192,6 +216,7 @@ std::string renderer_not_requested(const char* in_use) {
 int read_inputs(window::WindowOptions& options, std::vector<window::sdl::ScriptedKey>& script,
                 std::optional<play::Replay>& replay,
                 std::optional<window::sdl::AtlasImage>& atlas) {
+  refuse_a_controller_config_that_is_no_file();
   if (const char* ticks = std::getenv("QUADPOOL_FRAME_TICKS"); ticks != nullptr) {
     const std::optional<std::uint64_t> value = util::parse_decimal(ticks);
     if (!value || *value < window::FixedStep::kMinFrameTicks ||
@@ -304,10 +329,13 @@ int window::run_window(const window::WindowOptions& given, sim::HeapCounter heap
   SDL_RendererInfo info{};
   SDL_GetRendererInfo(renderer.get(), &info);
   const std::string renderer_warning = renderer_not_requested(info.name ? info.name : "?");
+  // A replay decides the game: its start is what runs, not the command line's.
+  const play::PlayConfig played = replay ? play::play_config_of(replay->start) : options.game.config;
   util::logger().info(
-      "demo: {} sprites, seed {}, {} thread(s), {}x{} window, renderer {} (video driver {}), "
-      "vsync {}, pair kernel {}",
-      options.game.config.field.scene.sprites, options.game.config.field.scene.seed,
+      "demo: {} sprites, seed {}, scene {}, storm {}, {} thread(s), {}x{} window, renderer {} "
+      "(video driver {}), vsync {}, pair kernel {}",
+      played.field.scene.sprites, played.field.scene.seed,
+      scene::scene_name(played.field.scene.kind), played.storm ? "on" : "off",
       options.game.threads, window_w, window_h, info.name ? info.name : "?",
       SDL_GetCurrentVideoDriver(), options.vsync ? "on" : "off",
       quadpool::spatial::pair_kernel_name());

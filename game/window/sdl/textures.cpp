@@ -167,7 +167,8 @@ Atlas load_atlas(SDL_Renderer* renderer, const AtlasImage& image, std::string& e
   return atlas;
 }
 
-std::string save_screenshot(SDL_Renderer* renderer, const std::string& path) {
+std::string save_screenshot(SDL_Renderer* renderer, const std::string& path,
+                            util::Existing existing) {
   int width = 0, height = 0;
   if (SDL_GetRendererOutputSize(renderer, &width, &height) != 0) {
     return fmt::format("cannot read the output size: {}", SDL_GetError());
@@ -186,7 +187,7 @@ std::string save_screenshot(SDL_Renderer* renderer, const std::string& path) {
       png ? stbi_write_png_to_func(&append_bytes, &file, width, height, 3, pixels.data(), width * 3)
           : stbi_write_bmp_to_func(&append_bytes, &file, width, height, 3, pixels.data());
   if (encoded == 0) return fmt::format("cannot encode the frame as {}", png ? "PNG" : "BMP");
-  return util::write_file_atomically(path, file);
+  return util::write_file_atomically(path, file, existing);
 }
 
 }  // namespace quadpool::game::window::sdl

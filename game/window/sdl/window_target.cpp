@@ -8,7 +8,9 @@
 #include <fmt/format.h>
 
 #include "game/window/sdl/textures.hpp"
+#include "game/util/atomic_file.hpp"
 #include "game/util/log.hpp"
+#include "game/util/shown_value.hpp"
 
 namespace quadpool::game::window::sdl {
 
@@ -55,9 +57,17 @@ void WindowTarget::end_world() {
   SDL_RenderSetClipRect(renderer_, nullptr);
 }
 
+// An earlier session's screenshot of the same frame is never overwritten: the next free name,
+// quadpool-FRAME-N.png, taken atomically (a name that appears meanwhile is skipped too).
 void WindowTarget::save_f12(std::uint64_t frame) {
-  const std::string path = fmt::format("quadpool-{:06}.png", frame);
-  const std::string error = save_screenshot(renderer_, path);
+  constexpr int kMostNames = 10'000;
+  const std::string stem = fmt::format("quadpool-{:06}", frame);
+  std::string path = stem + ".png";
+  std::string error = save_screenshot(renderer_, path, util::Existing::Keep);
+  for (int n = 1; error == util::kFileExists && n < kMostNames; ++n) {
+    path = fmt::format("{}-{}.png", stem, n);
+    error = save_screenshot(renderer_, path, util::Existing::Keep);
+  }
   if (error.empty()) {
     last_f12_ = path;
     util::logger().info("F12: wrote {}", path);
@@ -69,10 +79,11 @@ void WindowTarget::save_f12(std::uint64_t frame) {
 bool WindowTarget::save(const std::string& path) {
   const std::string error = save_screenshot(renderer_, path);
   if (!error.empty()) {
-    std::fprintf(stderr, "quadpool: --screenshot %s: %s\n", path.c_str(), error.c_str());
+    std::fprintf(stderr, "quadpool: --screenshot %s: %s\n", util::shown_path(path).c_str(),
+                 error.c_str());
     return false;
   }
-  util::logger().info("wrote {}", path);
+  util::logger().info("wrote {}", util::shown_path(path));
   return true;
 }
 

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -262,13 +263,21 @@ TEST_F(DemoSmoke, EscQuitsWhenNoABRunIsGoing) {
   EXPECT_EQ(number(parse_summary(r), "frames"), 6u);
 }
 
-TEST_F(DemoSmoke, F12SavesAScreenshotInTheWorkingDirectoryAtAnyFrame) {
+// The lab in a 320x240 window for `frames` frames with F12 pressed at frame 3, run in `dir`:
+// F12 saves in the working folder.
+test::ProcessResult f12_at_frame_3_in(const std::filesystem::path& dir, int frames) {
   ::setenv("QUADPOOL_DEMO_KEYS", "3:F12", 1);
   const std::filesystem::path was = std::filesystem::current_path();
-  std::filesystem::current_path(dir_);
+  std::filesystem::current_path(dir);
   const test::ProcessResult r = test::run_quadpool(
-      "--lab --sprites 500 --frames 10 --window 320x240 --vsync off", test::Capture::Stdout);
+      "--lab --sprites 500 --frames " + std::to_string(frames) + " --window 320x240 --vsync off",
+      test::Capture::Stdout);
   std::filesystem::current_path(was);
+  return r;
+}
+
+TEST_F(DemoSmoke, F12SavesAScreenshotInTheWorkingDirectoryAtAnyFrame) {
+  const test::ProcessResult r = f12_at_frame_3_in(dir_, 10);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(parse_summary(r).at("f12_screenshot"), "quadpool-000003.png");
   const Image image = read_image(dir_ / "quadpool-000003.png");
@@ -842,6 +851,13 @@ TEST_F(DemoSmoke, AHumanGameFiresHitsLosesItsLivesEndsAndRestartsAcrossAllocator
   expect_entity_counts_add_up(json);
 }
 
+// The replay `record` in a 640x400 window for `frames` frames; the summary is on stdout.
+test::ProcessResult replay_in_window(const std::filesystem::path& record, int frames) {
+  return test::run_quadpool("--replay '" + record.string() + "' --frames " +
+                                std::to_string(frames) + " --window 640x400 --vsync off",
+                            test::Capture::Stdout);
+}
+
 TEST_F(DemoSmoke, AGameRecordedInTheWindowReplaysHeadlessAndInTheWindowToItsHash) {
   ::setenv("QUADPOOL_DEMO_KEYS", kHumanGameKeys, 1);
   const std::filesystem::path record = dir_ / "human.qpr";
@@ -864,9 +880,7 @@ TEST_F(DemoSmoke, AGameRecordedInTheWindowReplaysHeadlessAndInTheWindowToItsHash
   EXPECT_EQ(number(replayed, "game.games"), 2u);
 
   // In the window: the replay plays its 900 ticks, then the game stands still on its hash.
-  const test::ProcessResult window = test::run_quadpool(
-      "--replay '" + record.string() + "' --frames 950 --window 640x400 --vsync off",
-      test::Capture::Stdout);
+  const test::ProcessResult window = replay_in_window(record, 950);
   ASSERT_EQ(window.exit_code, 0) << window.output;
   const auto shown = parse_summary(window);
   EXPECT_EQ(shown.at("play.pilot"), "replay");
@@ -1039,6 +1053,111 @@ TEST_F(DemoSmoke, ATabHeldForSeveralFramesLeavesTheHotkeysToTheGame) {
     EXPECT_EQ(json.at("mode"), std::string(start).empty() ? "lab" : "play") << start;
     EXPECT_EQ(number(json, "allocator_switches"), 1u) << start << "F2 after Tab did nothing";
   }
+}
+
+// A bot's game of 120 ticks on 1500 sprites, seed 3, recorded in the window.
+std::filesystem::path record_a_short_game(const std::filesystem::path& dir) {
+  ::unsetenv("QUADPOOL_DEMO_KEYS");
+  const std::filesystem::path record = dir / "short.qpr";
+  const test::ProcessResult r = test::run_quadpool(
+      "--bot --sprites 1500 --seed 3 --scene mixed --frames 120 --window 640x400 --vsync off "
+      "--record '" + record.string() + "'",
+      test::Capture::Stdout);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  return record;
+}
+
+// --frames ends a window replay before its last tick: the verdict is "not finished" (matches
+// null, finished false), never a mismatch.
+TEST_F(DemoSmoke, AWindowReplayStoppedBeforeItsEndIsNotFinishedRatherThanAMismatch) {
+  const std::filesystem::path record = record_a_short_game(dir_);
+  const test::ProcessResult r = replay_in_window(record, 30);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(json.at("game.replay.finished"), "false");
+  EXPECT_EQ(json.at("game.replay.matches"), "null");
+  const test::ProcessResult headless = test::run_quadpool(
+      "--headless --replay '" + record.string() + "' --json", test::Capture::Stdout);
+  ASSERT_EQ(headless.exit_code, 0) << headless.output;
+  EXPECT_EQ(parse_summary(headless).at("game.replay.finished"), "true");
+}
+
+// F12 in a folder that holds an earlier session's screenshot of the same frame: the old file is
+// kept and the new one takes the next free name.
+TEST_F(DemoSmoke, F12NeverOverwritesAnEarlierScreenshotAndTakesTheNextFreeName) {
+  std::ofstream(dir_ / "quadpool-000003.png") << "an earlier session's";
+  std::ofstream(dir_ / "quadpool-000003-1.png") << "and another";
+  const test::ProcessResult r = f12_at_frame_3_in(dir_, 6);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(parse_summary(r).at("f12_screenshot"), "quadpool-000003-2.png");
+  std::ifstream old(dir_ / "quadpool-000003.png");
+  const std::string kept(std::istreambuf_iterator<char>(old), {});
+  EXPECT_TRUE(kept == "an earlier session's") << "the earlier screenshot was overwritten";
+  EXPECT_EQ(read_image(dir_ / "quadpool-000003-2.png").width, 320);
+}
+
+// The spawn, pick and query coordinates are window pixels: a value no window has is refused
+// as bad input (it once reached a float-to-int conversion that overflows, undefined behaviour).
+TEST_F(DemoSmoke, AKeyScriptCoordinateNoWindowHasIsRefusedWithExitCode2) {
+  ::setenv("QUADPOOL_DEMO_KEYS", "3:spawn=2147483647/2147483647", 1);
+  const test::ProcessResult r = test::run_quadpool(
+      "--lab --sprites 200 --frames 6 --window 320x240 --vsync off", test::Capture::Stderr);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("spawn=2147483647/2147483647"), std::string::npos) << r.output;
+}
+
+// The demo's output is the summary on stdout and the log on stderr, in one stream here: the
+// summary is the line that starts with '{'.
+struct SplitRun {
+  int exit_code = -1;
+  std::map<std::string, std::string> json;
+  std::string log;
+};
+
+SplitRun run_split(const std::string& args) {
+  const test::ProcessResult r = test::run_quadpool(args, test::Capture::Both);
+  SplitRun split{r.exit_code, {}, {}};
+  std::istringstream lines(r.output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind('{', 0) == 0) {
+      split.json = test::FlatJson::parse(line).value_or(std::map<std::string, std::string>{});
+    } else {
+      split.log += line + "\n";
+    }
+  }
+  return split;
+}
+
+// The replay decides the game: the log line and the summary name its sprites, seed and scene,
+// not the command line's defaults (10000 sprites, seed 1, uniform).
+TEST_F(DemoSmoke, AReplayInTheWindowLogsAndReportsTheReplaysStartNotTheCommandLines) {
+  const std::filesystem::path record = record_a_short_game(dir_);
+  const SplitRun run = run_split("--replay '" + record.string() +
+                                 "' --frames 130 --window 640x400 --vsync off");
+  ASSERT_EQ(run.exit_code, 0) << run.log;
+  EXPECT_NE(run.log.find("demo: 1500 sprites, seed 3, scene mixed, storm off"), std::string::npos)
+      << run.log;
+  EXPECT_EQ(run.json.at("seed"), "3");
+  EXPECT_EQ(run.json.at("scene"), "mixed");
+  EXPECT_EQ(run.json.at("game.replay.finished"), "true");
+  EXPECT_EQ(run.json.at("game.replay.matches"), "true");
+}
+
+// SDL 2.26 reads a folder named by SDL_GAMECONTROLLERCONFIG_FILE as a file of 2^63 bytes and
+// asks for that much memory: the demo refuses the value with one warning before SDL sees it.
+TEST_F(DemoSmoke, AControllerConfigFileThatIsAFolderIsRefusedWithOneWarningBeforeSdlReadsIt) {
+  const test::ProcessResult r = test::run_quadpool(
+      "--lab --sprites 200 --frames 3 --window 320x240 --vsync off", test::Capture::Stderr,
+      "export SDL_GAMECONTROLLERCONFIG_FILE='" + dir_.string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::size_t warnings = 0;
+  for (std::size_t at = r.output.find("SDL_GAMECONTROLLERCONFIG_FILE"); at != std::string::npos;
+       at = r.output.find("SDL_GAMECONTROLLERCONFIG_FILE", at + 1)) {
+    ++warnings;
+  }
+  EXPECT_EQ(warnings, 1u) << r.output;
+  EXPECT_NE(r.output.find("'" + dir_.string() + "': it is a folder, not a file"), std::string::npos)
+      << r.output;
 }
 
 }  // namespace

@@ -240,5 +240,18 @@ TEST(KeyScript, TheErrorQuotesTheEntryOnOneLineAndCutsItShort) {
   EXPECT_EQ(error.find(long_entry.substr(0, 41)), std::string::npos) << error;
 }
 
+// Coordinates are window pixels, within the largest window --window allows: a value past it
+// (2147483647 became a float too large for an int, undefined behaviour) is refused.
+TEST(KeyScript, CoordinatesOutsideTheLargestWindowAreRefused) {
+  for (const char* entry : {"3:spawn=2147483647/2147483647", "3:pick=1/-2147483648",
+                            "3:query=0/0/100000/5", "3:spawn=-1/5"}) {
+    std::string error;
+    EXPECT_TRUE(parse_key_script(entry, error).empty()) << entry;
+    EXPECT_NE(error.find(std::string(entry).substr(2)), std::string::npos) << entry << ": " << error;
+  }
+  std::string error;
+  EXPECT_EQ(parse_key_script("3:spawn=0/0,4:query=7680/4320/0/0", error).size(), 2u) << error;
+}
+
 }  // namespace
 }  // namespace quadpool::game::window::sdl
