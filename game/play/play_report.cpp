@@ -1,7 +1,6 @@
 #include "game/play/play_report.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include <fmt/format.h>
 
@@ -70,20 +69,11 @@ GameLog::GameLog() {
 void GameLog::reach(const play::PlayWorld& world, int wave) {
   wave_ = wave;
   if (static_cast<std::size_t>(wave) > waves_.size()) {
-    const std::span<const scene::Sprite> rocks = world.field().sprites();
-    double speed = 0;
-    std::size_t live = 0;
-    for (std::size_t i = 0; i < rocks.size(); ++i) {
-      if (world.rock_is_dead(i)) continue;
-      speed += std::sqrt(static_cast<double>(rocks[i].vx) * rocks[i].vx +
-                         static_cast<double>(rocks[i].vy) * rocks[i].vy);
-      ++live;
-    }
     waves_.resize(static_cast<std::size_t>(wave));
     Wave& entry = waves_.back();
     entry.wave = wave;
-    entry.rocks = live;
-    entry.mean_speed = live == 0 ? 0.0 : speed / static_cast<double>(live);
+    entry.rocks = static_cast<std::size_t>(play::threats_in_wave(world.tuning(), wave));
+    entry.mean_speed = play::threat_speed(world.tuning(), wave);
   }
   ++waves_[static_cast<std::size_t>(wave) - 1].reached;
 }
@@ -107,8 +97,8 @@ void GameLog::after_tick(const play::PlayWorld& world) {
 namespace {
 
 // "games_finished", "scores", "lengths_ticks" (one entry per finished game, in order) and
-// "waves" (per wave number reached: its rocks and their mean speed when first reached, the
-// ticks played in it and the games that reached it).
+// "waves" (per wave number reached: the threats it sends and their speed, the ticks played in
+// it and the games that reached it).
 void write_log(util::JsonWriter& json, const GameLog& log) {
   json.integer("games_finished", log.scores().size());
   json.begin_array("scores");

@@ -58,15 +58,15 @@ class EntityLoad {
 };
 
 /// The games and waves of a run, for measuring the rules with the pilots (--pilot): each
-/// finished game's score and length, and per wave number reached its threat when first reached
-/// (the rocks in the field and their mean speed) and the ticks spent in it over all games.
+/// finished game's score and length, and per wave number reached its threat (the threatening
+/// rocks it sends and their speed) and the ticks spent in it over all games.
 /// Sized for 64 games and 64 waves up front, so that a warm tick does not allocate for it.
 class GameLog {
  public:
   struct Wave {
     int wave = 0;
-    std::size_t rocks = 0;      ///< live rocks in the field when the wave was first reached
-    double mean_speed = 0;      ///< their mean speed, world units per tick
+    std::size_t rocks = 0;      ///< the threats the wave sends at the ship
+    double mean_speed = 0;      ///< their speed, world units per tick
     std::uint64_t ticks = 0;    ///< ticks played in this wave, all games
     std::uint64_t reached = 0;  ///< games that reached it
   };

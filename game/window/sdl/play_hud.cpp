@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <string_view>
 
@@ -21,6 +22,7 @@ constexpr ImU32 kHudText = IM_COL32(235, 240, 255, 255);
 constexpr ImU32 kNoticeText = IM_COL32(255, 190, 90, 255);
 constexpr ImU32 kGameOverText = IM_COL32(255, 110, 90, 255);
 constexpr ImU32 kTagText = IM_COL32(150, 215, 255, 255);  // "bot flying", "muted", the pad
+constexpr ImU32 kBannerText = IM_COL32(255, 150, 80, 255);  // WAVE n
 
 // The HUD's ship icons and shield bar take the colours the world draws the ship and shield in.
 constexpr ImU32 im_colour(Rgba c) {
@@ -28,6 +30,8 @@ constexpr ImU32 im_colour(Rgba c) {
 }
 constexpr ImU32 kLifeIcon = im_colour(PlayRenderer::kShipColour);
 constexpr ImU32 kShieldBar = im_colour(PlayRenderer::kShieldColour);
+constexpr ImU32 kThreatText = im_colour(PlayRenderer::kThreatRim);
+constexpr ImU32 kStormText = im_colour(PlayRenderer::kPickupColour);
 
 // HUD windows draw over the world and never take the mouse or keys: those are the pilot's.
 constexpr ImGuiWindowFlags kHudFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
@@ -96,6 +100,10 @@ void draw_score_line(const PlayHudView& view, const window::ScreenRect& world_re
     ImGui::ProgressBar(shown_shield(*view.world), ImVec2(8.0f * ImGui::GetFontSize(), 0.0f),
                        "shield");
     ImGui::PopStyleColor();
+    if (const int storm = status.storm_ticks; storm > 0) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImColor(kStormText), "STORM %.1f s", storm / 60.0);
+    }
     // Who flies, and what is on or off.
     const char* pilot = view.replaying ? "replay" : view.bot_flying ? view.pilot_tag.c_str() : "";
     const std::string controller =
@@ -119,6 +127,57 @@ void draw_score_line(const PlayHudView& view, const window::ScreenRect& world_re
 }
 
 }  // namespace
+
+// Before the first game's first wave: what the game is and how to fly, from the key map.
+void draw_title_card(const window::ScreenRect& world_rect, int breather_ticks) {
+  // As wide as the longest line needs and no wider than the world: long key rows wrap.
+  const float width = std::min(40.0f * ImGui::GetFontSize(), world_rect.w - 16.0f);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0.0f), ImVec2(width, world_rect.h));
+  centred_screen(kTitleWindow, world_rect, 0.45f, [&] {
+    ImGui::SetWindowFontScale(3.0f);
+    centred("QUADPOOL", kHudText);
+    ImGui::SetWindowFontScale(1.0f);
+    centred("Shoot the red-rimmed rocks before they reach you.", kThreatText);
+    centred("The dust is harmless: your shots break through it.", kHudText);
+    centred("Fly over a gold ring for a storm of shots.", kStormText);
+    ImGui::Spacing();
+    if (ImGui::BeginTable("##title keys", 2)) {
+      ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
+      for (const KeyBinding& binding : key_bindings()) {
+        if (binding.modes != Modes::Play) continue;
+        ImGui::TableNextColumn();
+        ImGui::TextColored(ImColor(kTagText), "%s", binding.input);
+        ImGui::TableNextColumn();
+        ImGui::TextWrapped("%s", binding.description);
+      }
+      ImGui::EndTable();
+    }
+    char line[64];
+    std::snprintf(line, sizeof line, "wave 1 in %.0f s", std::ceil(breather_ticks / 60.0));
+    centred(line, kBannerText);
+  });
+}
+
+// Between waves: the wave to come, how many threats it sends, the bonus for the one cleared.
+void draw_wave_banner(const PlayHudView& view, const window::ScreenRect& world_rect) {
+  const play::PlayWorld& world = *view.world;
+  const int wave = world.status().wave;
+  centred_screen(kWaveWindow, world_rect, 0.3f, [&] {
+    char line[96];
+    ImGui::SetWindowFontScale(2.5f);
+    std::snprintf(line, sizeof line, "WAVE %d", wave);
+    centred(line, kBannerText);
+    ImGui::SetWindowFontScale(1.0f);
+    if (wave > 1) {
+      std::snprintf(line, sizeof line, "wave %d cleared: +%d", wave - 1,
+                    world.tuning().score_wave * (wave - 1));
+      centred(line, kHudText);
+    }
+    std::snprintf(line, sizeof line, "%d threats coming", play::threats_in_wave(world.tuning(), wave));
+    centred(line, kThreatText);
+  });
+}
 
 void draw_play_hud(const PlayHudView& view, const window::ScreenRect& world_rect) {
   if (view.world == nullptr) return;
@@ -158,6 +217,13 @@ void draw_play_hud(const PlayHudView& view, const window::ScreenRect& world_rect
       }
       centred("Enter or Start: watch it again", kHudText);
     });
+  } else if (status.breather_ticks > 0 && !view.paused) {
+    const bool first = status.games == 1 && status.wave == 1;
+    if (first && !view.bot_flying && !view.replaying) {
+      draw_title_card(world_rect, status.breather_ticks);
+    } else {
+      draw_wave_banner(view, world_rect);
+    }
   } else if (view.paused) {
     // A quarter of the way down: the chase camera keeps the ship in the centre, in view.
     centred_screen(kPausedWindow, world_rect, 0.25f, [&] {

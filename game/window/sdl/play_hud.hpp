@@ -30,10 +30,12 @@ struct PlayHudView {
 };
 
 /// The score line at the top of `world_rect` (score, high score, wave, lives as ship icons,
-/// shield bar, and what flies the ship), and the centred screens: GAME OVER with the score and
-/// "Enter or Start: play again", PAUSED with the key to resume (in the upper part of the world,
-/// off the ship, which the chase camera keeps in the centre). Call between ImGui::NewFrame
-/// and ImGui::Render. The windows are named kScoreWindow, kGameOverWindow and kPausedWindow.
+/// shield bar, the storm's time left, and what flies the ship), and the centred screens: GAME
+/// OVER with the score and "Enter or Start: play again"; between waves the WAVE n banner (before
+/// a player's first wave, the title card with the play keys instead); PAUSED with the key to
+/// resume (in the upper part of the world, off the ship, which the chase camera keeps in the
+/// centre). Call between ImGui::NewFrame and ImGui::Render. The windows are named kScoreWindow,
+/// kGameOverWindow, kWaveWindow, kTitleWindow and kPausedWindow.
 void draw_play_hud(const PlayHudView& view, const window::ScreenRect& world_rect);
 
 /// The HIGH figure: the saved high score, or the running score above it while the player flies.
@@ -49,6 +51,8 @@ inline constexpr const char* kScoreWindow = "##play score";
 inline constexpr const char* kGameOverWindow = "##game over";
 inline constexpr const char* kPausedWindow = "##paused";
 inline constexpr const char* kReplayOverWindow = "##replay over";
+inline constexpr const char* kTitleWindow = "##title card";
+inline constexpr const char* kWaveWindow = "##wave banner";
 
 /// One table for the overlay panel: per entity type and for the tree's nodes, the objects in
 /// use, the capacity, the high-water mark, the chunks, and the objects created and destroyed

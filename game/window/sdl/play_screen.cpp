@@ -24,6 +24,9 @@ namespace {
 // starts: enough to see a rock coming, close enough to see the ship.
 constexpr float kPlayViewWorldUnits = 320.0f;
 
+// How the dust is dimmed under the game's own things.
+constexpr Rgba kDustTint{95, 95, 115, 255};
+
 }  // namespace
 
 PlayScreen::PlayScreen(const window::WindowOptions& options, const window::WindowRuntime& runtime,
@@ -116,6 +119,8 @@ DrawCounts PlayScreen::draw_world(SDL_Renderer* renderer, SpriteRenderer& sprite
   if (controls.draw_tree && world.ticks() > 0) view.tree = &field.tree();
   const scene::SceneConfig& scene = world.config().field.scene;
   view.typical_radius = 0.5f * (scene.min_radius + scene.max_radius);
+  // The dust is scenery: dimmed, so that the threats and the ship stand out.
+  view.tint = kDustTint;
   // The world through the shaken view; the pilot aims through the camera itself.
   window::Camera shaken = camera;
   const window::ScreenPoint knock = shake_.offset();

@@ -18,7 +18,6 @@ static_assert(sizeof(window::Vertex) == sizeof(SDL_Vertex) &&
               "Vertex must have SDL_Vertex's layout");
 
 namespace {
-constexpr Rgba kWhite{255, 255, 255, 255};
 constexpr Rgba kContact{255, 70, 40, 255};
 constexpr Rgba kSelected{255, 255, 120, 255};
 constexpr Rgba kSelectionBox{255, 255, 120, 200};
@@ -189,7 +188,8 @@ void SpriteRenderer::draw_sprites(Batch& batch, const window::Camera& camera,
     if (!spatial::overlaps(scene::bounds_of(s), visible)) continue;
     const window::ScreenPoint p = camera.to_screen(s.x, s.y);
     const float r = std::max(s.radius * scale, kMinPixelRadius);
-    batch.quad(p.x - r, p.y - r, p.x + r, p.y + r, atlas_.kinds[s.kind % scene::kSpriteKinds], kWhite);
+    batch.quad(p.x - r, p.y - r, p.x + r, p.y + r, atlas_.kinds[s.kind % scene::kSpriteKinds],
+               view.tint);
     ++counts.sprites;
   }
 
