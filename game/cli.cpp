@@ -360,6 +360,11 @@ void Parser::add_play_options() {
   flag("--bot", bot, "The same as --pilot bot");
   flag("--storm", game.config.storm,
        "The game's stress setting: volleys, big bursts, an immortal ship");
+  value("--lives", game.config.lives, "N",
+        fmt::format("The ships a game starts with, {}..{} (default {})", play::kMinLives,
+                    play::kMaxLives, game.config.lives),
+        range_text(play::kMinLives, play::kMaxLives))
+      ->transform(unsigned_in(failure, "--lives", play::kMinLives, play::kMaxLives));
   value("--record", game.record, "FILE",
         "Write the game's replay to FILE at the end (in the window: the game since its last "
         "restart)",
@@ -488,7 +493,8 @@ void check_play(const Parser& parser) {
     bad("--bot cannot be used with --pilot: --bot is --pilot bot, give one of them");
   }
   if (given("--lab")) {
-    for (const char* name : {"--play", "--bot", "--pilot", "--storm", "--record", "--replay"}) {
+    for (const char* name :
+         {"--play", "--bot", "--pilot", "--storm", "--lives", "--record", "--replay"}) {
       if (given(name)) {
         bad(fmt::format("{} cannot be used with --lab: the lab plays no game (Tab switches to the "
                         "game, which the window opens on without --lab)",
@@ -498,10 +504,11 @@ void check_play(const Parser& parser) {
   }
   if (given("--replay")) {
     for (const char* name :
-         {"--play", "--bot", "--pilot", "--seed", "--scene", "--sprites", "--storm", "--ticks"}) {
+         {"--play", "--bot", "--pilot", "--seed", "--scene", "--sprites", "--storm", "--lives",
+          "--ticks"}) {
       if (given(name)) {
         bad(fmt::format("--replay cannot be used with {}: the replay file decides the game "
-                        "(seed, scene, sprites, storm, ticks)",
+                        "(seed, scene, sprites, storm, lives, ticks)",
                         name));
       }
     }
@@ -509,7 +516,7 @@ void check_play(const Parser& parser) {
     return;
   }
   if (!parser.headless_mode) return;
-  for (const char* name : {"--bot", "--pilot", "--storm", "--record"}) {
+  for (const char* name : {"--bot", "--pilot", "--storm", "--lives", "--record"}) {
     if (given(name) && !given("--play")) bad(fmt::format("{} needs --play", name));
   }
   if (given("--play") && !given("--bot") && !given("--pilot")) {

@@ -60,12 +60,13 @@ InputCommand BotPilot::decide(const PlayWorld& world) {
     if (seen.coming && (!coming || seen.urgency < coming->urgency)) coming = seen;
   }
 
+  // Always firing: with no threat about, along the heading, breaking dust for its points.
+  command.buttons |= InputCommand::kFire;
   if (target) {
     // Lead the shot by the threat's drift over the shot's flight time (one refinement).
     const float flight = std::sqrt(length_sq(target->offset)) / tuning.shot_speed;
     command.aim = aim_toward(target->offset.x + target->drift.x * flight,
                              target->offset.y + target->drift.y * flight);
-    command.buttons |= InputCommand::kFire;
   }
 
   Vec2 desired;

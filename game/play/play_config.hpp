@@ -69,7 +69,8 @@ struct Tuning {
   int storm_pickup_every, storm_pickup_ticks, storm_ticks, storm_volley, storm_fire_period;
   float storm_pickup_radius;
   // Score.
-  int score_dust, score_split, score_burst, score_wave;  // score_wave * n for clearing wave n
+  int score_dust, score_split, score_burst;
+  int score_wave;  // score_wave * n for clearing wave n without a hit
   bool ship_immortal;  // storm: the ship cannot be hurt, so the load never stops
   Budgets budgets;
 };

@@ -78,7 +78,7 @@ std::uint64_t play_state_hash(const PlayWorld& world) noexcept {
   const GameStatus& status = world.status();
   h.mix(status.score, 8);
   for (const int value : {status.wave, status.lives, status.breather_ticks, status.wave_ticks,
-                          status.storm_ticks}) {
+                          status.wave_hits, status.wave_bonus, status.storm_ticks}) {
     h.mix_int(value);
   }
   h.mix(status.kills, 8);
@@ -95,6 +95,7 @@ std::uint64_t play_state_hash(const PlayWorld& world) noexcept {
   for (const std::uint32_t index : world.pending_removals()) h.mix(index, 4);
   // The rocks to come, with the field's own hash of sprites.
   h.mix(game::sim::state_hash(world.pending_rocks()), 8);
+  h.mix(game::sim::state_hash(world.owed_rocks()), 8);
   return h.value();
 }
 

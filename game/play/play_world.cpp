@@ -92,6 +92,7 @@ PlayWorld::PlayWorld(const PlayConfig& config)
   kills_.reserve(rocks);
   removals_.reserve(rocks);
   births_.reserve(rocks);
+  owed_.reserve(2 * rocks);
   children_.reserve(tuning_.budgets.threats);
 }
 
@@ -148,7 +149,7 @@ const PlayTick& PlayWorld::step(const InputCommand& command) {
 void PlayWorld::apply_rock_changes() {
   field_->remove_sprites(removals_);
   removals_.clear();
-  // respawn_dust() queued at most one sprite per one removed.
+  // respawn_dust() queued one sprite per one removed.
   for (const Sprite& rock : births_) field_->add_sprite(rock);
   births_.clear();
 }
@@ -285,6 +286,7 @@ void PlayWorld::hit_ship(Threat& threat) {
   const float reach = threat.radius + tuning_.ship_radius;
   if (length_sq(threat.motion.position - ship_.position) >= reach * reach) return;
   threat.hit = true;  // no shot_direction: it bursts and scores nothing
+  ++status_.wave_hits;
   ship_.shield -= tuning_.hit_damage;
   ship_.invulnerable_ticks = tuning_.invulnerable_after_hit;
   if (ship_.shield > 0) return;
@@ -334,7 +336,7 @@ void PlayWorld::break_threats() {
     }
     if (shot) add_score(tuning_.score_burst);
     burst(motion.position, motion.velocity, threat.radius, threat.kind, tuning_.threat_debris,
-          tuning_.threat_sparks, tuning_.blast_radius);
+          tuning_.threat_sparks, tuning_.blast_radius, shot ? Cause::Blast : Cause::Crash);
     return false;
   });
   for (const Spawn& child : children_) {
@@ -348,13 +350,17 @@ void PlayWorld::break_dust() {
   for (std::size_t k = 0; k < kills_.size(); ++k) {
     const Kill kill = kills_[k];
     const Sprite rock = rocks[kill.rock];
-    add_score(tuning_.score_dust);
-    ++status_.kills;
+    // The crash of a threat into the ship breaks dust too, but scores and counts nothing.
+    if (kill.cause != Cause::Crash) {
+      add_score(tuning_.score_dust);
+      ++status_.kills;
+    }
     const float blast = kill.cause == Cause::Shot ? tuning_.dust_blast_radius : 0.0f;
     burst({rock.x, rock.y}, {rock.vx, rock.vy}, rock.radius, rock.kind, tuning_.dust_debris,
-          tuning_.dust_sparks, blast);
+          tuning_.dust_sparks, blast, Cause::Blast);
     respawn_dust(rock);
   }
+  respawn_owed_dust();
   for (const Kill& kill : kills_) removals_.push_back(kill.rock);
   std::sort(removals_.begin(), removals_.end());
 }
@@ -369,7 +375,7 @@ void PlayWorld::spray_sparks(Vec2 centre, Vec2 drift, float radius, std::uint8_t
 }
 
 void PlayWorld::burst(Vec2 centre, Vec2 drift, float radius, std::uint8_t hue, int debris,
-                      int sparks, float blast) {
+                      int sparks, float blast, Cause blast_cause) {
   for (int i = 0; i < debris; ++i) {
     const Vec2 out = random_unit();
     const auto ticks = static_cast<std::int32_t>(
@@ -381,27 +387,57 @@ void PlayWorld::burst(Vec2 centre, Vec2 drift, float radius, std::uint8_t hue, i
   spray_sparks(centre, drift, radius, hue, sparks);
   stores_.explosions.spawn(centre, std::max(blast, radius * 2.0f), tuning_.explosion_ticks);
   if (blast <= 0.0f) return;
-  for_each_rock_near(centre, blast, [&](std::uint32_t id, const Sprite&) { kill(id, Cause::Blast); });
+  for_each_rock_near(centre, blast, [&](std::uint32_t id, const Sprite&) { kill(id, blast_cause); });
 }
 
-// Broken dust comes back as a fresh rock of its size and look, out of the ship's sight, so the
-// field keeps its size and the dust around the ship thins where it was shot. Where the world
-// has no such place (a small field), it does not come back.
+// Broken dust comes back as a fresh rock of its size and look, where it overlaps no dust and
+// (when such a place turns up) out of the ship's sight, so the field keeps its size and the
+// dust around the ship thins where it was shot. A rock that finds no free place in a few tries
+// is owed, and tried again next tick.
 void PlayWorld::respawn_dust(const Sprite& rock) {
+  constexpr int kTries = 6;
   const float side = field_->world_side();
   const float far_sq = tuning_.dust_respawn_distance * tuning_.dust_respawn_distance;
-  for (int attempt = 0; attempt < 4; ++attempt) {
-    Sprite fresh = rock;
-    fresh.x = rng_.uniform(rock.radius, side - rock.radius);
-    fresh.y = rng_.uniform(rock.radius, side - rock.radius);
-    if (length_sq(Vec2{fresh.x, fresh.y} - ship_.position) < far_sq) continue;
-    const Vec2 heading = random_unit();
-    const float speed = config_.field.scene.speed * rng_.uniform(0.5f, 1.5f);
-    fresh.vx = heading.x * speed;
-    fresh.vy = heading.y * speed;
-    births_.push_back(fresh);
+  std::optional<Vec2> best;
+  float best_sq = -1.0f;
+  for (int attempt = 0; attempt < kTries && best_sq < far_sq; ++attempt) {
+    const Vec2 at{rng_.uniform(rock.radius, side - rock.radius),
+                  rng_.uniform(rock.radius, side - rock.radius)};
+    const float away_sq = length_sq(at - ship_.position);
+    if (away_sq <= best_sq || dust_near(at, rock.radius)) continue;
+    best_sq = away_sq;
+    best = at;
+  }
+  if (!best) {
+    owed_.push_back(rock);
     return;
   }
+  Sprite fresh = rock;
+  fresh.x = best->x;
+  fresh.y = best->y;
+  const Vec2 heading = random_unit();
+  const float speed = config_.field.scene.speed * rng_.uniform(0.5f, 1.5f);
+  fresh.vx = heading.x * speed;
+  fresh.vy = heading.y * speed;
+  births_.push_back(fresh);
+}
+
+// True when a rock of `radius` at `at` would overlap live dust of this tick (the tree's) or
+// dust already coming back next tick.
+bool PlayWorld::dust_near(Vec2 at, float radius) const {
+  bool near = false;
+  for_each_rock_near(at, radius, [&](std::uint32_t, const Sprite&) { near = true; });
+  if (near) return true;
+  return std::any_of(births_.begin(), births_.end(), [&](const Sprite& born) {
+    return game::sim::circles_overlap(at.x, at.y, radius, born.x, born.y, born.radius);
+  });
+}
+
+void PlayWorld::respawn_owed_dust() {
+  // Each owed rock is tried once more; those that fail again stay owed (in order).
+  const std::size_t owed = owed_.size();
+  for (std::size_t i = 0; i < owed; ++i) respawn_dust(owed_[i]);
+  owed_.erase(owed_.begin(), owed_.begin() + static_cast<std::ptrdiff_t>(owed));
 }
 
 Vec2 PlayWorld::random_unit() noexcept {
@@ -447,7 +483,9 @@ void PlayWorld::advance_wave() {
     }
     return;
   }
-  add_score(tuning_.score_wave * status_.wave);
+  // The bonus is for a wave cleared without a hit.
+  status_.wave_bonus = status_.wave_hits == 0 ? tuning_.score_wave * status_.wave : 0;
+  add_score(status_.wave_bonus);
   last_.wave_cleared = status_.wave;
   const int every = tuning_.storm_pickup_every;
   if (every > 0 && status_.wave % every == 0) {
@@ -461,6 +499,7 @@ void PlayWorld::advance_wave() {
 // the ship.
 void PlayWorld::send_wave() {
   status_.wave_ticks = 0;
+  status_.wave_hits = 0;
   const int count = threats_in_wave(tuning_, status_.wave);
   const float speed = threat_speed(tuning_, status_.wave);
   for (int i = 0; i < count; ++i) {

@@ -68,6 +68,8 @@ struct GameStatus {
   int lives = 0;
   int breather_ticks = 0;       ///< ticks until the wave's threats come; 0 once they have
   int wave_ticks = 0;           ///< ticks since the wave's threats came
+  int wave_hits = 0;            ///< threats that hit the ship since the wave's threats came
+  int wave_bonus = 0;           ///< what clearing the last wave scored (0: the ship was hit)
   int storm_ticks = 0;          ///< ticks of the storm power-up left
   std::uint64_t kills = 0;      ///< rocks (dust and threats) broken by shots and blasts, all games
   std::uint64_t ticks_played = 0;  ///< ticks with a game on (not over), all games
@@ -135,12 +137,16 @@ class PlayWorld {
   /// (in order): part of the state, so the hash covers them.
   const std::vector<std::uint32_t>& pending_removals() const noexcept { return removals_; }
   const std::vector<scene::Sprite>& pending_rocks() const noexcept { return births_; }
+  /// Broken dust still to come back: no free place was found for it yet.
+  const std::vector<scene::Sprite>& owed_rocks() const noexcept { return owed_; }
 
   /// See play_state_hash().
   std::uint64_t state_hash() const noexcept;
 
  private:
-  enum class Cause : std::uint8_t { Shot, Blast };
+  // Shot: a shot broke it; Blast: a blast of something shot; Crash: the blast of a threat
+  // that hit the ship.
+  enum class Cause : std::uint8_t { Shot, Blast, Crash };
   struct Kill {
     std::uint32_t rock;
     Cause cause;
@@ -164,9 +170,11 @@ class PlayWorld {
   void break_threats();
   void break_dust();
   void burst(Vec2 centre, Vec2 drift, float radius, std::uint8_t hue, int debris, int sparks,
-             float blast);
+             float blast, Cause blast_cause);
   void spray_sparks(Vec2 centre, Vec2 drift, float radius, std::uint8_t hue, int count);
   void respawn_dust(const scene::Sprite& rock);
+  bool dust_near(Vec2 at, float radius) const;
+  void respawn_owed_dust();
   void advance_effects();
   void advance_wave();
   void send_wave();
@@ -185,6 +193,7 @@ class PlayWorld {
   std::vector<Kill> kills_;
   std::vector<std::uint32_t> removals_;
   std::vector<scene::Sprite> births_;
+  std::vector<scene::Sprite> owed_;  // broken dust that found no free place yet
   std::vector<Spawn> children_;  // a tick's split threats, spawned after the threats' pass
   std::optional<Pickup> pickup_;
   std::uint64_t ticks_ = 0;

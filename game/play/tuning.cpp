@@ -102,6 +102,7 @@ Tuning tuning_for(bool storm) noexcept {
   tuning.dust_debris = 32;
   tuning.dust_sparks = 48;
   tuning.dust_blast_radius = 30.0f;
+  tuning.dust_respawn_distance = 0.0f;  // anywhere: the field stays uniform under the load
   tuning.split_sparks = 16;
   tuning.spark_ticks_min = 20;
   tuning.spark_ticks_max = 40;

@@ -201,25 +201,6 @@ TEST(PlayWorld, RamsTakeShieldThenLivesThenTheGameAndRestartStartsAfresh) {
   }
 }
 
-TEST(PlayWorld, ShotsBreakRocksFoundThroughTheTreeAndWavesRefillTheField) {
-  PlayWorld world(play_config(1000, 9, AllocatorKind::Pool));
-  BotPilot bot(9);
-  const std::size_t rocks_at_start = world.field().sprites().size();
-  int waves = world.status().wave;
-  std::size_t most_rocks = 0;
-  for (int t = 0; t < 1500; ++t) {
-    world.step(bot.decide(world));
-    most_rocks = std::max(most_rocks, world.field().sprites().size());
-    waves = world.status().wave;
-  }
-  EXPECT_GT(world.status().kills, 50u);
-  EXPECT_GT(waves, 2);
-  // The rock budget is the field's count at the start: waves refill up to it, never past.
-  EXPECT_LE(most_rocks, rocks_at_start);
-  EXPECT_LT(rocks_at_start, 1000u);  // the safe disc around the ship is cleared first
-  EXPECT_GT(rocks_at_start, 500u);
-}
-
 TEST(PlayWorld, LivesOutOfRangeAreRefusedWithTheRange) {
   PlayConfig config = play_config(100, 1, AllocatorKind::Pool);
   config.lives = 0;

@@ -169,9 +169,8 @@ void draw_wave_banner(const PlayHudView& view, const window::ScreenRect& world_r
     std::snprintf(line, sizeof line, "WAVE %d", wave);
     centred(line, kBannerText);
     ImGui::SetWindowFontScale(1.0f);
-    if (wave > 1) {
-      std::snprintf(line, sizeof line, "wave %d cleared: +%d", wave - 1,
-                    world.tuning().score_wave * (wave - 1));
+    if (const int bonus = world.status().wave_bonus; wave > 1 && bonus > 0) {
+      std::snprintf(line, sizeof line, "wave %d cleared untouched: +%d", wave - 1, bonus);
       centred(line, kHudText);
     }
     std::snprintf(line, sizeof line, "%d threats coming", play::threats_in_wave(world.tuning(), wave));

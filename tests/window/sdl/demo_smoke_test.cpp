@@ -775,14 +775,14 @@ namespace {
 
 // --- the game ----------------------------------------------------------------------------------
 
-// A human's game through scripted keys: from frame 5 the pilot holds thrust, turn right and
-// fire, and rams rocks until the game is over (about frame 600 for this field); the allocator
-// key switches to new/delete at 200 and back at 400, mid-game; after the game is over the keys
-// are let go and Enter starts a second game.
+// A human's game of one life through scripted keys: from frame 5 the pilot turns on the spot
+// and fires, stops firing at 150 and waits for the threats, which end the game at frame 841 in
+// this field; the allocator key switches to new/delete at 200 and back at 400, mid-game; after
+// the game is over the keys are let go and Enter starts a second game.
 constexpr const char* kHumanGameKeys =
-    "5:down=W,5:down=D,5:down=Space,200:F2,400:F2,800:up=W,800:up=D,800:up=Space,"
-    "810:down=Return,813:up=Return";
-constexpr const char* kHumanGameArgs = "--sprites 1500 --seed 3 --window 640x400 --vsync off";
+    "5:down=D,5:down=Space,150:up=Space,200:F2,400:F2,900:up=D,910:down=Return,913:up=Return";
+constexpr const char* kHumanGameArgs =
+    "--sprites 1500 --seed 3 --lives 1 --window 640x400 --vsync off";
 
 void expect_entity_counts_add_up(const std::map<std::string, std::string>& json) {
   for (const char* type : {"shots", "debris", "sparks", "explosions"}) {
@@ -835,7 +835,7 @@ TEST_F(DemoSmoke, TheBotInTheWindowFliesTheHeadlessBotsGameOnAnyThreadCount) {
 TEST_F(DemoSmoke, AHumanGameFiresHitsLosesItsLivesEndsAndRestartsAcrossAllocatorSwitches) {
   ::setenv("QUADPOOL_DEMO_KEYS", kHumanGameKeys, 1);
   const test::ProcessResult r =
-      test::run_quadpool(std::string(kHumanGameArgs) + " --frames 900", test::Capture::Stdout);
+      test::run_quadpool(std::string(kHumanGameArgs) + " --frames 1000", test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   EXPECT_EQ(json.at("play.pilot"), "player");
@@ -843,7 +843,7 @@ TEST_F(DemoSmoke, AHumanGameFiresHitsLosesItsLivesEndsAndRestartsAcrossAllocator
   EXPECT_GT(number(json, "game.kills"), 0u);                   // hit rocks
   EXPECT_EQ(number(json, "game.games"), 2u);                   // game over, then Enter
   EXPECT_EQ(json.at("game.game_over"), "false");
-  EXPECT_EQ(number(json, "game.lives"), 3u);  // the second game's
+  EXPECT_EQ(number(json, "game.lives"), 1u);  // the second game's
   // The first game's score went to the high score when its lives were gone.
   EXPECT_GT(number(json, "play.high_score"), 0u);
   EXPECT_EQ(number(json, "allocator_switches"), 2u);
@@ -862,7 +862,7 @@ TEST_F(DemoSmoke, AGameRecordedInTheWindowReplaysHeadlessAndInTheWindowToItsHash
   ::setenv("QUADPOOL_DEMO_KEYS", kHumanGameKeys, 1);
   const std::filesystem::path record = dir_ / "human.qpr";
   const test::ProcessResult played = test::run_quadpool(
-      std::string(kHumanGameArgs) + " --frames 900 --record '" + record.string() + "'",
+      std::string(kHumanGameArgs) + " --frames 1000 --record '" + record.string() + "'",
       test::Capture::Stdout);
   ASSERT_EQ(played.exit_code, 0) << played.output;
   const auto json = parse_summary(played);
@@ -879,8 +879,8 @@ TEST_F(DemoSmoke, AGameRecordedInTheWindowReplaysHeadlessAndInTheWindowToItsHash
   EXPECT_EQ(replayed.at("game.replay.matches"), "true");
   EXPECT_EQ(number(replayed, "game.games"), 2u);
 
-  // In the window: the replay plays its 900 ticks, then the game stands still on its hash.
-  const test::ProcessResult window = replay_in_window(record, 950);
+  // In the window: the replay plays its 1000 ticks, then the game stands still on its hash.
+  const test::ProcessResult window = replay_in_window(record, 1050);
   ASSERT_EQ(window.exit_code, 0) << window.output;
   const auto shown = parse_summary(window);
   EXPECT_EQ(shown.at("play.pilot"), "replay");
@@ -940,8 +940,8 @@ TEST_F(DemoSmoke, AbInPlayRunsBothLegsWithTheBotFlyingThenGivesThePlayerANewGame
 // A player's finished game sets the high score, final score included (blasts still going off
 // when the ship is lost score after the game is over), and the next run starts from it.
 TEST_F(DemoSmoke, AFinishedGameIsTheHighScoreWhichTheNextRunReads) {
-  const auto over = summary_of("5:down=W,5:down=D,5:down=Space",
-                               "--sprites 1500 --seed 3 --window 640x400 --frames 900");
+  const auto over = summary_of("5:down=D,5:down=Space,150:up=Space",
+                               "--sprites 1500 --seed 3 --lives 1 --window 640x400 --frames 900");
   ASSERT_EQ(over.at("game.game_over"), "true");
   EXPECT_GT(number(over, "game.score"), 0u);
   EXPECT_EQ(number(over, "play.high_score"), number(over, "game.score"));
@@ -958,7 +958,7 @@ TEST_F(DemoSmoke, AHighScoreThatCannotBeSavedIsANoticeAndTheGameGoesOn) {
   ::setenv("XDG_DATA_HOME", blocker.c_str(), 1);
   ::setenv("QUADPOOL_DEMO_KEYS", kHumanGameKeys, 1);
   const test::ProcessResult r =
-      test::run_quadpool(std::string(kHumanGameArgs) + " --frames 900", test::Capture::Stdout);
+      test::run_quadpool(std::string(kHumanGameArgs) + " --frames 1000", test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   EXPECT_EQ(number(json, "game.games"), 2u);
