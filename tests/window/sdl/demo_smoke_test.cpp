@@ -404,6 +404,27 @@ TEST_F(DemoSmoke, ThePanelCutsNothingAndNeedsNoScrollbarWithAnABResultAt720pAnd1
   }
 }
 
+// Sprites just over the map's 2 px drawn one quad each cost SDL's software renderer a frame
+// rate that fell from 137 to 44 FPS at 100,000 sprites in 1920x1080: under 4 px, more than
+// SpriteRenderer::kMostSpritesOneByOne sprites in view are a density map too.
+TEST_F(DemoSmoke, AHundredThousandSmallSpritesAreADensityMapNotAQuadEach) {
+  struct Case {
+    const char* args;
+    bool density_map;
+    std::uint64_t sprites;
+  };
+  // 2.07 px across and 100,000 in view: the map. 3.3 px and 40,000: a quad each, as are
+  // 10,000 sprites of 4.3 px.
+  for (const Case& c : {Case{"--sprites 100000 --window 1920x1080", true, 100000},
+                        Case{"--sprites 40000 --window 1920x1080", false, 40000},
+                        Case{"--sprites 10000 --window 1280x720", false, 10000}}) {
+    const auto json = summary_of("", std::string("--lab --frames 3 ") + c.args);
+    EXPECT_EQ(json.at("density_map"), c.density_map ? "true" : "false") << c.args;
+    EXPECT_EQ(number(json, "sprites_in_view"), c.sprites) << c.args;
+    EXPECT_EQ(number(json, "sprites_one_by_one"), c.density_map ? 0 : c.sprites) << c.args;
+  }
+}
+
 // The key list (F1) opens over the world with its key column as wide as the longest key's name,
 // and neither it nor the panel beside it is cut or needs a scrollbar, in either mode.
 TEST_F(DemoSmoke, TheKeyListFitsBesideThePanelAt720pAnd1080pInBothModes) {
