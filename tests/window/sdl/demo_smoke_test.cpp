@@ -404,6 +404,18 @@ TEST_F(DemoSmoke, ThePanelCutsNothingAndNeedsNoScrollbarWithAnABResultAt720pAnd1
   }
 }
 
+TEST_F(DemoSmoke, ThePanelFitsWithAnABResultWhenTheTreeIsBuiltInItsSubtreePools) {
+  // From 32,768 sprites the tree is built in 17 pools, one chunk or more each: the node pool's
+  // strip has its 12 rows, as at a million sprites, where with an A/B result the panel once
+  // needed a scrollbar (12 pixels at 1280x720) and cut its last section.
+  for (const std::string window : {"1280x720", "1920x1080"}) {
+    const auto json = summary_of("", "--lab --ab --sprites 33000 --frames 603 --window " + window);
+    ASSERT_EQ(json.at("ab.state"), "done") << window;
+    EXPECT_GE(number(json, "pool.chunks"), 12u) << window;
+    expect_panel_fits(json, "33,000 sprites at " + window);
+  }
+}
+
 // Sprites just over the map's 2 px drawn one quad each cost SDL's software renderer a frame
 // rate that fell from 137 to 44 FPS at 100,000 sprites in 1920x1080: under 4 px, more than
 // SpriteRenderer::kMostSpritesOneByOne sprites in view are a density map too.
