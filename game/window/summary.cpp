@@ -219,6 +219,8 @@ std::string summary_json(const SummaryInputs& in) {
   write_stream(json, in.stream);
   json.integer("draw_calls", in.draw_calls);
   json.boolean("density_map", in.density_map);
+  json.integer("sprites_in_view", in.sprites_in_view);
+  json.integer("sprites_one_by_one", in.sprites_one_by_one);
   write_ab(json, in.ab);
   write_query(json, in.selection);
   json.string_or_null("screenshot", in.screenshot != nullptr ? *in.screenshot : std::string());

@@ -37,6 +37,8 @@ struct SummaryInputs {
   VertexStreamStats stream{};
   std::size_t draw_calls = 0;
   bool density_map = false;  // the last frame drew the sprites as a density map
+  std::size_t sprites_in_view = 0;     // the last frame's sprites inside the view
+  std::size_t sprites_one_by_one = 0;  // of those, drawn as a quad each (0 with the map)
   std::string renderer;
   Layout layout{};  // the last frame's
   std::uint64_t layout_refits = 0;

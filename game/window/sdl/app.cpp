@@ -410,6 +410,8 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
       .stream = stream_.stats(),
       .draw_calls = sprite_renderer_.last_counts().draw_calls,
       .density_map = sprite_renderer_.last_counts().density_map,
+      .sprites_in_view = sprite_renderer_.last_counts().sprites,
+      .sprites_one_by_one = sprite_renderer_.last_counts().one_by_one,
       .renderer = target_.renderer_name(),
       .layout = target_.layout(),
       .layout_refits = target_.refits(),

@@ -374,17 +374,19 @@ void Overlay::draw_pool_panel(const OverlayView& view) {
         }
       }
     }
-    // One row per chunk in a band of at most 4 rows' height: at a million sprites 12 rows of
-    // full height would push the sections below off the bottom of a 720-pixel panel.
+    // One row per chunk, up to 12, in a band of the same height whatever the chunk count: the
+    // panel is then as tall with one chunk as at a million sprites, so what fits with a small
+    // scene fits with a large one (a band that grew with the chunks once cut the panel's last
+    // section at a million sprites with an A/B result).
     constexpr std::size_t kMaxRows = 12;
-    const std::size_t rows = std::min(pool.chunks, kMaxRows);
-    const float row_h = std::clamp(
-        std::floor(4.0f * 7.0f * scale_ / static_cast<float>(rows)) - 1.0f, 1.0f, 6.0f * scale_);
-    const ImVec2 at = reserve_bar(content_w_, static_cast<float>(rows) * (row_h + 1));
+    const std::size_t rows = std::clamp<std::size_t>(pool.chunks, 1, kMaxRows);
+    const float band_h = 2.0f * static_cast<float>(kMaxRows) * scale_;
+    const float row_h = std::max(std::floor(band_h / static_cast<float>(rows)) - 1.0f, 1.0f);
+    const ImVec2 at = reserve_bar(content_w_, band_h);
     const std::size_t columns =
         std::min<std::size_t>(per_chunk, static_cast<std::size_t>(content_w_));
     const float column_w = content_w_ / static_cast<float>(columns);
-    for (std::size_t c = 0; c < rows; ++c) {
+    for (std::size_t c = 0; c < std::min(pool.chunks, kMaxRows); ++c) {
       const float y = at.y + static_cast<float>(c) * (row_h + 1);
       for (std::size_t col = 0; col < columns; ++col) {
         // A column covers several blocks when the chunk is wider than the panel: it shows live
@@ -532,6 +534,7 @@ void Overlay::draw_scene_controls(const OverlayView& view, OverlayRequests& requ
 void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) {
   if (!ImGui::CollapsingHeader("A/B: pool vs new/delete", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const window::AbExperiment& ab = view.ab;
+  const std::optional<window::AbResult>& result = ab.result();
   if (ab.running()) {
     if (ImGui::Button("Cancel (Esc)")) requests.cancel_ab = true;
     ImGui::SameLine();
@@ -539,12 +542,20 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
     ImGui::ProgressBar(ab.progress(), ImVec2(-1, 0), left.c_str());
   } else {
     if (ImGui::Button("Run A/B (B)")) requests.start_ab = true;
+    const std::string legs = fmt::format("{} legs x {} frames", window::AbExperiment::kLegs,
+                                         window::AbExperiment::kLegFrames);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", legs.c_str());
     ImGui::SameLine();
-    ImGui::TextDisabled("%d legs x %d frames%s", window::AbExperiment::kLegs,
-                        static_cast<int>(window::AbExperiment::kLegFrames),
-                        ab.cancelled() ? ", last run cancelled" : "");
+    // The result's headline beside the button rather than on a line under the table: that line
+    // was the one a 720-pixel panel had no room for.
+    if (ab.cancelled()) {
+      ImGui::TextDisabled("%s, last run cancelled", legs.c_str());
+    } else if (result) {
+      text(fmt::format("new/delete tick median = {:.2f}x pool", result->tick_median_ratio()));
+    } else {
+      ImGui::TextDisabled("%s", legs.c_str());
+    }
   }
-  const std::optional<window::AbResult>& result = ab.result();
   if (result) {
     ImGui::TextDisabled("%s, seed %" PRIu64 ", depth %d, leaf capacity %d",
                         scene::scene_name(result->scene), result->seed, result->tree_max_depth,
@@ -580,8 +591,6 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
           *result->heap_allocations_per_tick[1], "%.1f");
     }
     ImGui::EndTable();
-    text(fmt::format("seed {}: new/delete's tick median is {:.2f}x pool's", result->seed,
-                     result->tick_median_ratio()));
   }
 }
 

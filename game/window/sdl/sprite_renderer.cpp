@@ -140,7 +140,12 @@ DrawCounts SpriteRenderer::draw(window::VertexStream& stream, const window::Came
   Batch batch(*this, stream, counts);
   const spatial::Aabb border{0, 0, view.world_side, view.world_side};
   const float sprite_pixels = 2.0f * view.typical_radius * camera.scale();
-  if (sprite_pixels < kDensityBelowPixels) {
+  // The sprites in view are counted only where the size alone does not decide.
+  const std::size_t in_view =
+      sprite_pixels >= kDensityBelowPixels && sprite_pixels < kCrowdBelowPixels
+          ? count_in_view(view.sprites, visible, kMostSpritesOneByOne)
+          : 0;
+  if (draws_density_map(sprite_pixels, in_view)) {
     // The tree and the border over the map, whose edge cells would hide them.
     draw_density(batch, camera, area, view, counts);
     draw_tree(batch, camera, visible, view, kTreeLineOnMap);
@@ -192,6 +197,7 @@ void SpriteRenderer::draw_sprites(Batch& batch, const window::Camera& camera,
                view.tint);
     ++counts.sprites;
   }
+  counts.one_by_one = counts.sprites;
 
   // Rings fade out as sprites shrink (gone at 2 px across): small, they hide the sprites.
   const float ring_amount = fade(2.0f * view.typical_radius * scale, 2.0f, 6.0f);
@@ -206,6 +212,17 @@ void SpriteRenderer::draw_sprites(Batch& batch, const window::Camera& camera,
       ring(batch, camera, view.sprites[i], atlas_.contact_ring, ring_colour);
     }
   }
+}
+
+std::size_t SpriteRenderer::count_in_view(std::span<const scene::Sprite> sprites,
+                                          const spatial::Aabb& visible,
+                                          std::size_t limit) noexcept {
+  std::size_t in_view = 0;
+  for (const scene::Sprite& s : sprites) {
+    if (!spatial::overlaps(scene::bounds_of(s), visible)) continue;
+    if (++in_view > limit) break;  // enough to decide
+  }
+  return in_view;
 }
 
 void SpriteRenderer::draw_density(Batch& batch, const window::Camera& camera,

@@ -404,6 +404,39 @@ TEST_F(DemoSmoke, ThePanelCutsNothingAndNeedsNoScrollbarWithAnABResultAt720pAnd1
   }
 }
 
+TEST_F(DemoSmoke, ThePanelFitsWithAnABResultWhenTheTreeIsBuiltInItsSubtreePools) {
+  // From 32,768 sprites the tree is built in 17 pools, one chunk or more each: the node pool's
+  // strip has its 12 rows, as at a million sprites, where with an A/B result the panel once
+  // needed a scrollbar (12 pixels at 1280x720) and cut its last section.
+  for (const std::string window : {"1280x720", "1920x1080"}) {
+    const auto json = summary_of("", "--lab --ab --sprites 33000 --frames 603 --window " + window);
+    ASSERT_EQ(json.at("ab.state"), "done") << window;
+    EXPECT_GE(number(json, "pool.chunks"), 12u) << window;
+    expect_panel_fits(json, "33,000 sprites at " + window);
+  }
+}
+
+// Sprites just over the map's 2 px drawn one quad each took SDL's software renderer twice the
+// CPU time per frame that the map takes at 100,000 sprites in 1920x1080: under 4 px, more than
+// SpriteRenderer::kMostSpritesOneByOne sprites in view are a density map too.
+TEST_F(DemoSmoke, AHundredThousandSmallSpritesAreADensityMapNotAQuadEach) {
+  struct Case {
+    const char* args;
+    bool density_map;
+    std::uint64_t sprites;
+  };
+  // 2.07 px across and 100,000 in view: the map. 3.3 px and 40,000: a quad each, as are
+  // 10,000 sprites of 4.3 px.
+  for (const Case& c : {Case{"--sprites 100000 --window 1920x1080", true, 100000},
+                        Case{"--sprites 40000 --window 1920x1080", false, 40000},
+                        Case{"--sprites 10000 --window 1280x720", false, 10000}}) {
+    const auto json = summary_of("", std::string("--lab --frames 3 ") + c.args);
+    EXPECT_EQ(json.at("density_map"), c.density_map ? "true" : "false") << c.args;
+    EXPECT_EQ(number(json, "sprites_in_view"), c.sprites) << c.args;
+    EXPECT_EQ(number(json, "sprites_one_by_one"), c.density_map ? 0 : c.sprites) << c.args;
+  }
+}
+
 // The key list (F1) opens over the world with its key column as wide as the longest key's name,
 // and neither it nor the panel beside it is cut or needs a scrollbar, in either mode.
 TEST_F(DemoSmoke, TheKeyListFitsBesideThePanelAt720pAnd1080pInBothModes) {
