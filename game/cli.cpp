@@ -224,6 +224,7 @@ std::string help_footer() {
       "  quadpool --sprites 20000\n"
       "  quadpool --record game.qpr\n"
       "  quadpool --lab --sprites 20000\n"
+      "  quadpool --ramp\n"
       "  quadpool --headless --sprites 100000 --ticks 600 --json\n"
       "  quadpool --headless --scene mixed --sprites 20000 --ticks 300 --json\n"
       "  quadpool --headless --switch-allocator-every 7 --verify\n"
@@ -408,6 +409,18 @@ void Parser::add_demo_options() {
                            "Demo: start an A/B run (pool against new-delete) on the first "
                            "frame, in the game with the bot flying every leg; with --frames its "
                            "result goes into the JSON summary"));
+  demo_only.push_back(flag("--ramp", demo.ramp,
+                           "Demo: open the lab and start the ramp on the first frame: the field "
+                           "grown in 7 steps to --ramp-to sprites, the tick timed with the pools "
+                           "against new-delete at each; with --frames its steps go into the JSON "
+                           "summary"));
+  demo_only.push_back(
+      value("--ramp-to", demo.ramp_to, "N",
+            fmt::format("Demo: the ramp's top (--ramp and the G key), {}..{}; its steps climb "
+                        "from N/100 (default {})",
+                        window::kMinRampTop, sim::kMaxSprites, window::kDefaultRampTop),
+            range_text(window::kMinRampTop, sim::kMaxSprites))
+          ->transform(unsigned_in(failure, "--ramp-to", window::kMinRampTop, sim::kMaxSprites)));
   demo_only.push_back(flag("--lab", demo.lab,
                            "Demo: open the lab (watch, spawn, query) instead of the game; Tab "
                            "switches between them"));
@@ -492,15 +505,26 @@ void check_play(const Parser& parser) {
   if (given("--bot") && given("--pilot")) {
     bad("--bot cannot be used with --pilot: --bot is --pilot bot, give one of them");
   }
+<<<<<<< HEAD
   if (given("--lab")) {
     for (const char* name :
          {"--play", "--bot", "--pilot", "--storm", "--lives", "--record", "--replay"}) {
+=======
+  // --ramp runs in the lab, so it opens the lab as --lab does.
+  for (const char* lab : {"--lab", "--ramp"}) {
+    if (!given(lab)) continue;
+    for (const char* name : {"--play", "--bot", "--pilot", "--storm", "--record", "--replay"}) {
+>>>>>>> showoff
       if (given(name)) {
-        bad(fmt::format("{} cannot be used with --lab: the lab plays no game (Tab switches to the "
+        bad(
+            fmt::format("{} cannot be used with {}: the lab plays no game (Tab switches to the "
                         "game, which the window opens on without --lab)",
-                        name));
+                        name, lab));
       }
     }
+  }
+  if (given("--ramp") && given("--ab")) {
+    bad("--ramp cannot be used with --ab: each measures the tick alone; give one of them");
   }
   if (given("--replay")) {
     for (const char* name :
@@ -617,6 +641,7 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
   demo.window_height = parser.window.height;
   demo.window_size_given = parser.app.count("--window") > 0;
   if (parser.frames != 0) demo.frames = parser.frames;
+  if (demo.ramp) demo.lab = true;
   return command;
 }
 

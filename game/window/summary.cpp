@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <string>
 
+#include "common/scene/scene.hpp"
 #include "engine/memory/allocator_kind.hpp"
-#include "game/util/json_writer.hpp"
 #include "game/sim/report_json.hpp"
 #include "game/sim/simulation.hpp"
-#include "common/scene/scene.hpp"
+#include "game/util/json_writer.hpp"
+#include "game/window/allocator_legs.hpp"
+#include "game/window/ramp_experiment.hpp"
 
 namespace quadpool::game::window {
 
@@ -71,7 +73,8 @@ void write_panel(util::JsonWriter& json, const SummaryInputs& in) {
   json.end();
 }
 
-void write_ab_mode(util::JsonWriter& json, const char* key, const AbResult& result, int mode) {
+// One allocator's side of alternating legs (an A/B run's, a ramp step's).
+void write_ab_mode(util::JsonWriter& json, const char* key, const LegFigures& result, int mode) {
   json.begin(key);
   json.begin("tick_ms");
   json.number("median", result.tick_ms[mode].median);
@@ -116,6 +119,33 @@ void write_ab(util::JsonWriter& json, const AbExperiment& ab) {
     write_ab_mode(json, "pool", *result, 0);
     write_ab_mode(json, "new_delete", *result, 1);
     json.number("tick_median_ratio", result->tick_median_ratio());  // new-delete / pool
+  }
+  json.end();
+}
+
+// "ramp": {"state": "none" | "running" | "stopped" | "done", what it ran on, and "steps": one
+// object per step measured, in order, each with its sprites and the A/B result's "pool",
+// "new_delete" and "tick_median_ratio"}. A stopped ramp keeps the steps it finished.
+void write_ramp(util::JsonWriter& json, const RampExperiment& ramp) {
+  json.begin("ramp");
+  json.string("state", ramp_state_name(ramp.state()));
+  if (ramp.state() != RampExperiment::State::None) {
+    json.string("scene", scene::scene_name(ramp.scene().kind));
+    sim::write_seed(json, "seed", ramp.scene().seed);
+    json.integer("top", ramp.top());
+    json.integer("legs", RampExperiment::kLegs);
+    json.integer("leg_frames", RampExperiment::kLegFrames);
+    json.integer("warmup_frames", RampExperiment::kWarmupFrames);
+    json.begin_array("steps");
+    for (const RampStep& step : ramp.results()) {
+      json.begin();
+      json.integer("sprites", step.sprites);
+      write_ab_mode(json, "pool", step.figures, 0);
+      write_ab_mode(json, "new_delete", step.figures, 1);
+      json.number("tick_median_ratio", step.figures.tick_median_ratio());  // new-delete / pool
+      json.end();
+    }
+    json.end_array();
   }
   json.end();
 }
@@ -222,6 +252,7 @@ std::string summary_json(const SummaryInputs& in) {
   json.integer("sprites_in_view", in.sprites_in_view);
   json.integer("sprites_one_by_one", in.sprites_one_by_one);
   write_ab(json, in.ab);
+  write_ramp(json, in.ramp);
   write_query(json, in.selection);
   json.string_or_null("screenshot", in.screenshot != nullptr ? *in.screenshot : std::string());
   json.string_or_null("f12_screenshot", in.f12_screenshot);

@@ -7,13 +7,14 @@
 #include <cstdint>
 #include <string>
 
+#include "game/play/play_report.hpp"
+#include "game/sim/simulation.hpp"
 #include "game/window/ab_experiment.hpp"
 #include "game/window/frame_stats.hpp"
 #include "game/window/layout.hpp"
+#include "game/window/ramp_experiment.hpp"
 #include "game/window/selection.hpp"
 #include "game/window/vertex_stream.hpp"
-#include "game/play/play_report.hpp"
-#include "game/sim/simulation.hpp"
 
 namespace quadpool::game::window {
 
@@ -52,6 +53,7 @@ struct SummaryInputs {
   double cpu_ms_per_frame = 0;              // this process's CPU time per frame, start-up included
   const std::string* screenshot = nullptr;  // the file written; nullptr: none
   const AbExperiment& ab;
+  const RampExperiment& ramp;
   const std::string& f12_screenshot;  // the last one F12 saved; empty: none
   const Selection& selection;
   PanelFit panel_fit{};       // how far the panel's content ever reached past its edges

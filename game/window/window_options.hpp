@@ -19,6 +19,8 @@ namespace quadpool::game::window {
 inline constexpr std::uint64_t kMaxFrames = 100'000'000;
 inline constexpr int kMinWindowWidth = 320, kMaxWindowWidth = 7680;
 inline constexpr int kMinWindowHeight = 240, kMaxWindowHeight = 4320;
+/// --ramp-to: the ramp's top, whose steps climb from a hundredth of it (so at 100 from 1).
+inline constexpr std::uint64_t kMinRampTop = 100, kDefaultRampTop = 1'000'000;
 
 struct WindowOptions {
   /// The flags the headless runner takes too: the scene and the field, --threads, and the
@@ -33,6 +35,8 @@ struct WindowOptions {
   bool vsync = true;
   bool shake = true;  // --shake: the game's screen shake (off: the view stays still)
   bool ab = false;  // start an A/B run on the first frame (so --frames runs can record it)
+  bool ramp = false;  // start the ramp on the first frame (in the lab: --ramp opens it)
+  std::uint64_t ramp_to = kDefaultRampTop;  // the ramp's top, for --ramp and the key alike
   // The window opens on the game (see docs/window.md, "Two modes, one key apart", for why);
   // --lab opens the lab.
   bool lab = false;

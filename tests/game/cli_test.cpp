@@ -105,6 +105,23 @@ TEST(CommandLine, ThePlayFlagsWorkInTheWindowToo) {
   EXPECT_TRUE(lab.command->demo.lab);
 }
 
+// --ramp starts the ramp at launch, in the lab; --ramp-to sets its top for --ramp and G alike.
+TEST(CommandLine, RampOpensTheLabAndRampToSetsItsTop) {
+  const ParseResult plain = parse({"--lab"});
+  ASSERT_TRUE(plain.command.has_value()) << plain.message;
+  EXPECT_FALSE(plain.command->demo.ramp);
+  EXPECT_EQ(plain.command->demo.ramp_to, 1'000'000u);
+  const ParseResult ramp = parse({"--ramp", "--ramp-to", "0500"});
+  ASSERT_TRUE(ramp.command.has_value()) << ramp.message;
+  EXPECT_TRUE(ramp.command->demo.ramp);
+  EXPECT_TRUE(ramp.command->demo.lab);
+  EXPECT_EQ(ramp.command->demo.ramp_to, 500u);  // decimal, not octal
+  const ParseResult key = parse({"--lab", "--ramp-to", "100"});
+  ASSERT_TRUE(key.command.has_value()) << key.message;
+  EXPECT_FALSE(key.command->demo.ramp);
+  EXPECT_EQ(key.command->demo.ramp_to, 100u);
+}
+
 TEST(CommandLine, DemoFlagsFillDemoOptions) {
   const ParseResult r =
       parse({"--sprites", "5000", "--seed", "9", "--allocator", "new-delete", "--window",
@@ -148,6 +165,9 @@ TEST(CommandLine, HelpNamesEveryDefaultAndCap) {
         "--switch-allocator-every", "--verify", "--json", "--window", "--frames", "--screenshot",
         "--vsync", "default pool", "--scene", "uniform|clustered|mixed|streams", "default uniform",
         "--ab", "--threads", "1..256"}) {
+    EXPECT_NE(r.message.find(text), std::string::npos) << "help lacks '" << text << "'";
+  }
+  for (const char* text : {"--ramp", "--ramp-to N", "100..1000000", "(default 1000000)"}) {
     EXPECT_NE(r.message.find(text), std::string::npos) << "help lacks '" << text << "'";
   }
 }
@@ -218,6 +238,20 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--headless", "--scene"}, "--scene", "'uniform', 'clustered', 'mixed', 'streams'"},
       {{"--headless", "--ab"}, "--ab", "cannot be used with --headless"},
       {{"--ab=1"}, "--ab", "takes no value"},
+      // The ramp: its top in [100, 1000000], a demo flag of the lab's, alone among measurements.
+      {{"--ramp-to", "99"}, "--ramp-to", "[100, 1000000]"},
+      {{"--ramp-to", "1000001"}, "--ramp-to", "[100, 1000000]"},
+      {{"--ramp-to", "1e6"}, "--ramp-to", "[100, 1000000]"},
+      {{"--ramp-to", "-5"}, "--ramp-to", "[100, 1000000]"},
+      {{"--ramp-to"}, "--ramp-to", "[100, 1000000]"},
+      {{"--ramp-to="}, "--ramp-to", "[100, 1000000]"},
+      {{"--ramp-to", "500", "--ramp-to", "600"}, "--ramp-to", "more than once"},
+      {{"--ramp=1"}, "--ramp", "takes no value"},
+      {{"--headless", "--ramp"}, "--ramp", "cannot be used with --headless"},
+      {{"--headless", "--ramp-to", "1000"}, "--ramp-to", "cannot be used with --headless"},
+      {{"--ramp", "--ab"}, "--ramp", "cannot be used with --ab"},
+      {{"--ramp", "--bot"}, "--bot", "cannot be used with --ramp"},
+      {{"--ramp", "--replay", "r.qpr"}, "--replay", "cannot be used with --ramp"},
       // Each of these was accepted, or misreported, before.
       {{"--headless", "--json", "--json"}, "--json", "more than once"},
       {{"--headless", "--headless"}, "--headless", "more than once"},

@@ -1,7 +1,7 @@
 // The demo's frame loop: events to actions, ticks, drawing, the A/B run's steps, the summary.
 //
-// Sections: construction, modes, the frame loop, drawing, actions, A/B comparison, the end and
-// the summary.
+// Sections: construction, modes, the frame loop, drawing, actions, A/B comparison, the ramp, the
+// end and the summary.
 #include "game/window/sdl/app.hpp"
 
 #include <SDL.h>
@@ -155,6 +155,7 @@ int App::run() {
       apply(pick);
     }
     if (options_.ab && loop_.frame == 0) start_ab();
+    if (options_.ramp && loop_.frame == 0) toggle_ramp();
     update_layout();
 
     window::FrameSample sample;
@@ -176,7 +177,8 @@ int App::run() {
     if (options_.vsync) target_.wait_for_refresh(frame_start);
     sample.total = static_cast<float>(ms_since(frame_start));
     stats_.record(sample);
-    ab_.record(sample, ab_parts());
+    runs_.ab.record(sample, ab_parts());
+    runs_.ramp.record(sample, ramp_parts());
     // After the sample is recorded: a request that replaces the scene acts from the next frame.
     apply(requests);
     ++loop_.frame;
@@ -196,14 +198,14 @@ int App::run() {
 // This frame's ticks, paced once for both modes: the lab's at its speed, or one of the game's
 // (none while paused, one for a step), flown by whoever flies it.
 void App::tick(window::FrameSample& sample) {
-  const bool spawning = input_.spawning() && !ab_.running();
+  const bool spawning = input_.spawning() && !runs_.running();
   const window::Pace pace = window::take_pace(controls_);
   shown().tick({.pace = pace,
                 .speed = controls_.speed,
                 .game_ticks = game_ticks(pace),
                 .camera = camera_,
                 .spawn_at = spawning ? std::optional(input_.mouse()) : std::nullopt,
-                .ab_running = ab_.running()},
+                .ab_running = runs_.running()},
                sample);
 }
 
@@ -211,7 +213,7 @@ void App::tick(window::FrameSample& sample) {
 // as fast as they go; the clock stops while the game is paused, stepped or not shown, so that
 // it never catches up on that time.
 int App::game_ticks(window::Pace pace) {
-  if (loop_.mode != Mode::Play || pace != window::Pace::Run || ab_.running()) {
+  if (loop_.mode != Mode::Play || pace != window::Pace::Run || runs_.running()) {
     game_clock_.stop();
     return 1;
   }
@@ -231,7 +233,7 @@ void App::handle_events() {
     const ImGuiIO& io = ImGui::GetIO();
     // In the game the pilot's keys and buttons are the pilot's alone; in an A/B run the bot
     // flies, so they do nothing.
-    if (!ab_.running() && shown().handle(event, io.WantCaptureMouse, io.WantCaptureKeyboard)) {
+    if (!runs_.running() && shown().handle(event, io.WantCaptureMouse, io.WantCaptureKeyboard)) {
       continue;
     }
     if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_FOCUS_LOST) {
@@ -274,7 +276,9 @@ OverlayRequests App::draw_overlay() {
   const OverlayView view{.stats = stats_,
                          .sim = shown().sim(),
                          .stream = stream_,
-                         .ab = ab_.experiment(),
+                         .ab = runs_.ab.experiment(),
+                         .ramp = runs_.ramp.experiment(),
+                         .ramp_top = static_cast<std::size_t>(options_.ramp_to),
                          .selection = lab_.selection(),
                          .controls = controls_,
                          .last_draw = sprite_renderer_.last_counts(),
@@ -303,15 +307,23 @@ bool App::save_frame(bool last_frame) {
 
 // --- actions -----------------------------------------------------------------------------------
 
+// While an A/B run or the ramp times the ticks, Esc stops it rather than the demo (so does G the
+// ramp), and what would change the measurement is ignored. True when `action` was taken here.
+bool App::apply_while_measuring(Action action) {
+  if (!runs_.running()) return false;
+  if (action == Action::Quit || (action == Action::ToggleRamp && runs_.ramp.running())) {
+    runs_.ab.cancel(ab_parts());
+    runs_.ramp.stop(ramp_parts());
+    return true;
+  }
+  if (!locked_during_ab(action)) return false;
+  util::logger().info("{} in progress: key ignored (Esc stops it)",
+                      runs_.ab.running() ? "A/B run" : "ramp");
+  return true;
+}
+
 void App::apply(Action action) {
-  if (ab_.running() && action == Action::Quit) {
-    ab_.cancel(ab_parts());  // Esc during an A/B run stops the run, not the demo
-    return;
-  }
-  if (ab_.running() && locked_during_ab(action)) {
-    util::logger().info("A/B run in progress: key ignored (Esc cancels the run)");
-    return;
-  }
+  if (apply_while_measuring(action)) return;
   switch (action) {
     case Action::None:
       break;
@@ -345,12 +357,15 @@ void App::apply(Action action) {
       apply(lab_.apply(action, overlay_.seed_field()));
       break;
     case Action::StartAb:
-      if (loop_.mode == Mode::Play && play_.player_in_game() && !ab_.running() &&
-          !ab_.confirmed(Clock::now())) {
+      if (loop_.mode == Mode::Play && play_.player_in_game() && !runs_.ab.running() &&
+          !runs_.ab.confirmed(Clock::now())) {
         notify("B again within 3 s: an A/B run ends this game (the bot flies every leg)");
         break;
       }
       start_ab();
+      break;
+    case Action::ToggleRamp:
+      toggle_ramp();
       break;
     case Action::FitCamera:
       fit_camera();
@@ -373,18 +388,20 @@ void App::apply(Action action) {
 
 void App::apply(const OverlayRequests& requests) {
   if (requests.allocator && *requests.allocator != allocator()) switch_allocator();
-  apply(lab_.apply(requests, ab_.running()));
+  apply(lab_.apply(requests, runs_.running()));
   if (requests.start_ab) start_ab();
-  if (requests.cancel_ab) ab_.cancel(ab_parts());
+  if (requests.cancel_ab) runs_.ab.cancel(ab_parts());
+  if (requests.start_ramp && !runs_.ramp.running()) toggle_ramp();
+  if (requests.stop_ramp) runs_.ramp.stop(ramp_parts());
 }
 
 // --- A/B comparison ----------------------------------------------------------------------------
 
 // B, the panel's button or --ab. In the game the bot flies every leg: no key stays held.
 void App::start_ab() {
-  if (ab_.running()) return;
+  if (runs_.running()) return;
   play_.release_pilot();
-  ab_.start(ab_parts());
+  runs_.ab.start(ab_parts());
 }
 
 AbRun::Parts App::ab_parts() noexcept {
@@ -393,6 +410,23 @@ AbRun::Parts App::ab_parts() noexcept {
           .controls = controls_,
           .camera = camera_,
           .area = target_.layout().world};
+}
+
+// --- the ramp ----------------------------------------------------------------------------------
+
+// G, the panel's button or --ramp (which opens the lab): starts the ramp, or stops a running
+// one. It grows the lab's field, so it runs in the lab only, and never beside an A/B run.
+void App::toggle_ramp() {
+  if (runs_.ramp.running()) {
+    runs_.ramp.stop(ramp_parts());
+    return;
+  }
+  if (loop_.mode != Mode::Lab || runs_.ab.running()) return;
+  runs_.ramp.start(ramp_parts(), static_cast<std::size_t>(options_.ramp_to));
+}
+
+RampRun::Parts App::ramp_parts() noexcept {
+  return {.lab = lab_, .controls = controls_, .camera = camera_, .area = target_.layout().world};
 }
 
 // --- the end and the summary -------------------------------------------------------------------
@@ -423,7 +457,8 @@ void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const 
       .heap_counter = heap_counted_,
       .cpu_ms_per_frame = cpu_ms_per_frame,
       .screenshot = screenshot_written ? &options_.screenshot : nullptr,
-      .ab = ab_.experiment(),
+      .ab = runs_.ab.experiment(),
+      .ramp = runs_.ramp.experiment(),
       .f12_screenshot = target_.last_f12(),
       .selection = lab_.selection(),
       .panel_fit = overlay_.fit(),

@@ -5,9 +5,9 @@
 /// its ticks and the query tool). The App decides pause and step for both (take_pace), and each
 /// other part has one job: WindowTarget (layout, clip, screenshots), Input (scripted keys, mouse
 /// gestures, keys to actions through the key map), Camera, AbRun (an A/B run; in the game the
-/// bot flies its legs), Overlay (the panels, which see only an OverlayView), and summary_json
-/// (the JSON printed at exit). run_window() (run_window.cpp) sets SDL up and hands the window
-/// and renderer to an App.
+/// bot flies its legs), RampRun (the lab's field ramped to a million sprites), Overlay (the panels,
+/// which see only an OverlayView), and summary_json (the JSON printed at exit). run_window()
+/// (run_window.cpp) sets SDL up and hands the window and renderer to an App.
 
 #include <cstdint>
 #include <optional>
@@ -26,6 +26,7 @@
 #include "game/window/sdl/lab_screen.hpp"
 #include "game/window/sdl/overlay.hpp"
 #include "game/window/sdl/play_screen.hpp"
+#include "game/window/sdl/ramp_run.hpp"
 #include "game/window/sdl/screen.hpp"
 #include "game/window/sdl/sprite_renderer.hpp"
 #include "game/window/sdl/textures.hpp"
@@ -66,6 +67,13 @@ class App {
     bool other_mode_shows_panel = false;  // H of the mode not shown
   };
 
+  // The runs that time the ticks; while either runs, what would change them is locked.
+  struct Measurements {
+    AbRun ab;
+    RampRun ramp;
+    bool running() const noexcept { return ab.running() || ramp.running(); }
+  };
+
   // The screen of the mode shown.
   Screen& shown() noexcept;
   const Screen& shown() const noexcept;
@@ -76,6 +84,7 @@ class App {
   void switch_allocator();
   memory::AllocatorKind allocator() const noexcept;
   void update_layout();
+  bool apply_while_measuring(Action action);
   void apply(Action action);
   void apply(const OverlayRequests& requests);
   void apply(const LabScreen::Change& change);
@@ -83,6 +92,8 @@ class App {
   void fit_camera();
   void start_ab();
   AbRun::Parts ab_parts() noexcept;
+  void toggle_ramp();
+  RampRun::Parts ramp_parts() noexcept;
   OverlayRequests render();
   void draw_world();
   OverlayRequests draw_overlay();
@@ -102,7 +113,7 @@ class App {
   window::FrameStats stats_;
   window::Controls controls_;
   Overlay overlay_;
-  AbRun ab_;
+  Measurements runs_;
   Notice notice_;
   Loop loop_;
 };

@@ -62,6 +62,13 @@ constexpr KeyBinding kBindings[] = {
      "every leg; pause, speed, scene, draw toggles and queries are locked while it runs)",
      Action::StartAb,
      {SDLK_b}},
+    {"G",
+     kLab,
+     "ramp the field from 10,000 to 1,000,000 sprites (--ramp-to sets the top), timing the tick "
+     "with the pools against new-delete at each step; the panel plots both (G again stops it; "
+     "the same things as in an A/B run are locked meanwhile)",
+     Action::ToggleRamp,
+     {SDLK_g}},
     {"F", kLab, "fit the world in the window", Action::FitCamera, {SDLK_f}},
     {"H",
      kBoth,
@@ -83,7 +90,7 @@ constexpr KeyBinding kBindings[] = {
      "save a screenshot (quadpool-FRAME.png in the working directory)",
      Action::Screenshot,
      {SDLK_F12}},
-    {"Esc", kBoth, "quit, or cancel a running A/B comparison", Action::Quit, {SDLK_ESCAPE}},
+    {"Esc", kBoth, "quit, or cancel a running A/B comparison or ramp", Action::Quit, {SDLK_ESCAPE}},
     {"left drag", kLab, "spawn sprites under the cursor", Action::None, {}},
     {"shift + left drag",
      kLab,
@@ -138,6 +145,7 @@ bool locked_during_ab(Action action) noexcept {
     case Action::DoubleSprites:
     case Action::HalveSprites:
     case Action::StartAb:
+    case Action::ToggleRamp:
     case Action::ToggleUi:
     case Action::SwitchMode:
       return true;

@@ -34,6 +34,7 @@ enum class Action {
   DoubleSprites,
   HalveSprites,
   StartAb,
+  ToggleRamp,  // starts the ramp, or stops a running one
   FitCamera,
   ToggleUi,
   ToggleHelp,
@@ -41,7 +42,7 @@ enum class Action {
   Screenshot,
   SwitchMode,
   ToggleMute,
-  Quit,         // Esc: cancels a running A/B run instead
+  Quit,         // Esc: cancels a running A/B run or ramp instead
   CloseWindow,  // the window's close button (not a key): always quits
 };
 
@@ -54,7 +55,8 @@ struct KeyBinding {
   int keys[3];  // SDL_Keycodes that trigger it; 0 ends the list (mouse rows have none)
 };
 
-/// Actions that would change what an A/B run measures: they wait until it is done.
+/// Actions that would change what an A/B run or the ramp measures: they wait until it is done
+/// (the ramp's own key stops it).
 bool locked_during_ab(Action action) noexcept;
 
 /// Every row, in the help panel's order.

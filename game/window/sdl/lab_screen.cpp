@@ -67,6 +67,13 @@ void LabScreen::start_ab_leg(memory::AllocatorKind kind, window::Camera& camera,
   frame(camera, area);
 }
 
+void LabScreen::start_ramp_step(std::size_t sprites, std::uint64_t seed, memory::AllocatorKind kind,
+                                window::Camera& camera, const window::ScreenRect& area) {
+  runner_.set_allocator(kind);
+  reset(sprites, seed);
+  frame(camera, area);
+}
+
 LabScreen::Change LabScreen::apply(Action action, std::uint64_t seed_field) {
   switch (action) {
     // The seed in the overlay's field, as its button does.

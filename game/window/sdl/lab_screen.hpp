@@ -59,6 +59,11 @@ class LabScreen final : public Screen {
                     const window::ScreenRect& area) override;
   void end_ab(memory::AllocatorKind saved) override { runner_.set_allocator(saved); }
 
+  /// A ramp's step: a new scene of `sprites` from `seed` (same kind and tree settings) on
+  /// `kind`, framed in `area`.
+  void start_ramp_step(std::size_t sprites, std::uint64_t seed, memory::AllocatorKind kind,
+                       window::Camera& camera, const window::ScreenRect& area);
+
   /// The lab's keys: Reset (from `seed_field`, the panel's seed), DoubleSprites, HalveSprites,
   /// ClearSelection; any other action changes nothing here.
   Change apply(Action action, std::uint64_t seed_field);

@@ -17,10 +17,11 @@
 
 #include <fmt/format.h>
 
+#include "common/scene/scene.hpp"
 #include "engine/memory/allocator_kind.hpp"
 #include "game/window/sdl/key_map.hpp"
 #include "game/window/sdl/play_hud.hpp"
-#include "common/scene/scene.hpp"
+#include "game/window/sdl/ramp_panel.hpp"
 
 namespace quadpool::game::window::sdl {
 
@@ -52,6 +53,11 @@ constexpr ImU32 kPoolMode = IM_COL32(90, 210, 110, 255);
 constexpr ImU32 kNewDeleteMode = IM_COL32(255, 90, 80, 255);
 constexpr ImU32 kNotice = IM_COL32(255, 210, 90, 255);
 constexpr ImU32 kBarFill = IM_COL32(40, 110, 60, 255);  // a dark kLive, under white figures
+
+// An A/B run or the ramp is timing the ticks: the widgets that would change them are locked.
+bool measuring(const OverlayView& view) {
+  return view.ab.running() || view.ramp.running();
+}
 
 ImVec4 colour(ImU32 c) {
   return ImGui::ColorConvertU32ToFloat4(c);
@@ -305,7 +311,7 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
   // The allocator switch, and what this frame's tick allocated.
   ImGui::Separator();
   int kind = view.sim.allocator() == memory::AllocatorKind::Pool ? 0 : 1;
-  ImGui::BeginDisabled(view.ab.running());  // an A/B run switches by itself
+  ImGui::BeginDisabled(measuring(view));  // an A/B run or the ramp switches by itself
   ImGui::TextUnformatted(view.mode == Mode::Play ? "Nodes, entities from" : "Tree nodes from");
   ImGui::SameLine();
   const bool changed = ImGui::RadioButton("Pool", &kind, 0);
@@ -457,8 +463,8 @@ void Overlay::draw_stream_panel(const OverlayView& view) {
 void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requests) {
   if (!ImGui::CollapsingHeader("Controls", ImGuiTreeNodeFlags_DefaultOpen)) return;
   window::Controls& controls = view.controls;
-  // An A/B run owns the scene, the speed and the drawing until it is done or cancelled.
-  ImGui::BeginDisabled(view.ab.running());
+  // An A/B run or the ramp owns the scene, the speed and the drawing until it is done.
+  ImGui::BeginDisabled(measuring(view));
   // The game's field is the game's: its size and scene are chosen on the command line.
   const bool lab = view.mode == Mode::Lab;
   if (lab) draw_scene_size(view, requests);
@@ -531,8 +537,25 @@ void Overlay::draw_scene_controls(const OverlayView& view, OverlayRequests& requ
   }
 }
 
+// The A/B run and, in the lab, the ramp: their buttons or the running one's progress, then the
+// result of the one that ran last (one at a time, so that the panel fits in 720 pixels).
 void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) {
-  if (!ImGui::CollapsingHeader("A/B: pool vs new/delete", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const bool lab = view.mode == Mode::Lab;
+  const char* title = lab ? "Pool vs new/delete: A/B, ramp###ab" : "A/B: pool vs new/delete###ab";
+  if (!ImGui::CollapsingHeader(title, ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (view.ab.running()) ramp_shown_ = false;
+  if (view.ramp.running()) ramp_shown_ = true;
+  draw_run_buttons(view, requests);
+  if (lab && ramp_shown_) {
+    draw_ramp_result(view.ramp, content_w_, scale_);
+  } else {
+    draw_ab_result(view.ab);
+  }
+}
+
+// Cancel or Stop beside a running one's progress bar; else a button for each (the ramp's in the
+// lab only), their sizes in tooltips.
+void Overlay::draw_run_buttons(const OverlayView& view, OverlayRequests& requests) {
   const window::AbExperiment& ab = view.ab;
   const std::optional<window::AbResult>& result = ab.result();
   if (ab.running()) {
@@ -540,6 +563,7 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
     ImGui::SameLine();
     const std::string left = fmt::format("{:.0f} s left", ab.seconds_left());
     ImGui::ProgressBar(ab.progress(), ImVec2(-1, 0), left.c_str());
+<<<<<<< HEAD
   } else {
     if (ImGui::Button("Run A/B (B)")) requests.start_ab = true;
     const std::string legs = fmt::format("{} legs x {} frames", window::AbExperiment::kLegs,
@@ -556,6 +580,39 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
       ImGui::TextDisabled("%s", legs.c_str());
     }
   }
+=======
+    return;
+  }
+  if (view.ramp.running()) {
+    requests.stop_ramp = draw_ramp_progress(view.ramp);
+    return;
+  }
+  if (ImGui::Button("Run A/B (B)")) requests.start_ab = true;
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%d legs x %d frames of the scene as it is", window::AbExperiment::kLegs,
+                      static_cast<int>(window::AbExperiment::kLegFrames));
+  }
+  if (view.mode == Mode::Lab) {
+    ImGui::SameLine();
+    const std::string ramp = fmt::format("Ramp to {} (G)", sprites_label(view.ramp_top));
+    if (ImGui::Button(ramp.c_str())) requests.start_ramp = true;
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "%d steps from %s sprites, %d legs x %d frames each", window::RampExperiment::kSteps,
+          sprites_label(window::RampExperiment::steps_for(view.ramp_top)[0]).c_str(),
+          window::RampExperiment::kLegs, static_cast<int>(window::RampExperiment::kLegFrames));
+    }
+  }
+  if (ab.cancelled() && !ramp_shown_) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("last run cancelled");
+  }
+}
+
+// The last A/B result: the scene it ran, the table, the ratio.
+void Overlay::draw_ab_result(const window::AbExperiment& ab) {
+  const std::optional<window::AbResult>& result = ab.result();
+>>>>>>> showoff
   if (result) {
     ImGui::TextDisabled("%s, seed %" PRIu64 ", depth %d, leaf capacity %d",
                         scene::scene_name(result->scene), result->seed, result->tree_max_depth,

@@ -1,9 +1,9 @@
 #pragma once
-/// The ImGui overlay, a panel docked beside the world (game/window/layout.hpp): frame times by phase, the
-/// allocator switch, tree statistics, the key map, the A/B run, controls, pool and vertex-stream
-/// occupancy. The panels draw
-/// what an OverlayView hands them and return what the user asked for as OverlayRequests; they
-/// never reach into the App.
+/// The ImGui overlay, a panel docked beside the world (game/window/layout.hpp): frame times by
+/// phase, the allocator switch, tree statistics, the key map, the A/B run, the ramp
+/// (ramp_panel.hpp), controls, pool and vertex-stream occupancy. The panels draw what an
+/// OverlayView hands them and return what the user asked for as OverlayRequests; they never reach
+/// into the App.
 
 #include <chrono>
 #include <cstddef>
@@ -14,19 +14,20 @@
 #include <string>
 #include <vector>
 
+#include "common/scene/scene.hpp"
 #include "engine/memory/allocator_kind.hpp"
 #include "engine/memory/pool_allocator.hpp"
-#include "game/window/sdl/key_map.hpp"
-#include "game/window/sdl/sprite_renderer.hpp"
+#include "game/play/entity_stores.hpp"
+#include "game/sim/simulation.hpp"
 #include "game/window/ab_experiment.hpp"
 #include "game/window/controls.hpp"
 #include "game/window/frame_stats.hpp"
 #include "game/window/layout.hpp"
+#include "game/window/ramp_experiment.hpp"
+#include "game/window/sdl/key_map.hpp"
+#include "game/window/sdl/sprite_renderer.hpp"
 #include "game/window/selection.hpp"
 #include "game/window/vertex_stream.hpp"
-#include "game/play/entity_stores.hpp"
-#include "game/sim/simulation.hpp"
-#include "common/scene/scene.hpp"
 
 struct ImGuiStyle;
 
@@ -38,6 +39,8 @@ struct OverlayView {
   const sim::Simulation& sim;
   const window::VertexStream& stream;
   const window::AbExperiment& ab;
+  const window::RampExperiment& ramp;
+  std::size_t ramp_top = 0;  // what the next ramp climbs to (--ramp-to)
   const window::Selection& selection;
   window::Controls& controls;
   DrawCounts last_draw{};
@@ -61,6 +64,8 @@ struct OverlayRequests {
   std::optional<TreeLimits> tree_limits;  // a tree slider was let go: these settings
   bool start_ab = false;
   bool cancel_ab = false;
+  bool start_ramp = false;
+  bool stop_ramp = false;
 };
 
 class Overlay {
@@ -93,6 +98,8 @@ class Overlay {
   void draw_scene_size(const OverlayView& view, OverlayRequests& requests);
   void draw_scene_controls(const OverlayView& view, OverlayRequests& requests);
   void draw_ab_panel(const OverlayView& view, OverlayRequests& requests);
+  void draw_run_buttons(const OverlayView& view, OverlayRequests& requests);
+  void draw_ab_result(const window::AbExperiment& ab);
   void draw_keys_window(bool& open, Mode mode, const window::Layout& layout);
   void draw_play_panel(const OverlayView& view);
   void draw_query_panel(const OverlayView& view);
@@ -106,6 +113,7 @@ class Overlay {
   float scale_ = 0.0f;  // the layout's UI scale, as last applied to ImGui's style
   std::unique_ptr<ImGuiStyle> base_style_;  // the style at scale 1, taken at the first draw
   float content_w_ = 0.0f;                  // the panel's inner width this frame
+  bool ramp_shown_ = false;  // the ramp ran after the A/B run: its result is the one shown
   window::ScreenRect drawn_{};
   window::PanelFit fit_{};
 };

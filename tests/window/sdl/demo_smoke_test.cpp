@@ -437,6 +437,77 @@ TEST_F(DemoSmoke, AHundredThousandSmallSpritesAreADensityMapNotAQuadEach) {
   }
 }
 
+// The ramp (G, or --ramp) at a top the smoke tests afford (--ramp-to 1000: 10 to 1,000 sprites):
+// seven steps, each a new field, five warm-up frames, then four legs of 15 frames alternating
+// pool and new/delete, 455 ticked frames in all.
+constexpr int kRampFrames = 7 * (5 + 4 * 15);
+
+TEST_F(DemoSmoke, GRampsTheLabsFieldStepByStepAndTheSummaryHasEveryStep) {
+  const auto json = summary_of("1:G", "--lab --sprites 300 --seed 4 --ramp-to 1000 --frames " +
+                                          std::to_string(kRampFrames + 10) + " --window 1280x720");
+  ASSERT_EQ(json.at("ramp.state"), "done");
+  EXPECT_EQ(number(json, "ramp.top"), 1000u);
+  EXPECT_EQ(number(json, "ramp.seed"), 4u);
+  EXPECT_EQ(json.at("ramp.scene"), "uniform");
+  EXPECT_EQ(number(json, "ramp.legs") * number(json, "ramp.leg_frames"), 60u);
+  ASSERT_EQ(number(json, "ramp.steps"), 7u);
+  const std::uint64_t sprites[] = {10, 20, 50, 100, 200, 500, 1000};
+  for (int i = 0; i < 7; ++i) {
+    const std::string step = "ramp.steps." + std::to_string(i);
+    EXPECT_EQ(number(json, step + ".sprites"), sprites[i]) << step;
+    for (const char* mode : {".pool", ".new_delete"}) {
+      EXPECT_GT(real(json, step + mode + ".tick_ms.median"), 0.0) << step << mode;
+      EXPECT_GT(real(json, step + mode + ".frame_ms.median"), 0.0) << step << mode;
+    }
+    EXPECT_GT(real(json, step + ".tick_median_ratio"), 0.0) << step;
+    // Measured as the A/B run measures: the pool's warm ticks allocate nothing, new/delete's
+    // one block per tree node.
+    EXPECT_EQ(real(json, step + ".pool.heap_allocations_per_tick"), 0.0) << step;
+    EXPECT_GE(real(json, step + ".new_delete.heap_allocations_per_tick"), 1.0) << step;
+  }
+  // The field stays at the top, back on the pool; every step switched four times (its new
+  // field on the pool, then new/delete, pool, new/delete), and the end back to the pool.
+  EXPECT_EQ(number(json, "sprites"), 1000u);
+  EXPECT_EQ(number(json, "allocator_switches"), 7u * 4u);
+  EXPECT_EQ(json.at("mode"), "lab");
+  expect_panel_fits(json, "1280x720 with the ramp's result");
+}
+
+TEST_F(DemoSmoke, RampOnTheCommandLineOpensTheLabLocksTheMeasurementAndGStopsIt) {
+  // --ramp opens the lab and starts at the first frame. During it B, Tab, F2, F3 and + do
+  // nothing; G at frame 150 (in the third step) stops it with two steps done and the controls
+  // back as they were.
+  auto json = summary_of("100:B,101:Tab,102:F2,103:F3,104:+,150:G",
+                         "--ramp --ramp-to 1000 --sprites 300 --frames 170 --window 1280x720");
+  ASSERT_EQ(json.at("ramp.state"), "stopped");
+  EXPECT_EQ(json.at("mode"), "lab");
+  EXPECT_EQ(json.at("ab.state"), "none");
+  EXPECT_EQ(number(json, "ramp.steps"), 2u);
+  EXPECT_EQ(number(json, "ramp.steps.1.sprites"), 20u);
+  EXPECT_EQ(number(json, "sprites"), 50u) << "the third step's field stays";
+  EXPECT_EQ(number(json, "modes.pool.frames") + number(json, "modes.new_delete.frames"), 170u)
+      << "F3 paused during the ramp";
+  expect_panel_fits(json, "1280x720 with a stopped ramp");
+
+  // Esc stops a running ramp instead of quitting; in the game G does nothing.
+  json = summary_of("30:Escape", "--ramp --ramp-to 1000 --sprites 300 --frames 60");
+  EXPECT_EQ(number(json, "frames"), 60u);
+  EXPECT_EQ(json.at("ramp.state"), "stopped");
+  json = summary_of("2:G", "--sprites 300 --frames 10");
+  EXPECT_EQ(json.at("mode"), "play");
+  EXPECT_EQ(json.at("ramp.state"), "none");
+}
+
+TEST_F(DemoSmoke, ThePanelFitsAt720pWithTheRampsResultAfterAnABResult) {
+  // The A/B result, then the ramp's in its place: the panel shows the last run's result.
+  const auto json =
+      summary_of("620:G", "--lab --ab --sprites 1000 --ramp-to 1000 --window 1280x720 --frames " +
+                              std::to_string(620 + kRampFrames + 10));
+  ASSERT_EQ(json.at("ab.state"), "done");
+  ASSERT_EQ(json.at("ramp.state"), "done");
+  expect_panel_fits(json, "1280x720 with an A/B and a ramp result");
+}
+
 // The key list (F1) opens over the world with its key column as wide as the longest key's name,
 // and neither it nor the panel beside it is cut or needs a scrollbar, in either mode.
 TEST_F(DemoSmoke, TheKeyListFitsBesideThePanelAt720pAnd1080pInBothModes) {

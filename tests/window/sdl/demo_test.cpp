@@ -107,6 +107,10 @@ TEST(KeyMap, InPlayThePilotsKeysAreNoOtherActionsAndTheLabsMovedKeysWorkInBothMo
   // A lab-only key does nothing in play.
   EXPECT_EQ(action_for_key(SDLK_r, false, Mode::Lab), Action::Reset);
   EXPECT_EQ(action_for_key(SDLK_r, false, Mode::Play), Action::None);
+  // The ramp grows the lab's field: G is the lab's alone, and locked while an A/B run times.
+  EXPECT_EQ(action_for_key(SDLK_g, false, Mode::Lab), Action::ToggleRamp);
+  EXPECT_EQ(action_for_key(SDLK_g, false, Mode::Play), Action::None);
+  EXPECT_TRUE(locked_during_ab(Action::ToggleRamp));
 }
 
 TEST(KeyMap, EveryBoundKeyDispatchesItsRowsActionAndNoKeyIsBoundTwice) {
