@@ -505,16 +505,11 @@ void check_play(const Parser& parser) {
   if (given("--bot") && given("--pilot")) {
     bad("--bot cannot be used with --pilot: --bot is --pilot bot, give one of them");
   }
-<<<<<<< HEAD
-  if (given("--lab")) {
-    for (const char* name :
-         {"--play", "--bot", "--pilot", "--storm", "--lives", "--record", "--replay"}) {
-=======
   // --ramp runs in the lab, so it opens the lab as --lab does.
   for (const char* lab : {"--lab", "--ramp"}) {
     if (!given(lab)) continue;
-    for (const char* name : {"--play", "--bot", "--pilot", "--storm", "--record", "--replay"}) {
->>>>>>> showoff
+    for (const char* name :
+         {"--play", "--bot", "--pilot", "--storm", "--lives", "--record", "--replay"}) {
       if (given(name)) {
         bad(
             fmt::format("{} cannot be used with {}: the lab plays no game (Tab switches to the "

@@ -557,30 +557,11 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
 // lab only), their sizes in tooltips.
 void Overlay::draw_run_buttons(const OverlayView& view, OverlayRequests& requests) {
   const window::AbExperiment& ab = view.ab;
-  const std::optional<window::AbResult>& result = ab.result();
   if (ab.running()) {
     if (ImGui::Button("Cancel (Esc)")) requests.cancel_ab = true;
     ImGui::SameLine();
     const std::string left = fmt::format("{:.0f} s left", ab.seconds_left());
     ImGui::ProgressBar(ab.progress(), ImVec2(-1, 0), left.c_str());
-<<<<<<< HEAD
-  } else {
-    if (ImGui::Button("Run A/B (B)")) requests.start_ab = true;
-    const std::string legs = fmt::format("{} legs x {} frames", window::AbExperiment::kLegs,
-                                         window::AbExperiment::kLegFrames);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", legs.c_str());
-    ImGui::SameLine();
-    // The result's headline beside the button rather than on a line under the table: that line
-    // was the one a 720-pixel panel had no room for.
-    if (ab.cancelled()) {
-      ImGui::TextDisabled("%s, last run cancelled", legs.c_str());
-    } else if (result) {
-      text(fmt::format("new/delete tick median = {:.2f}x pool", result->tick_median_ratio()));
-    } else {
-      ImGui::TextDisabled("%s", legs.c_str());
-    }
-  }
-=======
     return;
   }
   if (view.ramp.running()) {
@@ -609,14 +590,17 @@ void Overlay::draw_run_buttons(const OverlayView& view, OverlayRequests& request
   }
 }
 
-// The last A/B result: the scene it ran, the table, the ratio.
+// The last A/B result: the ratio (the scene it ran in its tooltip), then the table. One line
+// above the table: a 720-pixel panel with the pool's full chunk strip has no room for two.
 void Overlay::draw_ab_result(const window::AbExperiment& ab) {
   const std::optional<window::AbResult>& result = ab.result();
->>>>>>> showoff
   if (result) {
-    ImGui::TextDisabled("%s, seed %" PRIu64 ", depth %d, leaf capacity %d",
+    text(fmt::format("new/delete tick median = {:.2f}x pool", result->tick_median_ratio()));
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%s, seed %" PRIu64 ", depth %d, leaf capacity %d",
                         scene::scene_name(result->scene), result->seed, result->tree_max_depth,
                         result->tree_leaf_capacity);
+    }
   }
   if (result && ImGui::BeginTable("ab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
     // The row names' column as wide as its longest name; the figures share the rest.
