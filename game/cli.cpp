@@ -522,11 +522,11 @@ void check_play(const Parser& parser) {
     bad("--ramp cannot be used with --ab: each measures the tick alone; give one of them");
   }
   if (given("--replay")) {
-    for (const char* name :
-         {"--play", "--bot", "--pilot", "--seed", "--scene", "--sprites", "--storm", "--lives",
-          "--ticks"}) {
+    for (const char* name : {"--play", "--bot", "--pilot", "--seed", "--scene", "--sprites",
+                             "--storm", "--lives", "--ticks"}) {
       if (given(name)) {
-        bad(fmt::format("--replay cannot be used with {}: the replay file decides the game "
+        bad(
+            fmt::format("--replay cannot be used with {}: the replay file decides the game "
                         "(seed, scene, sprites, storm, lives, ticks)",
                         name));
       }

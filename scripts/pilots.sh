@@ -4,7 +4,7 @@
 # (--pilot random: seeded random keys) and an idle ship (--pilot idle). Prints the medians of
 # the first game of each seed (its length in ticks and seconds at 60 ticks a second, and its
 # score) and the waves the bot reached (threats sent and their speed), as markdown: the tables
-# of docs/play.md, "How the game plays".
+# of game/play/README.md, "How the game plays".
 #
 #   scripts/pilots.sh [--seeds N] [--bot-ticks T]   # defaults: 10 seeds, 40000 ticks
 #

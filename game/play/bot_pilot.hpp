@@ -1,9 +1,10 @@
 #pragma once
 /// BotPilot: a deterministic pilot that plays through InputCommands only, as a player would
 /// with a mouse. It fires all the time, aimed at the threat coming soonest (else the nearest)
-/// with a lead for its drift, or along its heading when there is none; it dodges a threat on course to hit the ship, flies to the storm power-up,
-/// and otherwise cruises between waypoints near the world's middle drawn from its own seeded
-/// generator. When the game is over it restarts. Same seed, same world: same commands.
+/// with a lead for its drift, or along its heading when there is none; it dodges a threat on course
+/// to hit the ship, flies to the storm power-up, and otherwise cruises between waypoints near the
+/// world's middle drawn from its own seeded generator. When the game is over it restarts. Same
+/// seed, same world: same commands.
 
 #include <cstdint>
 

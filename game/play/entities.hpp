@@ -1,7 +1,7 @@
 #pragma once
-/// The entities of play besides the field: shots, debris, sparks, explosions and threats. Each has a real
-/// constructor and destructor, and each type lives in its own EntityStore (an ObjectPool<T> in
-/// Pool mode, new/delete in NewDelete mode). They are plain movers: the rules (play_world.cpp)
+/// The entities of play besides the field: shots, debris, sparks, explosions and threats. Each has
+/// a real constructor and destructor, and each type lives in its own EntityStore (an ObjectPool<T>
+/// in Pool mode, new/delete in NewDelete mode). They are plain movers: the rules (play_world.cpp)
 /// decide when they are born and die; advance() only moves them and says whether they expired.
 ///
 /// Every entity counts its own construction and destruction in the LifeTally its store hands

@@ -43,18 +43,18 @@ struct Tuning {
   float dust_blast_radius;  // a dust rock broken by a shot bursts the dust within this (0: none)
   float dust_respawn_distance;  // broken dust comes back at least this far from the ship
   // Threats.
-  float threat_radius;       // a wave's threats start this big
-  float split_radius;        // a threat at least this big splits in two, a smaller one bursts
-  float child_scale;         // a split child's radius, as a share of its parent's
-  float split_kick;          // the children's sideways speed
-  float blast_radius;        // a burst threat's blast breaks the dust within this distance
+  float threat_radius;  // a wave's threats start this big
+  float split_radius;   // a threat at least this big splits in two, a smaller one bursts
+  float child_scale;    // a split child's radius, as a share of its parent's
+  float split_kick;     // the children's sideways speed
+  float blast_radius;   // a burst threat's blast breaks the dust within this distance
   int threat_debris, threat_sparks, split_sparks;
   int debris_ticks_min, debris_ticks_max, spark_ticks_min, spark_ticks_max, explosion_ticks;
-  float threat_spawn_distance;  // threats start this far from the ship, aimed near it
-  float threat_aim_spread;      // ... at a point up to this far from it
+  float threat_spawn_distance;             // threats start this far from the ship, aimed near it
+  float threat_aim_spread;                 // ... at a point up to this far from it
   float threat_turn_cos, threat_turn_sin;  // each tick a threat farther than threat_charge from
-  float threat_charge;  // the ship turns toward it by this rotation (constants, as the ship's
-                        // steering), then charges straight: one that missed comes round again
+  float threat_charge;        // the ship turns toward it by this rotation (constants, as the ship's
+                              // steering), then charges straight: one that missed comes round again
   float threat_charge_boost;  // a charging threat moves this many times its speed
   // Waves: wave n sends wave_threats_first + (n - 1) * wave_threats_step threats at
   // min(threat_speed_first + (n - 1) * threat_speed_step, threat_speed_max); each wave waits
@@ -70,7 +70,7 @@ struct Tuning {
   float storm_pickup_radius;
   // Score.
   int score_dust, score_split, score_burst;
-  int score_wave;  // score_wave * n for clearing wave n without a hit
+  int score_wave;      // score_wave * n for clearing wave n without a hit
   bool ship_immortal;  // storm: the ship cannot be hurt, so the load never stops
   Budgets budgets;
 };

@@ -115,6 +115,8 @@ const PlayTick& PlayWorld::step(const InputCommand& command) {
   dead_.assign(field_->sprites().size(), 0);
   kills_.clear();
   last_.wave_cleared = 0;
+  last_.threats_broken = 0;
+  last_.pop_count = 0;
 
   if (!status_.game_over) {
     fly(ship_, command, tuning_, field_->world_side());
@@ -218,9 +220,8 @@ bool PlayWorld::shoot_along(Vec2 from, Vec2 to, Vec2 direction) {
   float stop = 2.0f;  // the share of the path where the shot stops; > 1: it does not
   for (Threat* candidate : stores_.threats.live()) {
     if (candidate->hit) continue;
-    const std::optional<float> t =
-        passes_within(from, path, path_sq, candidate->motion.position,
-                      candidate->radius + tuning_.shot_radius);
+    const std::optional<float> t = passes_within(from, path, path_sq, candidate->motion.position,
+                                                 candidate->radius + tuning_.shot_radius);
     if (t && *t < stop) {
       stop = *t;
       threat = candidate;
@@ -235,8 +236,8 @@ bool PlayWorld::shoot_along(Vec2 from, Vec2 to, Vec2 direction) {
   field_->tree().query(area, [&](std::uint32_t id) {
     if (dead_[id] != 0) return;
     const Sprite& rock = rocks[id];
-    const std::optional<float> t = passes_within(from, path, path_sq, {rock.x, rock.y},
-                                                 rock.radius + tuning_.shot_radius);
+    const std::optional<float> t =
+        passes_within(from, path, path_sq, {rock.x, rock.y}, rock.radius + tuning_.shot_radius);
     if (!t || *t > stop) return;
     if (tuning_.shots_pierce_dust) {
       kill(id, Cause::Shot);
@@ -313,15 +314,23 @@ void PlayWorld::add_score(int points) noexcept {
   if (!status_.game_over) status_.score += static_cast<std::uint64_t>(points);
 }
 
+// A pop-up for points scored at `at`, while the game is on (and while the tick has room).
+void PlayWorld::pop(Vec2 at, int points) noexcept {
+  if (status_.game_over || points <= 0 || last_.pop_count >= last_.pops.size()) return;
+  last_.pops[last_.pop_count++] = {at, points};
+}
+
 void PlayWorld::break_threats() {
   children_.clear();
   stores_.threats.retain([&](Threat& threat) {
     if (!threat.hit) return true;
+    ++last_.threats_broken;
     const Motion& motion = threat.motion;
     const bool shot = length_sq(threat.shot_direction) > 0.0f;
     if (shot) ++status_.kills;
     if (shot && threat.radius >= tuning_.split_radius) {
       add_score(tuning_.score_split);
+      pop(motion.position, tuning_.score_split);
       // Two smaller threats, thrown sideways to the shot, one each way.
       const Vec2 side = perpendicular(threat.shot_direction);
       const float radius = threat.radius * tuning_.child_scale;
@@ -334,7 +343,10 @@ void PlayWorld::break_threats() {
                    tuning_.split_sparks);
       return false;
     }
-    if (shot) add_score(tuning_.score_burst);
+    if (shot) {
+      add_score(tuning_.score_burst);
+      pop(motion.position, tuning_.score_burst);
+    }
     burst(motion.position, motion.velocity, threat.radius, threat.kind, tuning_.threat_debris,
           tuning_.threat_sparks, tuning_.blast_radius, shot ? Cause::Blast : Cause::Crash);
     return false;
@@ -387,7 +399,8 @@ void PlayWorld::burst(Vec2 centre, Vec2 drift, float radius, std::uint8_t hue, i
   spray_sparks(centre, drift, radius, hue, sparks);
   stores_.explosions.spawn(centre, std::max(blast, radius * 2.0f), tuning_.explosion_ticks);
   if (blast <= 0.0f) return;
-  for_each_rock_near(centre, blast, [&](std::uint32_t id, const Sprite&) { kill(id, blast_cause); });
+  for_each_rock_near(centre, blast,
+                     [&](std::uint32_t id, const Sprite&) { kill(id, blast_cause); });
 }
 
 // Broken dust comes back as a fresh rock of its size and look, where it overlaps no dust and
@@ -486,6 +499,7 @@ void PlayWorld::advance_wave() {
   // The bonus is for a wave cleared without a hit.
   status_.wave_bonus = status_.wave_hits == 0 ? tuning_.score_wave * status_.wave : 0;
   add_score(status_.wave_bonus);
+  pop(ship_.position, status_.wave_bonus);
   last_.wave_cleared = status_.wave;
   const int every = tuning_.storm_pickup_every;
   if (every > 0 && status_.wave % every == 0) {
@@ -504,8 +518,7 @@ void PlayWorld::send_wave() {
   const float speed = threat_speed(tuning_, status_.wave);
   for (int i = 0; i < count; ++i) {
     const Vec2 from = point_near_ship(tuning_.threat_spawn_distance);
-    const Vec2 aim =
-        ship_.position + random_unit() * rng_.uniform(0.0f, tuning_.threat_aim_spread);
+    const Vec2 aim = ship_.position + random_unit() * rng_.uniform(0.0f, tuning_.threat_aim_spread);
     const Vec2 velocity = normalized_or(aim - from, random_unit()) * speed;
     const auto kind = static_cast<std::uint8_t>(rng_.below(scene::kSpriteKinds));
     stores_.threats.spawn(from, velocity, tuning_.threat_radius, kind);

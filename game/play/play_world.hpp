@@ -66,23 +66,35 @@ struct GameStatus {
   std::uint64_t score = 0;
   int wave = 1;
   int lives = 0;
-  int breather_ticks = 0;       ///< ticks until the wave's threats come; 0 once they have
-  int wave_ticks = 0;           ///< ticks since the wave's threats came
-  int wave_hits = 0;            ///< threats that hit the ship since the wave's threats came
-  int wave_bonus = 0;           ///< what clearing the last wave scored (0: the ship was hit)
-  int storm_ticks = 0;          ///< ticks of the storm power-up left
-  std::uint64_t kills = 0;      ///< rocks (dust and threats) broken by shots and blasts, all games
+  int breather_ticks = 0;   ///< ticks until the wave's threats come; 0 once they have
+  int wave_ticks = 0;       ///< ticks since the wave's threats came
+  int wave_hits = 0;        ///< threats that hit the ship since the wave's threats came
+  int wave_bonus = 0;       ///< what clearing the last wave scored (0: the ship was hit)
+  int storm_ticks = 0;      ///< ticks of the storm power-up left
+  std::uint64_t kills = 0;  ///< rocks (dust and threats) broken by shots and blasts, all games
   std::uint64_t ticks_played = 0;  ///< ticks with a game on (not over), all games
   std::uint64_t games = 1;      ///< 1 + restarts
   bool game_over = false;
 };
 
+/// Points scored at a place: a threat shot, a wave cleared (at the ship). For pop-ups.
+struct ScorePop {
+  Vec2 at;
+  int points = 0;
+};
+
 /// What one play tick did. Plain data.
 struct PlayTick {
+  /// The most score pop-ups a tick reports; more in one tick are left out.
+  static constexpr std::size_t kMostPops = 16;
+
   std::uint64_t tick = 0;
   game::sim::TickStats field;       ///< the field's own tick
   std::size_t kills = 0;            ///< rocks broken this tick, by any cause
   int wave_cleared = 0;             ///< the wave cleared this tick (0: none), for the banner
+  int threats_broken = 0;           ///< threats that split or burst this tick, by any cause
+  std::array<ScorePop, kMostPops> pops{};  ///< the threats' and the wave's points this tick
+  std::size_t pop_count = 0;
   std::uint64_t created = 0;        ///< entities created this tick, all types
   std::uint64_t destroyed = 0;      ///< entities destroyed this tick, all types
   std::size_t live = 0;             ///< live entities after the tick, all types
@@ -167,6 +179,7 @@ class PlayWorld {
   void hit_ship(Threat& threat);
   void kill(std::uint32_t rock, Cause cause);
   void add_score(int points) noexcept;
+  void pop(Vec2 at, int points) noexcept;
   void break_threats();
   void break_dust();
   void burst(Vec2 centre, Vec2 drift, float radius, std::uint8_t hue, int debris, int sparks,
@@ -194,7 +207,7 @@ class PlayWorld {
   std::vector<std::uint32_t> removals_;
   std::vector<scene::Sprite> births_;
   std::vector<scene::Sprite> owed_;  // broken dust that found no free place yet
-  std::vector<Spawn> children_;  // a tick's split threats, spawned after the threats' pass
+  std::vector<Spawn> children_;      // a tick's split threats, spawned after the threats' pass
   std::optional<Pickup> pickup_;
   std::uint64_t ticks_ = 0;
   PlayTick last_;

@@ -82,8 +82,8 @@ Tuning game_tuning() noexcept {
       .score_burst = 100,
       .score_wave = 200,
       .ship_immortal = false,
-      .budgets = {.shots = 512, .debris = 8192, .sparks = 16384, .explosions = 2048,
-                  .threats = 256},
+      .budgets =
+          {.shots = 512, .debris = 8192, .sparks = 16384, .explosions = 2048, .threats = 256},
   };
 }
 
@@ -108,8 +108,8 @@ Tuning tuning_for(bool storm) noexcept {
   tuning.spark_ticks_max = 40;
   tuning.storm_pickup_every = 0;
   tuning.ship_immortal = true;
-  tuning.budgets = {.shots = 8192, .debris = 65536, .sparks = 131072, .explosions = 8192,
-                    .threats = 256};
+  tuning.budgets = {
+      .shots = 8192, .debris = 65536, .sparks = 131072, .explosions = 8192, .threats = 256};
   return tuning;
 }
 
@@ -118,8 +118,9 @@ int threats_in_wave(const Tuning& tuning, int wave) noexcept {
 }
 
 float threat_speed(const Tuning& tuning, int wave) noexcept {
-  return std::min(tuning.threat_speed_first + static_cast<float>(wave - 1) * tuning.threat_speed_step,
-                  tuning.threat_speed_max);
+  return std::min(
+      tuning.threat_speed_first + static_cast<float>(wave - 1) * tuning.threat_speed_step,
+      tuning.threat_speed_max);
 }
 
 }  // namespace quadpool::game::play

@@ -61,10 +61,11 @@ TEST(CommandLine, HeadlessFlagsAreAllParsed) {
 
 TEST(CommandLine, PlayAndReplayFlagsAreParsed) {
   const ParseResult play = parse({"--headless", "--play", "--bot", "--storm", "--record",
-                                  "game.qpr", "--ticks", "50", "--seed", "3"});
+                                  "game.qpr", "--ticks", "50", "--seed", "3", "--lives", "7"});
   ASSERT_TRUE(play.command.has_value()) << play.message;
   EXPECT_TRUE(play.command->headless.play);
   EXPECT_TRUE(play.command->headless.game.config.storm);
+  EXPECT_EQ(play.command->headless.game.config.lives, 7);
   EXPECT_EQ(play.command->headless.game.record, "game.qpr");
   EXPECT_TRUE(play.command->headless.game.replay.empty());
 
@@ -286,6 +287,11 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--replay", "r.qpr", "--pilot", "idle"}, "--pilot", "the replay file decides"},
       {{"--headless", "--bot"}, "--bot", "needs --play"},
       {{"--headless", "--storm"}, "--storm", "needs --play"},
+      {{"--headless", "--lives", "2"}, "--lives", "needs --play"},
+      {{"--headless", "--play", "--bot", "--lives", "0"}, "--lives", "[1, 9]"},
+      {{"--play", "--lives", "10"}, "--lives", "[1, 9]"},
+      {{"--lab", "--lives", "2"}, "--lives", "cannot be used with --lab"},
+      {{"--replay", "r.qpr", "--lives", "2"}, "--lives", "the replay file decides"},
       {{"--headless", "--record", "r.qpr"}, "--record", "needs --play"},
       {{"--lab", "--bot"}, "--bot", "cannot be used with --lab"},
       {{"--lab", "--replay", "r.qpr"}, "--replay", "cannot be used with --lab"},

@@ -55,8 +55,7 @@ TEST(Waves, AWaveWaitsItsBreatherThenSendsItsThreatsFromOutOfSight) {
   }
   world.step({});
   EXPECT_EQ(world.status().breather_ticks, 0);
-  ASSERT_EQ(world.entities().threats.size(),
-            static_cast<std::size_t>(threats_in_wave(tuning, 1)));
+  ASSERT_EQ(world.entities().threats.size(), static_cast<std::size_t>(threats_in_wave(tuning, 1)));
   for (const Threat* threat : world.entities().threats.live()) {
     // Sent from the spawn distance (less one tick's flight) and at the wave's speed.
     const float away = distance(threat->motion.position, world.ship().position);

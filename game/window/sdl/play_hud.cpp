@@ -173,7 +173,8 @@ void draw_wave_banner(const PlayHudView& view, const window::ScreenRect& world_r
       std::snprintf(line, sizeof line, "wave %d cleared untouched: +%d", wave - 1, bonus);
       centred(line, kHudText);
     }
-    std::snprintf(line, sizeof line, "%d threats coming", play::threats_in_wave(world.tuning(), wave));
+    std::snprintf(line, sizeof line, "%d threats coming",
+                  play::threats_in_wave(world.tuning(), wave));
     centred(line, kThreatText);
   });
 }
@@ -187,6 +188,15 @@ void draw_play_hud(const PlayHudView& view, const window::ScreenRect& world_rect
         ImVec2(world_rect.x, world_rect.y),
         ImVec2(world_rect.x + world_rect.w, world_rect.y + world_rect.h),
         IM_COL32(255, 40, 30, alpha));
+  }
+  for (const ScreenPopup& popup : view.popups) {
+    char text[24];
+    std::snprintf(text, sizeof text, "+%d", popup.points);
+    const auto alpha = static_cast<int>(std::clamp(popup.strength, 0.0f, 1.0f) * 255.0f);
+    // Bigger for bigger points: a wave's bonus reads across the screen.
+    const float size = ImGui::GetFontSize() * (popup.points >= 200 ? 2.0f : 1.4f);
+    ImGui::GetBackgroundDrawList()->AddText(ImGui::GetFont(), size, ImVec2(popup.at.x, popup.at.y),
+                                            IM_COL32(255, 235, 140, alpha), text);
   }
   draw_score_line(view, world_rect);
   const play::GameStatus& status = view.world->status();

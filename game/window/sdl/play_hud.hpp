@@ -15,6 +15,13 @@
 
 namespace quadpool::game::window::sdl {
 
+/// A score pop-up where it shows on screen this frame.
+struct ScreenPopup {
+  window::ScreenPoint at;
+  int points;
+  float strength;  ///< 1 new .. 0 gone: its opacity
+};
+
 struct PlayHudView {
   const play::PlayWorld* world;  ///< status, ship (shield), tuning; never null
   std::uint64_t high_score;
@@ -27,6 +34,8 @@ struct PlayHudView {
   std::string pilot_tag = "bot flying";
   /// The hit's red veil over the world, 0..1 (window::Shake::flash_strength()).
   float flash = 0.0f;
+  /// "+100" where a threat was shot and the like, drawn over the world under every window.
+  std::span<const ScreenPopup> popups = {};
 };
 
 /// The score line at the top of `world_rect` (score, high score, wave, lives as ship icons,

@@ -37,6 +37,7 @@ PlayScreen::PlayScreen(const window::WindowOptions& options, const window::Windo
       high_score_(play::default_high_score_path()),
       shake_(options.shake) {
   rocks_.reserve(session_.world().field().sprites().size());
+  screen_popups_.reserve(window::ScorePopups::kSlots);
 }
 
 bool PlayScreen::handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_keyboard) {
@@ -68,7 +69,8 @@ void PlayScreen::on_events() {
   // A hit knocks the view and flashes red, a lost life throws it; the explosions the guns set
   // off nudge it.
   shake_.tick();
-  if (events.explosion) shake_.knock(0.06f);
+  popups_.after_tick(session_.world().last_tick());
+  if (events.explosion) shake_.knock(0.15f);
   if (events.hit) {
     shake_.knock(0.35f);
     shake_.flash();
@@ -126,12 +128,18 @@ DrawCounts PlayScreen::draw_world(SDL_Renderer* renderer, SpriteRenderer& sprite
   const window::ScreenPoint knock = shake_.offset();
   shaken.pan(knock.x, knock.y);
   const DrawCounts counts = sprites.draw(stream, shaken, area, view);
+  drawn_camera_ = shaken;
   const bool thrusting = session_.last_command().thrust() && !world.status().game_over;
   renderer_.draw(renderer, shaken, area, world, thrusting);
   return counts;
 }
 
 void PlayScreen::draw_hud(const window::ScreenRect& area, bool paused) const {
+  screen_popups_.clear();
+  popups_.for_each([&](const window::ScorePopups::Popup& popup) {
+    screen_popups_.push_back(
+        {drawn_camera_.to_screen(popup.at.x, popup.at.y), popup.points, popup.strength()});
+  });
   const PlayHudView view{
       .world = &session_.world(),
       .high_score = high_score_.best(),
@@ -149,7 +157,8 @@ void PlayScreen::draw_hud(const window::ScreenRect& area, bool paused) const {
       .pilot_tag = session_.pilot() == play::Pilot::Bot
                        ? "bot flying"
                        : std::string(play::pilot_name(session_.pilot())) + " pilot",
-      .flash = shake_.flash_strength()};
+      .flash = shake_.flash_strength(),
+      .popups = screen_popups_};
   draw_play_hud(view, area);
 }
 

@@ -21,7 +21,9 @@
 #include "game/play/replay.hpp"
 #include "game/sim/tick_recorder.hpp"
 #include "game/window/camera.hpp"
+#include "game/window/score_popups.hpp"
 #include "game/window/sdl/pilot_input.hpp"
+#include "game/window/sdl/play_hud.hpp"
 #include "game/window/sdl/play_renderer.hpp"
 #include "game/window/sdl/screen.hpp"
 #include "game/window/sdl/sound.hpp"
@@ -105,6 +107,9 @@ class PlayScreen final : public Screen {
   std::string notice_;
   PlayRenderer renderer_;
   window::Shake shake_;               // the view's shake and the hit's red veil
+  window::ScorePopups popups_;
+  window::Camera drawn_camera_;  // the (shaken) camera of the last draw_world, for the pop-ups
+  mutable std::vector<ScreenPopup> screen_popups_;  // draw_hud's, reserved to the slots
   std::vector<scene::Sprite> rocks_;  // the rocks drawn this frame; reserved to the field's size
   std::array<play::EntityReport, play::kEntityTypes> entities_{};  // the panel's, this frame
 };

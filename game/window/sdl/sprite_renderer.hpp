@@ -46,7 +46,7 @@ struct WorldView {
   std::optional<spatial::Aabb> selection;    // the selection rectangle being dragged
   std::optional<spatial::Aabb> picked_leaf;  // the quadrant of the picked sprite's leaf
   float typical_radius = 4.0f;               // world units; picks the level of detail
-  Rgba tint{255, 255, 255, 255};              // multiplies the sprites' colours (the game dims
+  Rgba tint{255, 255, 255, 255};             // multiplies the sprites' colours (the game dims
                                              // its dust with it)
 };
 

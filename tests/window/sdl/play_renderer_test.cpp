@@ -206,6 +206,20 @@ TEST(PlayRenderer, TheShipAndTheShotsShowInTheirColoursAfterTheBotPlayed) {
   EXPECT_GT(pixels_near(pixels, PlayRenderer::kShotColour), 0u) << "no pixel in the shots' colour";
 }
 
+TEST(PlayRenderer, TheThreatsShowWithTheirRedRimAndEveryOneInViewIsDrawn) {
+  Canvas canvas;
+  ASSERT_NE(canvas.renderer(), nullptr);
+  play::PlayWorld world(play::test::play_config(1500, 5));
+  for (int t = 0; t < 2000 && world.entities().threats.size() == 0; ++t) world.step({});
+  ASSERT_GT(world.entities().threats.size(), 0u) << "no wave came";
+  const window::Camera camera = fitted(world, kWhole);
+  PlayRenderer renderer;
+  const std::vector<std::uint32_t> pixels = canvas.render(renderer, camera, world);
+  EXPECT_EQ(renderer.last_counts().threats, world.entities().threats.size());
+  EXPECT_GT(pixels_near(pixels, PlayRenderer::kThreatRim), 0u) << "no pixel in the rim's colour";
+  EXPECT_GT(pixels_near(pixels, PlayRenderer::kThreatColour), 0u) << "no threat's body";
+}
+
 TEST(PlayRenderer, NothingIsDrawnOutsideTheWorldRectangleAndTheCallersClipComesBack) {
   Canvas canvas;
   ASSERT_NE(canvas.renderer(), nullptr);
