@@ -10,7 +10,7 @@
 #
 # Each run plays T ticks (the bot), T/2 (the key-masher) or T/4 (idle) and logs every game it
 # finishes; a first game still on at the end counts as lasting at least the run ("> T").
-# About 6 minutes on 2 cores.
+# About 20 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/bench_lib.sh
@@ -80,7 +80,7 @@ print()
 if medians["bot"] > 0:
     print(f"The key-masher's median score is {medians['random'] / medians['bot']:.3f} of the bot's.")
 print()
-print("| wave | threats | speed, units/tick | bot games that reached it (of %d) | bot ticks in it, median per game |" % seeds)
+print("| wave | threats | speed, units/tick | seeds whose bot reached it (of %d) | bot ticks in it, median per game |" % seeds)
 print("| --- | --- | --- | --- | --- |")
 waves = {}
 for game in runs["bot"]:

@@ -56,12 +56,12 @@ bool shown(const char* name) {
 
 const window::ScreenRect kWorldRect{390, 0, 890, 720};
 
-// Flies straight ahead with the guns silent through a dense field until the one life is lost.
+// Flies ahead, weaving, with the guns silent until the threats take the one life.
 void lose_the_game(play::PlayWorld& world) {
   play::InputCommand thrust;
   thrust.buttons = play::InputCommand::kThrust;
   for (int t = 0; t < 50'000 && !world.status().game_over; ++t) {
-    thrust.steer = static_cast<std::int8_t>((t / 90) % 3 - 1);  // weave, to meet more rocks
+    thrust.steer = static_cast<std::int8_t>((t / 90) % 3 - 1);  // weave
     world.step(thrust);
   }
 }
@@ -94,6 +94,34 @@ TEST(PlayHud, TheGameOverScreenShowsOnlyWhenTheGameIsOver) {
   const ImGuiWindow* over = ImGui::FindWindowByName(kGameOverWindow);
   const float centre_x = over->Pos.x + over->Size.x * 0.5f;
   EXPECT_NEAR(centre_x, kWorldRect.x + kWorldRect.w * 0.5f, 1.0f);
+}
+
+// Before the player's first wave, the title card with the play keys; before every later wave
+// (and before the first when a pilot flies), the WAVE n banner; neither once the threats come.
+TEST(PlayHud, TheTitleCardThenTheWaveBannersShowBetweenWaves) {
+  play::PlayWorld world(play::test::play_config(800, 3));
+  HeadlessImGui imgui;
+  PlayHudView view{&world, 0, "", false, false, false, false, ""};
+  const auto frames = [&] {
+    imgui.frame([&] { draw_play_hud(view, kWorldRect); });
+    imgui.frame([&] { draw_play_hud(view, kWorldRect); });
+  };
+  frames();
+  EXPECT_TRUE(shown(kTitleWindow));
+  EXPECT_FALSE(shown(kWaveWindow));
+  // The title card fits the world's rectangle.
+  const ImGuiWindow* title = ImGui::FindWindowByName(kTitleWindow);
+  EXPECT_LE(title->Size.x, kWorldRect.w);
+  EXPECT_LE(title->Size.y, kWorldRect.h);
+  view.bot_flying = true;
+  frames();
+  EXPECT_FALSE(shown(kTitleWindow)) << "the bot needs no title card";
+  EXPECT_TRUE(shown(kWaveWindow));
+  view.bot_flying = false;
+  while (world.status().breather_ticks > 0) world.step({});
+  frames();
+  EXPECT_FALSE(shown(kTitleWindow));
+  EXPECT_FALSE(shown(kWaveWindow)) << "the threats are coming: no banner over them";
 }
 
 // A replay played to its end says whether it ended on the file's hash, and how to watch again.
