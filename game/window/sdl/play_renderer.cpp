@@ -184,6 +184,7 @@ void PlayRenderer::draw(SDL_Renderer* renderer, const window::Camera& camera,
     draw_threats(mesh, world);
     draw_pickup(mesh, world);
     draw_ship(mesh, world, thrusting);
+    draw_offscreen_markers(mesh, world, world_rect);
   }
   SDL_SetRenderDrawBlendMode(renderer, old_blend);
   SDL_RenderSetClipRect(renderer, had_clip ? &old_clip : nullptr);
@@ -274,6 +275,41 @@ void PlayRenderer::draw_pickup(Mesh& mesh, const play::PlayWorld& world) {
   const float d = 0.55f * r;
   mesh.quad({c.x, c.y - d}, {c.x + d, c.y}, {c.x, c.y + d}, {c.x - d, c.y}, kPickupColour);
   last_.pickup = true;
+  mesh.flush();
+}
+
+// A threat or the storm out of view: a small arrow on the world rectangle's edge, pointing at
+// it from the view's centre, so that what comes is never a surprise.
+void PlayRenderer::draw_offscreen_markers(Mesh& mesh, const play::PlayWorld& world,
+                                          const window::ScreenRect& rect) {
+  constexpr float kInset = 16.0f, kSize = 9.0f;
+  const float cx = rect.x + 0.5f * rect.w, cy = rect.y + 0.5f * rect.h;
+  const float half_w = 0.5f * rect.w - kInset, half_h = 0.5f * rect.h - kInset;
+  if (half_w <= 0.0f || half_h <= 0.0f) return;
+  const auto marker = [&](Vec2 at, float reach, Rgba colour) {
+    if (mesh.visible(at, reach)) return;
+    const window::ScreenPoint p = mesh.screen(at);
+    const float dx = p.x - cx, dy = p.y - cy;
+    const float length = std::sqrt(dx * dx + dy * dy);
+    if (length <= 0.0f) return;
+    const float ux = dx / length, uy = dy / length;
+    // Where the line from the centre toward it crosses the inset rectangle.
+    const float t = std::min(std::abs(ux) > 0.0f ? half_w / std::abs(ux) : half_h / std::abs(uy),
+                             std::abs(uy) > 0.0f ? half_h / std::abs(uy) : half_w / std::abs(ux));
+    const window::ScreenPoint m{cx + ux * t, cy + uy * t};
+    mesh.triangle({m.x + ux * kSize, m.y + uy * kSize},
+                  {m.x - ux * kSize - uy * kSize, m.y - uy * kSize + ux * kSize},
+                  {m.x - ux * kSize + uy * kSize, m.y - uy * kSize - ux * kSize}, colour);
+    ++last_.offscreen_markers;
+  };
+  if (!world.status().game_over) {
+    for (const play::Threat* t : world.entities().threats.live()) {
+      marker(t->motion.position, t->radius, kThreatRim);
+    }
+  }
+  if (const std::optional<play::Pickup>& pickup = world.pickup()) {
+    marker(pickup->position, world.tuning().storm_pickup_radius, kPickupColour);
+  }
   mesh.flush();
 }
 

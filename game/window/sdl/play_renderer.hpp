@@ -13,6 +13,8 @@
 /// Looks, chosen to read on the dark background:
 ///   threats    dark red rocks with a bright red rim, over the dust: the danger reads at once
 ///   storm      a pulsing gold ring with a diamond inside, blinking over its last two seconds
+///   out of view  a threat or the storm outside the view: an arrow in its colour on the view's
+///              edge, pointing at it
 ///   ship       a mint dart with a white rim along its heading; an orange flame while thrusting;
 ///              blinks while invulnerable; its shield a blue ring, as opaque as the shield is full
 ///   shots      bright yellow streaks along their flight
@@ -37,6 +39,8 @@ namespace quadpool::game::window::sdl {
 struct PlayDrawCounts {
   std::size_t shots = 0, debris = 0, sparks = 0, explosions = 0, threats = 0;
   bool pickup = false;         ///< the storm power-up was in view
+  std::size_t offscreen_markers =
+      0;                       ///< arrows on the edge toward threats and the storm out of view
   bool ship = false;           ///< false while blinked out, or outside the view
   std::size_t vertices = 0;    ///< all kinds
   std::size_t draw_calls = 0;  ///< SDL_RenderGeometry calls
@@ -78,6 +82,8 @@ class PlayRenderer {
   void draw_threats(Mesh& mesh, const play::PlayWorld& world);
   void draw_pickup(Mesh& mesh, const play::PlayWorld& world);
   void draw_ship(Mesh& mesh, const play::PlayWorld& world, bool thrusting);
+  void draw_offscreen_markers(Mesh& mesh, const play::PlayWorld& world,
+                              const window::ScreenRect& rect);
 
   std::vector<window::Vertex> vertices_;  // one kind's triangles; kept between frames
   PlayDrawCounts last_{};

@@ -220,6 +220,23 @@ TEST(PlayRenderer, TheThreatsShowWithTheirRedRimAndEveryOneInViewIsDrawn) {
   EXPECT_GT(pixels_near(pixels, PlayRenderer::kThreatColour), 0u) << "no threat's body";
 }
 
+// Zoomed in on the ship, the threats still far away are arrows on the view's edge, one each.
+TEST(PlayRenderer, ThreatsOutOfViewAreArrowsOnTheEdgePointingAtThem) {
+  Canvas canvas;
+  ASSERT_NE(canvas.renderer(), nullptr);
+  play::PlayWorld world(play::test::play_config(1500, 5));
+  while (world.entities().threats.size() == 0) world.step({});
+  window::Camera camera;
+  camera.fit(world.field().world_side(), kWhole);
+  camera.zoom_at(kWhole.x + 0.5f * kWhole.w, kWhole.y + 0.5f * kWhole.h, 8.0f);
+  PlayRenderer renderer;
+  const std::vector<std::uint32_t> pixels = canvas.render(renderer, camera, world);
+  const PlayDrawCounts& counts = renderer.last_counts();
+  ASSERT_EQ(counts.threats, 0u) << "zoomed in on the centre, the new wave is out of view";
+  EXPECT_EQ(counts.offscreen_markers, world.entities().threats.size());
+  EXPECT_GT(pixels_near(pixels, PlayRenderer::kThreatRim), 0u) << "no arrow in the rim's colour";
+}
+
 TEST(PlayRenderer, NothingIsDrawnOutsideTheWorldRectangleAndTheCallersClipComesBack) {
   Canvas canvas;
   ASSERT_NE(canvas.renderer(), nullptr);
