@@ -518,7 +518,9 @@ void PlayWorld::send_wave() {
   const float speed = threat_speed(tuning_, status_.wave);
   for (int i = 0; i < count; ++i) {
     const Vec2 from = point_near_ship(tuning_.threat_spawn_distance);
-    const Vec2 aim = ship_.position + random_unit() * rng_.uniform(0.0f, tuning_.threat_aim_spread);
+    // One draw per statement: the order of two draws in one expression is the compiler's.
+    const Vec2 off = random_unit();
+    const Vec2 aim = ship_.position + off * rng_.uniform(0.0f, tuning_.threat_aim_spread);
     const Vec2 velocity = normalized_or(aim - from, random_unit()) * speed;
     const auto kind = static_cast<std::uint8_t>(rng_.below(scene::kSpriteKinds));
     stores_.threats.spawn(from, velocity, tuning_.threat_radius, kind);
