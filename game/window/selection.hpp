@@ -10,8 +10,9 @@
 #include <vector>
 
 #include "engine/spatial/aabb.hpp"
-#include "game/window/camera.hpp"
 #include "game/sim/simulation.hpp"
+#include "game/window/camera.hpp"
+#include "game/window/pick.hpp"
 
 namespace quadpool::game::window {
 
@@ -43,28 +44,12 @@ class Selection {
   std::span<const std::uint32_t> ids() const noexcept { return ids_; }
   /// The box query's numbers (no value for a pick or without a rectangle).
   const std::optional<QueryStats>& stats() const noexcept { return stats_; }
-  /// A point pick's sprite, if one was under the cursor: its index at the last update() (the
-  /// simulation moves sprites in memory; the pick follows its sprite by id), and its leaf's
-  /// quadrant.
-  std::optional<std::uint32_t> picked() const noexcept { return picked_; }
-  /// The picked sprite's id (Simulation::ids()), which stays with it.
-  std::optional<std::uint32_t> picked_id() const noexcept { return picked_id_; }
-  const std::optional<spatial::Aabb>& picked_leaf() const noexcept { return leaf_; }
-  /// A sprite is picked.
-  bool picking() const noexcept { return picked_id_.has_value(); }
+  /// The point pick (a click), its sprite and leaf.
+  const Pick& pick() const noexcept { return pick_; }
 
   /// How far from a sprite's edge a click still picks it, screen pixels: at the default zoom
   /// sprites are a few pixels across, and a click needs no pixel precision.
   static constexpr float kPickPixels = 6.0f;
-
-  /// The sprite nearest world point `at` among those whose circle comes within `reach` world
-  /// units of it: the least distance to the circle (0 inside it), then the nearest centre.
-  /// Found through the tree's query on a box of half-size `reach` around the point; none when
-  /// nothing is that close.
-  static std::optional<std::uint32_t> sprite_at(const sim::Simulation& sim, ScreenPoint at,
-                                                float reach);
-  /// The quadrant of the leaf that holds sprite `id` in the last tick's tree.
-  static std::optional<spatial::Aabb> leaf_of(const sim::Simulation& sim, std::uint32_t id);
 
  private:
   void run_query(const sim::Simulation& sim);
@@ -74,11 +59,7 @@ class Selection {
   bool dragging_ = false;
   std::vector<std::uint32_t> ids_;
   std::optional<QueryStats> stats_;
-  std::optional<ScreenPoint> pick_at_;      // world point of a click not yet resolved
-  float pick_reach_ = 0.0f;                 // its reach in world units (kPickPixels at its zoom)
-  std::optional<std::uint32_t> picked_id_;  // the pick, by id
-  std::optional<std::uint32_t> picked_;     // its index at the last update()
-  std::optional<spatial::Aabb> leaf_;
+  Pick pick_;
 };
 
 }  // namespace quadpool::game::window

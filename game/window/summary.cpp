@@ -162,10 +162,10 @@ void write_query(util::JsonWriter& json, const Selection& selection) {
   } else {
     json.null("query");
   }
-  if (selection.picked_id() && selection.picked_leaf()) {
+  if (selection.pick().picked_id() && selection.pick().leaf()) {
     json.begin("picked");
-    json.integer("sprite", *selection.picked_id());
-    const spatial::Aabb& leaf = *selection.picked_leaf();
+    json.integer("sprite", *selection.pick().picked_id());
+    const spatial::Aabb& leaf = *selection.pick().leaf();
     json.begin("leaf");
     json.real("min_x", leaf.min_x);
     json.real("min_y", leaf.min_y);

@@ -27,6 +27,7 @@
 #include "game/window/fixed_step.hpp"
 #include "game/window/frame_stats.hpp"
 #include "game/window/layout.hpp"
+#include "game/window/pick.hpp"
 #include "game/window/selection.hpp"
 #include "game/window/shake.hpp"
 #include "game/window/vertex_stream.hpp"
@@ -340,19 +341,19 @@ TEST(Selection, APickFollowsItsSpriteWhenTheSimulationReordersTheSprites) {
   selection.begin_drag({target.x, target.y});
   selection.end_drag(1.0f);
   selection.update(*sim);
-  ASSERT_TRUE(selection.picked_id().has_value());
-  const std::uint32_t id = *selection.picked_id();
-  const float radius = sim->sprites()[*selection.picked()].radius;
+  ASSERT_TRUE(selection.pick().picked_id().has_value());
+  const std::uint32_t id = *selection.pick().picked_id();
+  const float radius = sim->sprites()[*selection.pick().picked()].radius;
   bool index_changed = false;
   for (std::uint64_t t = 0; t < 2 * sim::kSpriteSortPeriod; ++t) {
-    const std::uint32_t index = *selection.picked();
+    const std::uint32_t index = *selection.pick().picked();
     sim->step();
     selection.update(*sim);
-    ASSERT_TRUE(selection.picked().has_value()) << "tick " << t;
-    EXPECT_EQ(*selection.picked_id(), id);
-    EXPECT_EQ(sim->ids()[*selection.picked()], id);
-    EXPECT_EQ(sim->sprites()[*selection.picked()].radius, radius);
-    index_changed |= *selection.picked() != index;
+    ASSERT_TRUE(selection.pick().picked().has_value()) << "tick " << t;
+    EXPECT_EQ(*selection.pick().picked_id(), id);
+    EXPECT_EQ(sim->ids()[*selection.pick().picked()], id);
+    EXPECT_EQ(sim->sprites()[*selection.pick().picked()].radius, radius);
+    index_changed |= *selection.pick().picked() != index;
   }
   EXPECT_TRUE(index_changed) << "the sort should have moved the sprite at least once";
 }
@@ -379,7 +380,7 @@ TEST(Selection, ABoxQueryFindsWhatABruteForceScanFindsAndTimesBoth) {
   EXPECT_EQ(std::set<std::uint32_t>(selection.ids().begin(), selection.ids().end()), expected);
   EXPECT_GE(q.tree_us, 0.0);
   EXPECT_GE(q.brute_us, 0.0);
-  EXPECT_FALSE(selection.picking());
+  EXPECT_FALSE(selection.pick().picking());
 }
 
 TEST(Selection, AClickPicksTheSpriteUnderItAndItsLeafAndAClickOnEmptySpaceClears) {
@@ -391,14 +392,14 @@ TEST(Selection, AClickPicksTheSpriteUnderItAndItsLeafAndAClickOnEmptySpaceClears
   selection.end_drag(1.0f);  // no motion: a click
   EXPECT_FALSE(selection.region().has_value());
   selection.update(sim);
-  ASSERT_TRUE(selection.picked().has_value());
-  const scene::Sprite& picked = sim.sprites()[*selection.picked()];
+  ASSERT_TRUE(selection.pick().picked().has_value());
+  const scene::Sprite& picked = sim.sprites()[*selection.pick().picked()];
   EXPECT_LE(std::hypot(picked.x - target.x, picked.y - target.y), picked.radius);
   ASSERT_EQ(selection.ids().size(), 1u);
   // The leaf holds the centre of the picked sprite's box, and no deeper node does.
-  ASSERT_TRUE(selection.picked_leaf().has_value());
-  const spatial::Aabb leaf = *selection.picked_leaf();
-  const spatial::Aabb& box = sim.last_boxes()[*selection.picked()];
+  ASSERT_TRUE(selection.pick().leaf().has_value());
+  const spatial::Aabb leaf = *selection.pick().leaf();
+  const spatial::Aabb& box = sim.last_boxes()[*selection.pick().picked()];
   const float cx = 0.5f * (box.min_x + box.max_x), cy = 0.5f * (box.min_y + box.max_y);
   EXPECT_TRUE(cx >= leaf.min_x && cx <= leaf.max_x && cy >= leaf.min_y && cy <= leaf.max_y);
   EXPECT_LT(leaf.max_x - leaf.min_x, sim.world_side());
@@ -407,50 +408,68 @@ TEST(Selection, AClickPicksTheSpriteUnderItAndItsLeafAndAClickOnEmptySpaceClears
   selection.begin_drag({-50.0f, -50.0f});
   selection.end_drag(1.0f);
   selection.update(sim);
-  EXPECT_FALSE(selection.picking());
+  EXPECT_FALSE(selection.pick().picking());
   EXPECT_TRUE(selection.ids().empty());
-  EXPECT_FALSE(selection.picked_leaf().has_value());
+  EXPECT_FALSE(selection.pick().leaf().has_value());
+}
+
+// The sprite a scan of every sprite picks at `at`: the least gap to a circle within `reach`
+// (0 inside it), then the nearest centre, then the smaller index. The circles are those the
+// tick's tree was built from, one in each of the tick's boxes.
+std::optional<std::uint32_t> brute_force_pick(const sim::Simulation& sim, ScreenPoint at,
+                                              float reach, float& best_gap) {
+  std::optional<std::uint32_t> expected;
+  best_gap = std::numeric_limits<float>::infinity();
+  float best_d2 = best_gap;
+  const std::span<const spatial::Aabb> boxes = sim.last_boxes();
+  for (std::uint32_t id = 0; id < boxes.size(); ++id) {
+    float d2 = 0.0f;
+    const float gap = Pick::gap(boxes[id], at, d2);
+    if (gap <= reach && (gap < best_gap || (gap == best_gap && d2 < best_d2))) {
+      best_gap = gap;
+      best_d2 = d2;
+      expected = id;
+    }
+  }
+  return expected;
 }
 
 TEST(Selection, AClickPicksTheNearestSpriteWithinAFewPixelsAsABruteForceScanDoes) {
-  // Points all over the world, at a zoom where a world unit is half a pixel: the pick reaches
-  // kPickPixels screen pixels past a sprite's edge, and takes the least distance to an edge
-  // (0 inside a circle), then the nearest centre, as a scan of every sprite does.
+  // Points all over the world and around it: the pick (QuadTree::nearest, then the circles)
+  // reaches kPickPixels screen pixels past a sprite's edge and picks what a scan of every
+  // sprite picks. At 0.25 and 2 world units a pixel a click reaches a few sprites; at 16 it
+  // reaches dozens, more than Pick::kCandidates, so the pick asks the tree again for more.
   const std::unique_ptr<sim::Simulation> owner = ticked_scene(3000);
   const sim::Simulation& sim = *owner;
-  const float world_per_pixel = 2.0f;
-  const float reach = Selection::kPickPixels * world_per_pixel;
   const std::uint64_t seed = 20240611;
   std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
   Random random(seed);
-  int picked = 0, near_miss = 0;
-  for (int i = 0; i < 2000; ++i) {
-    const ScreenPoint at{random.uniform(-20.0f, sim.world_side() + 20.0f),
-                         random.uniform(-20.0f, sim.world_side() + 20.0f)};
-    std::optional<std::uint32_t> expected;
-    float best_gap = std::numeric_limits<float>::infinity(), best_d2 = best_gap;
-    for (std::uint32_t id = 0; id < sim.sprites().size(); ++id) {
-      const scene::Sprite& s = sim.sprites()[id];
-      const float d2 = (s.x - at.x) * (s.x - at.x) + (s.y - at.y) * (s.y - at.y);
-      const float gap = std::max(0.0f, std::sqrt(d2) - s.radius);
-      if (gap <= reach && (gap < best_gap || (gap == best_gap && d2 < best_d2))) {
-        best_gap = gap;
-        best_d2 = d2;
-        expected = id;
-      }
+  for (const float world_per_pixel : {0.25f, 2.0f, 16.0f}) {
+    const float reach = Selection::kPickPixels * world_per_pixel;
+    int picked = 0, near_miss = 0;
+    for (int i = 0; i < 2000; ++i) {
+      const ScreenPoint at{random.uniform(-20.0f, sim.world_side() + 20.0f),
+                           random.uniform(-20.0f, sim.world_side() + 20.0f)};
+      float best_gap = 0.0f;
+      const std::optional<std::uint32_t> expected = brute_force_pick(sim, at, reach, best_gap);
+      Selection selection;
+      selection.begin_drag(at);
+      selection.end_drag(world_per_pixel);
+      selection.update(sim);
+      ASSERT_EQ(selection.pick().picked(), expected)
+          << "seed " << seed << ", " << world_per_pixel << " units a pixel, point " << i;
+      EXPECT_EQ(selection.pick().picking(), expected.has_value());
+      picked += expected ? 1 : 0;
+      near_miss += expected && best_gap > 0.0f ? 1 : 0;
     }
-    Selection selection;
-    selection.begin_drag(at);
-    selection.end_drag(world_per_pixel);
-    selection.update(sim);
-    ASSERT_EQ(selection.picked(), expected) << "seed " << seed << ", point " << i;
-    picked += expected ? 1 : 0;
-    near_miss += expected && best_gap > 0.0f ? 1 : 0;
+    // Both outcomes happen (a click on empty space picks nothing), and some picks are of a
+    // sprite the click missed by a few pixels.
+    EXPECT_GT(picked, 100) << world_per_pixel;
+    EXPECT_GT(near_miss, 20) << world_per_pixel;
+    if (world_per_pixel < 16.0f) {
+      EXPECT_LT(picked, 1900) << world_per_pixel;
+    }
   }
-  // Both outcomes happen, and some picks are of a sprite the click missed by a few pixels.
-  EXPECT_GT(picked, 100);
-  EXPECT_LT(picked, 2000);
-  EXPECT_GT(near_miss, 20);
 }
 
 TEST(FrameStats, ModesAreCountedApartAndWarmPoolAllocationsAreReported) {

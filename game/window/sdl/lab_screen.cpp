@@ -46,7 +46,7 @@ DrawCounts LabScreen::draw_world(SDL_Renderer*, SpriteRenderer& sprites,
   if (controls.draw_tree && sim.ticks() > 0) world.tree = &sim.tree();
   world.selected = selection_.ids();
   world.selection = selection_.region();
-  world.picked_leaf = selection_.picked_leaf();
+  world.picked_leaf = selection_.pick().leaf();
   world.typical_radius = 0.5f * (runner_.scene().min_radius + runner_.scene().max_radius);
   return sprites.draw(stream, camera, area, world);
 }

@@ -639,7 +639,7 @@ void Overlay::draw_ab_result(const window::AbExperiment& ab) {
 
 void Overlay::draw_query_panel(const OverlayView& view) {
   const window::Selection& selection = view.selection;
-  if (!selection.stats() && !selection.picking()) return;
+  if (!selection.stats() && !selection.pick().picking()) return;
   if (!ImGui::CollapsingHeader("Query (X clears)", ImGuiTreeNodeFlags_DefaultOpen)) return;
   if (const std::optional<window::QueryStats>& q = selection.stats()) {
     text(fmt::format("box: {} hits", q->hits));
@@ -650,11 +650,11 @@ void Overlay::draw_query_panel(const OverlayView& view) {
                          q->brute_hits);
     }
   }
-  const std::optional<std::uint32_t> id = selection.picked();
+  const std::optional<std::uint32_t> id = selection.pick().picked();
   if (!id || *id >= view.sim.sprites().size()) return;
   const scene::Sprite& s = view.sim.sprites()[*id];
   text(fmt::format("sprite {} at ({:.1f}, {:.1f}), radius {:.1f}", *id, s.x, s.y, s.radius));
-  if (const std::optional<spatial::Aabb>& leaf = selection.picked_leaf()) {
+  if (const std::optional<spatial::Aabb>& leaf = selection.pick().leaf()) {
     ImGui::TextColored(colour(kPickedLeafText), "its leaf (orange): %.0f x %.0f at (%.0f, %.0f)",
                        static_cast<double>(leaf->max_x - leaf->min_x),
                        static_cast<double>(leaf->max_y - leaf->min_y),
