@@ -10,15 +10,18 @@
 #include <optional>
 #include <set>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "common/scene/scene.hpp"
 #include "engine/core/random.hpp"
 #include "engine/memory/allocator_kind.hpp"
 #include "engine/spatial/aabb.hpp"
+#include "engine/spatial/ray.hpp"
 #include "game/sim/simulation.hpp"
 #include "game/sim/tick_recorder.hpp"
 #include "game/window/ab_experiment.hpp"
@@ -30,6 +33,7 @@
 #include "game/window/pick.hpp"
 #include "game/window/selection.hpp"
 #include "game/window/shake.hpp"
+#include "game/window/timed_query.hpp"
 #include "game/window/vertex_stream.hpp"
 
 namespace quadpool::game::window {
@@ -377,6 +381,8 @@ TEST(Selection, ABoxQueryFindsWhatABruteForceScanFindsAndTimesBoth) {
   EXPECT_GT(expected.size(), 100u);
   EXPECT_EQ(q.hits, expected.size());
   EXPECT_EQ(q.brute_hits, expected.size());
+  EXPECT_TRUE(q.agree);
+  EXPECT_EQ(q.mode, QueryMode::Box);
   EXPECT_EQ(std::set<std::uint32_t>(selection.ids().begin(), selection.ids().end()), expected);
   EXPECT_GE(q.tree_us, 0.0);
   EXPECT_GE(q.brute_us, 0.0);
@@ -470,6 +476,149 @@ TEST(Selection, AClickPicksTheNearestSpriteWithinAFewPixelsAsABruteForceScanDoes
       EXPECT_LT(picked, 1900) << world_per_pixel;
     }
   }
+}
+
+std::unique_ptr<sim::Simulation> ticked_scene_of(scene::SceneKind kind, std::size_t sprites,
+                                                 std::uint64_t seed) {
+  sim::SimulationConfig config;
+  config.scene.kind = kind;
+  config.scene.sprites = sprites;
+  config.scene.seed = seed;
+  auto sim = std::make_unique<sim::Simulation>(config);
+  for (int i = 0; i < 3; ++i) sim->step();
+  return sim;
+}
+
+// Calls f(sim, kind, random) on each game scene of 3,000 sprites made from `seed` (printed,
+// so that a failure can be replayed), with one random stream for the whole test.
+template <class F>
+void on_each_scene(std::uint64_t seed, F&& f) {
+  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  Random random(seed);
+  for (const scene::SceneKind kind : scene::kSceneKinds) {
+    const std::unique_ptr<sim::Simulation> sim = ticked_scene_of(kind, 3000, seed);
+    f(*sim, kind, random);
+  }
+}
+
+// Runs one drag of `mode` from `from` to `to` on `sim`.
+Selection dragged(const sim::Simulation& sim, QueryMode mode, ScreenPoint from, ScreenPoint to) {
+  Selection selection;
+  selection.set_mode(mode);
+  selection.begin_drag(from);
+  selection.drag_to(to);
+  selection.end_drag(0.01f);  // a tiny click distance: every test drag stays a query
+  selection.update(sim);
+  return selection;
+}
+
+// The ray mode against a scan written here: every box the segment enters, by the engine's one
+// slab test, the least t and then the smaller index, on random segments of every length over
+// each scene (from inside and outside the world).
+TEST(Selection, TheRayModeFindsTheFirstSpriteAlongTheDragAsAScanOfEveryBoxDoes) {
+  const std::uint64_t seed = 20261128;
+  on_each_scene(seed, [&](const sim::Simulation& sim, scene::SceneKind kind, Random& random) {
+    const float side = sim.world_side();
+    const std::span<const spatial::Aabb> boxes = sim.last_boxes();
+    int hits = 0;
+    for (int i = 0; i < 300; ++i) {
+      const ScreenPoint from{random.uniform(-30.0f, side + 30.0f),
+                             random.uniform(-30.0f, side + 30.0f)};
+      const float length = i % 3 == 0 ? 10.0f : i % 3 == 1 ? 0.3f * side : 1.5f * side;
+      const float angle = random.uniform(0.0f, 6.2831853f);
+      const ScreenPoint to{from.x + length * std::cos(angle), from.y + length * std::sin(angle)};
+      const spatial::RaySlabs slabs(spatial::Ray{from.x, from.y, to.x - from.x, to.y - from.y, 1});
+      std::optional<std::uint32_t> expected;
+      float best_t = std::numeric_limits<float>::infinity();
+      for (std::uint32_t id = 0; id < boxes.size(); ++id) {
+        float t = 0.0f;
+        if (slabs.enters(boxes[id], 1.0f, t) && t < best_t) {
+          best_t = t;
+          expected = id;
+        }
+      }
+      const Selection selection = dragged(sim, QueryMode::Ray, from, to);
+      ASSERT_TRUE(selection.stats().has_value());
+      const QueryStats& q = *selection.stats();
+      const std::string where =
+          fmt::format("seed {}, {}, segment {}", seed, scene::scene_name(kind), i);
+      EXPECT_EQ(q.mode, QueryMode::Ray);
+      ASSERT_EQ(q.hits, expected ? 1u : 0u) << where;
+      EXPECT_TRUE(q.agree) << where;
+      EXPECT_EQ(q.brute_hits, q.hits) << where;
+      EXPECT_FALSE(selection.region().has_value());
+      if (expected) {
+        ASSERT_EQ(selection.ids().size(), 1u) << where;
+        EXPECT_EQ(selection.ids()[0], *expected) << where;
+        EXPECT_EQ(q.ray_t, best_t) << where;
+        ++hits;
+      }
+    }
+    // Both outcomes: segments that meet a sprite and short ones in empty space or outside.
+    EXPECT_GT(hits, 100) << scene::scene_name(kind);
+    EXPECT_LT(hits, 300) << scene::scene_name(kind);
+  });
+}
+
+// The nearest mode against a scan written here: every box's squared distance to the point,
+// sorted with the index, the first kNearestCount; at points in and around each scene.
+TEST(Selection, TheNearestModeFindsTheNearestSpritesAsAScanOfEveryBoxDoes) {
+  const std::uint64_t seed = 20261129;
+  on_each_scene(seed, [&](const sim::Simulation& sim, scene::SceneKind kind, Random& random) {
+    const float side = sim.world_side();
+    const std::span<const spatial::Aabb> boxes = sim.last_boxes();
+    std::vector<std::pair<float, std::uint32_t>> by_distance(boxes.size());
+    for (int i = 0; i < 200; ++i) {
+      const ScreenPoint at{random.uniform(-50.0f, side + 50.0f),
+                           random.uniform(-50.0f, side + 50.0f)};
+      for (std::uint32_t id = 0; id < boxes.size(); ++id) {
+        by_distance[id] = {spatial::squared_distance(boxes[id], at.x, at.y), id};
+      }
+      std::sort(by_distance.begin(), by_distance.end());
+      std::vector<std::uint32_t> expected;
+      for (std::size_t k = 0; k < kNearestCount; ++k) expected.push_back(by_distance[k].second);
+      // A drag in the nearest mode asks at its end: start it somewhere else.
+      const Selection selection = dragged(sim, QueryMode::Nearest, {at.x + 40, at.y - 7}, at);
+      ASSERT_TRUE(selection.stats().has_value());
+      const QueryStats& q = *selection.stats();
+      const std::string where =
+          fmt::format("seed {}, {}, point {}", seed, scene::scene_name(kind), i);
+      EXPECT_EQ(q.mode, QueryMode::Nearest);
+      EXPECT_EQ(q.hits, kNearestCount) << where;
+      EXPECT_EQ(q.brute_hits, kNearestCount) << where;
+      EXPECT_TRUE(q.agree) << where;
+      EXPECT_EQ(std::vector<std::uint32_t>(selection.ids().begin(), selection.ids().end()),
+                expected)
+          << where;
+    }
+  });
+}
+
+// A short click in the nearest mode is a query at the point, not a pick; in the ray mode it is
+// a pick, as in the box mode. Switching the mode forgets the query.
+TEST(Selection, AClickInTheNearestModeQueriesAndInTheRayModePicks) {
+  const std::unique_ptr<sim::Simulation> owner = ticked_scene(2000);
+  const sim::Simulation& sim = *owner;
+  const scene::Sprite& target = sim.sprites()[77];
+  Selection selection;
+  selection.set_mode(QueryMode::Nearest);
+  selection.begin_drag({target.x, target.y});
+  selection.end_drag(1.0f);
+  selection.update(sim);
+  ASSERT_TRUE(selection.stats().has_value());
+  EXPECT_EQ(selection.stats()->hits, kNearestCount);
+  EXPECT_FALSE(selection.pick().picking());
+
+  selection.set_mode(QueryMode::Ray);
+  EXPECT_FALSE(selection.shape().has_value());
+  selection.begin_drag({target.x, target.y});
+  selection.end_drag(1.0f);
+  selection.update(sim);
+  EXPECT_FALSE(selection.stats().has_value());
+  EXPECT_TRUE(selection.pick().picking());
+  EXPECT_EQ(next_query_mode(QueryMode::Box), QueryMode::Ray);
+  EXPECT_EQ(next_query_mode(QueryMode::Ray), QueryMode::Nearest);
+  EXPECT_EQ(next_query_mode(QueryMode::Nearest), QueryMode::Box);
 }
 
 TEST(FrameStats, ModesAreCountedApartAndWarmPoolAllocationsAreReported) {
