@@ -150,22 +150,31 @@ void write_ramp(util::JsonWriter& json, const RampExperiment& ramp) {
   json.end();
 }
 
-// "query": the last box query's numbers, "picked": the picked sprite and its leaf (or null).
+// "query_mode": the query tool's mode; "query": the last query's numbers, "picked": the
+// picked sprite and its leaf (or null).
 void write_query(util::JsonWriter& json, const Selection& selection) {
+  json.string("query_mode", query_mode_name(selection.mode()));
   if (const std::optional<QueryStats>& q = selection.stats()) {
     json.begin("query");
+    json.string("mode", query_mode_name(q->mode));
     json.integer("hits", q->hits);
     json.integer("brute_hits", q->brute_hits);
+    json.boolean("agree", q->agree);
     json.number("tree_us", q->tree_us);
     json.number("brute_us", q->brute_us);
+    if (q->mode == QueryMode::Ray && q->hits > 0) {
+      json.real("ray_t", q->ray_t);
+    } else {
+      json.null("ray_t");
+    }
     json.end();
   } else {
     json.null("query");
   }
-  if (selection.picked_id() && selection.picked_leaf()) {
+  if (selection.pick().picked_id() && selection.pick().leaf()) {
     json.begin("picked");
-    json.integer("sprite", *selection.picked_id());
-    const spatial::Aabb& leaf = *selection.picked_leaf();
+    json.integer("sprite", *selection.pick().picked_id());
+    const spatial::Aabb& leaf = *selection.pick().leaf();
     json.begin("leaf");
     json.real("min_x", leaf.min_x);
     json.real("min_y", leaf.min_y);

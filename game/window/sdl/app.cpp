@@ -354,6 +354,7 @@ void App::apply(Action action) {
     case Action::DoubleSprites:
     case Action::HalveSprites:
     case Action::ClearSelection:
+    case Action::NextQueryMode:
       apply(lab_.apply(action, overlay_.seed_field()));
       break;
     case Action::StartAb:

@@ -85,6 +85,11 @@ constexpr KeyBinding kBindings[] = {
      "clear the query or the pick (so does a shift + click on empty space)",
      Action::ClearSelection,
      {SDLK_x}},
+    {"Q",
+     kLab,
+     "switch the query tool's mode: box, ray, nearest (the panel shows the mode)",
+     Action::NextQueryMode,
+     {SDLK_q}},
     {"F12",
      kBoth,
      "save a screenshot (quadpool-FRAME.png in the working directory)",
@@ -94,14 +99,16 @@ constexpr KeyBinding kBindings[] = {
     {"left drag", kLab, "spawn sprites under the cursor", Action::None, {}},
     {"shift + left drag",
      kLab,
-     "box query: the sprites QuadTree::query returns get a yellow ring; the panel shows the hit "
-     "count and the query's time beside a brute-force scan's",
+     "query the tree in the mode Q chose: box (the sprites QuadTree::query returns), ray (the "
+     "first sprite QuadTree::ray_cast meets from the drag's start to its end) or nearest (the 8 "
+     "sprites QuadTree::nearest finds nearest the cursor); they get a yellow ring, and the panel "
+     "shows the answer and the query's time beside a brute-force scan's",
      Action::None,
      {}},
     {"shift + click",
      kLab,
-     "pick the sprite nearest the cursor (within 6 pixels of its edge) and outline the tree leaf "
-     "that holds it",
+     "in the box and ray modes, pick the sprite nearest the cursor (within 6 pixels of its edge) "
+     "and outline the tree leaf that holds it; in the nearest mode, the nearest query there",
      Action::None,
      {}},
     {"right drag", kLab, "pan", Action::None, {}},

@@ -39,6 +39,7 @@ enum class Action {
   ToggleUi,
   ToggleHelp,
   ClearSelection,
+  NextQueryMode,
   Screenshot,
   SwitchMode,
   ToggleMute,

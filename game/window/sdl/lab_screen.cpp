@@ -46,7 +46,8 @@ DrawCounts LabScreen::draw_world(SDL_Renderer*, SpriteRenderer& sprites,
   if (controls.draw_tree && sim.ticks() > 0) world.tree = &sim.tree();
   world.selected = selection_.ids();
   world.selection = selection_.region();
-  world.picked_leaf = selection_.picked_leaf();
+  world.picked_leaf = selection_.pick().leaf();
+  world.query = selection_.shape();
   world.typical_radius = 0.5f * (runner_.scene().min_radius + runner_.scene().max_radius);
   return sprites.draw(stream, camera, area, world);
 }
@@ -86,6 +87,9 @@ LabScreen::Change LabScreen::apply(Action action, std::uint64_t seed_field) {
       return resize(runner_.sim().sprites().size() / 2, "-");
     case Action::ClearSelection:
       selection_.clear();
+      return {};
+    case Action::NextQueryMode:
+      selection_.set_mode(window::next_query_mode(selection_.mode()));
       return {};
     default:
       return {};

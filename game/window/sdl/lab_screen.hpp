@@ -65,7 +65,7 @@ class LabScreen final : public Screen {
                        window::Camera& camera, const window::ScreenRect& area);
 
   /// The lab's keys: Reset (from `seed_field`, the panel's seed), DoubleSprites, HalveSprites,
-  /// ClearSelection; any other action changes nothing here.
+  /// ClearSelection, NextQueryMode; any other action changes nothing here.
   Change apply(Action action, std::uint64_t seed_field);
   /// The panel's scene widgets; the scene and tree settings wait while `ab_running`.
   Change apply(const OverlayRequests& requests, bool ab_running);

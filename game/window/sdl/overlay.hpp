@@ -103,6 +103,7 @@ class Overlay {
   void draw_keys_window(bool& open, Mode mode, const window::Layout& layout);
   void draw_play_panel(const OverlayView& view);
   void draw_query_panel(const OverlayView& view);
+  void draw_query_result(const OverlayView& view, const window::QueryStats& q);
   void apply_scale(float scale);
   void measure_fit(float slack = 0.0f);
 

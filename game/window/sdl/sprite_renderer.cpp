@@ -80,6 +80,16 @@ class SpriteRenderer::Batch {
     if (expected_ > 0) --expected_;
   }
 
+  /// A quad of any shape: four corners (x, y) in order around it, the whole region `t`.
+  void corners(const float (&xy)[8], const AtlasRegion& t, Rgba c) {
+    quad(0, 0, 0, 0, t, c);
+    window::Vertex* v = &vertices_[(used_ - 1) * 4];
+    for (int i = 0; i < 4; ++i) {
+      v[i].x = xy[2 * i];
+      v[i].y = xy[2 * i + 1];
+    }
+  }
+
   void flush() {
     if (used_ == 0) return;
     SDL_RenderGeometry(owner_.renderer_, owner_.atlas_.texture,
@@ -125,6 +135,29 @@ void SpriteRenderer::outline(Batch& batch, const window::Camera& camera, const s
   line(batch, camera, box.max_x, box.min_y, box.max_x, box.max_y, c);
 }
 
+void SpriteRenderer::segment(Batch& batch, const window::Camera& camera, window::ScreenPoint from,
+                             window::ScreenPoint to, Rgba c) const {
+  const window::ScreenPoint a = camera.to_screen(from.x, from.y), b = camera.to_screen(to.x, to.y);
+  const float dx = b.x - a.x, dy = b.y - a.y;
+  const float length = std::sqrt(dx * dx + dy * dy);
+  if (length < 1.0f) {
+    batch.quad(a.x - 1.0f, a.y - 1.0f, a.x + 1.0f, a.y + 1.0f, atlas_.white, c);
+    return;
+  }
+  // One pixel each side of the line, across it.
+  const float nx = -dy / length, ny = dx / length;
+  const float xy[8] = {a.x + nx, a.y + ny, b.x + nx, b.y + ny,
+                       b.x - nx, b.y - ny, a.x - nx, a.y - ny};
+  batch.corners(xy, atlas_.white, c);
+}
+
+void SpriteRenderer::cross(Batch& batch, const window::Camera& camera, window::ScreenPoint at,
+                           Rgba c) const {
+  const window::ScreenPoint p = camera.to_screen(at.x, at.y);
+  batch.quad(p.x - 4.5f, p.y - 1.0f, p.x + 4.5f, p.y + 1.0f, atlas_.white, c);
+  batch.quad(p.x - 1.0f, p.y - 4.5f, p.x + 1.0f, p.y + 4.5f, atlas_.white, c);
+}
+
 void SpriteRenderer::ring(Batch& batch, const window::Camera& camera, const scene::Sprite& s,
                           const AtlasRegion& region, Rgba c) const {
   // Just outside the sprite as drawn, so the ring fits it.
@@ -155,13 +188,18 @@ DrawCounts SpriteRenderer::draw(window::VertexStream& stream, const window::Came
     draw_tree(batch, camera, visible, view, kTreeLine);
     draw_sprites(batch, camera, visible, view, counts);
   }
-  batch.expect(view.selected.size() + 8);
+  batch.expect(view.selected.size() + 10);
   for (std::uint32_t id : view.selected) {
     if (id < view.sprites.size())
       ring(batch, camera, view.sprites[id], atlas_.selection_ring, kSelected);
   }
   if (view.selection) outline(batch, camera, *view.selection, kSelectionBox);
   if (view.picked_leaf) outline(batch, camera, *view.picked_leaf, kPickedLeaf);
+  if (view.query && view.query->mode == window::QueryMode::Ray) {
+    segment(batch, camera, view.query->from, view.query->to, kSelectionBox);
+  } else if (view.query && view.query->mode == window::QueryMode::Nearest) {
+    cross(batch, camera, view.query->to, kSelectionBox);
+  }
   last_ = counts;
   return counts;
 }

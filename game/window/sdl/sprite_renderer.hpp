@@ -19,13 +19,14 @@
 #include <span>
 #include <vector>
 
+#include "common/scene/scene.hpp"
 #include "engine/core/task_system.hpp"
 #include "engine/spatial/aabb.hpp"
 #include "engine/spatial/quad_tree.hpp"
-#include "game/window/sdl/textures.hpp"
 #include "game/window/camera.hpp"
+#include "game/window/sdl/textures.hpp"
+#include "game/window/timed_query.hpp"
 #include "game/window/vertex_stream.hpp"
-#include "common/scene/scene.hpp"
 
 struct SDL_Renderer;
 struct SDL_Texture;
@@ -45,6 +46,8 @@ struct WorldView {
   std::span<const std::uint32_t> selected;   // sprites to ring (QuadTree::query's answer)
   std::optional<spatial::Aabb> selection;    // the selection rectangle being dragged
   std::optional<spatial::Aabb> picked_leaf;  // the quadrant of the picked sprite's leaf
+  std::optional<window::QueryShape> query;   // a ray query's segment or a nearest query's point
+                                             // (a box query's is `selection`)
   float typical_radius = 4.0f;               // world units; picks the level of detail
   Rgba tint{255, 255, 255, 255};             // multiplies the sprites' colours (the game dims
                                              // its dust with it)
@@ -96,6 +99,10 @@ class SpriteRenderer {
   void line(Batch& batch, const window::Camera& camera, float x0, float y0, float x1, float y1,
             Rgba c) const;
   void outline(Batch& batch, const window::Camera& camera, const spatial::Aabb& box, Rgba c) const;
+  // A world segment at any angle, 2 pixels wide; a cross 9 pixels across at a world point.
+  void segment(Batch& batch, const window::Camera& camera, window::ScreenPoint from,
+               window::ScreenPoint to, Rgba c) const;
+  void cross(Batch& batch, const window::Camera& camera, window::ScreenPoint at, Rgba c) const;
   void ring(Batch& batch, const window::Camera& camera, const scene::Sprite& s,
             const AtlasRegion& region, Rgba c) const;
   void draw_tree(Batch& batch, const window::Camera& camera, const spatial::Aabb& visible,

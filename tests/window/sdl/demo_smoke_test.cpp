@@ -10,6 +10,7 @@
 #include <stb_image.h>
 #include <stb_image_write.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -413,6 +414,62 @@ TEST_F(DemoSmoke, ThePanelFitsWithAnABResultWhenTheTreeIsBuiltInItsSubtreePools)
     ASSERT_EQ(json.at("ab.state"), "done") << window;
     EXPECT_GE(number(json, "pool.chunks"), 12u) << window;
     expect_panel_fits(json, "33,000 sprites at " + window);
+  }
+}
+
+// A summary's query: in `mode` (the tool's mode too), `hits` sprites from the tree and as many
+// from the scan, the same answer.
+void expect_query(const std::map<std::string, std::string>& json, const std::string& mode,
+                  std::uint64_t hits, const std::string& what) {
+  EXPECT_EQ(json.at("query_mode"), mode) << what;
+  EXPECT_EQ(json.at("query.mode"), mode) << what;
+  EXPECT_EQ(number(json, "query.hits"), hits) << what;
+  EXPECT_EQ(number(json, "query.brute_hits"), hits) << what;
+  EXPECT_EQ(json.at("query.agree"), "true") << what;
+  EXPECT_GE(real(json, "query.brute_us"), 0.0) << what;
+}
+
+// The ray and nearest modes through the key script: each entry sets its mode on the query tool,
+// the tree's answer equals the scan's, and Q cycles the mode (box, ray, nearest, box).
+TEST_F(DemoSmoke, AScriptedRayAndNearestQueryTheTreeAndAgreeWithTheScan) {
+  const std::string args = "--lab --sprites 5000 --frames 10 --window 1280x720";
+  // A diagonal across the world's rectangle (it starts at x = 390): it meets sprites.
+  const auto ray = summary_of("5:ray=450/100/1200/650", args);
+  expect_query(ray, "ray", 1, "a ray across the world");
+  EXPECT_GE(real(ray, "query.ray_t"), 0.0);
+  EXPECT_LE(real(ray, "query.ray_t"), 1.0);
+  // Along the top of the world's rectangle, outside the world (its margin): no sprite there.
+  const auto missed = summary_of("5:ray=395/3/420/3", args);
+  expect_query(missed, "ray", 0, "a ray outside the world");
+  EXPECT_EQ(missed.at("query.ray_t"), "null");
+
+  const auto nearest = summary_of("5:nearest=800/360", args);
+  expect_query(nearest, "nearest", 8, "a nearest query");
+  EXPECT_EQ(nearest.at("picked"), "null");
+
+  // query= and pick= are the box mode's, whatever an earlier entry chose.
+  const auto box = summary_of("3:nearest=800/360,5:query=600/200/800/400", args);
+  EXPECT_EQ(box.at("query.mode"), "box");
+  EXPECT_EQ(box.at("query.agree"), "true");
+  EXPECT_GT(number(box, "query.hits"), 50u);
+
+  EXPECT_EQ(summary_of("5:Q", args).at("query_mode"), "ray");
+  const auto hint = summary_of("5:Q,6:Q", args);
+  EXPECT_EQ(hint.at("query_mode"), "nearest");
+  EXPECT_EQ(hint.at("query"), "null");
+  expect_panel_fits(hint, "the nearest mode's hint");
+  EXPECT_EQ(summary_of("5:Q,6:Q,7:Q", args).at("query_mode"), "box");
+}
+
+TEST_F(DemoSmoke, ThePanelFitsWithEachQueryModesAnswerAt720p) {
+  // Each mode's answer, and a pick after a ray (its sprite and leaf instead), in the lab's
+  // default sections. (Under an A/B result there is no room for the query's three lines: the
+  // box query overflowed there before the ray and nearest modes came.)
+  for (const std::string keys : {"5:query=600/200/800/400", "5:ray=450/100/1200/650",
+                                 "5:nearest=800/360", "5:ray=450/100/1200/650,7:pick=800/360"}) {
+    const auto json = summary_of(keys, "--lab --frames 10 --window 1280x720");
+    EXPECT_NE(json.at("query") == "null", json.at("picked") == "null") << keys;
+    expect_panel_fits(json, keys);
   }
 }
 
@@ -1208,6 +1265,14 @@ TEST_F(DemoSmoke, AKeyScriptCoordinateNoWindowHasIsRefusedWithExitCode2) {
       "--lab --sprites 200 --frames 6 --window 320x240 --vsync off", test::Capture::Stderr);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("spawn=2147483647/2147483647"), std::string::npos) << r.output;
+  for (const std::string entry : {"ray=0/0/7681/5", "nearest=-1/5", "ray=1/2/3", "nearest=a/b"}) {
+    ::setenv("QUADPOOL_DEMO_KEYS", ("3:" + entry).c_str(), 1);
+    const test::ProcessResult bad = test::run_quadpool(
+        "--lab --sprites 200 --frames 6 --window 320x240 --vsync off", test::Capture::Stderr);
+    EXPECT_EQ(bad.exit_code, 2) << entry << ": " << bad.output;
+    EXPECT_NE(bad.output.find(entry), std::string::npos) << bad.output;
+    EXPECT_EQ(std::count(bad.output.begin(), bad.output.end(), '\n'), 1) << bad.output;
+  }
 }
 
 // The demo's output is the summary on stdout and the log on stderr, in one stream here: the
