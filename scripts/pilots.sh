@@ -10,7 +10,7 @@
 #
 # Each run plays T ticks (the bot), T/2 (the key-masher) or T/4 (idle) and logs every game it
 # finishes; a first game still on at the end counts as lasting at least the run ("> T").
-# About 20 minutes on 2 cores.
+# 7 to 20 minutes on 2 cores, with the machine's load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/bench_lib.sh
