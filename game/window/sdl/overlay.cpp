@@ -549,7 +549,9 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
   if (lab && ramp_shown_) {
     draw_ramp_result(view.ramp, content_w_, scale_);
   } else {
-    draw_ab_result(view.ab);
+    // A query's answer and the A/B table do not both fit a 720-pixel panel: while a query
+    // shows, the result is its ratio line, the table back when X clears the query.
+    draw_ab_result(view.ab, /*with_table=*/!view.selection.stats().has_value());
   }
 }
 
@@ -590,9 +592,10 @@ void Overlay::draw_run_buttons(const OverlayView& view, OverlayRequests& request
   }
 }
 
-// The last A/B result: the ratio (the scene it ran in its tooltip), then the table. One line
-// above the table: a 720-pixel panel with the pool's full chunk strip has no room for two.
-void Overlay::draw_ab_result(const window::AbExperiment& ab) {
+// The last A/B result: the ratio (the scene it ran in its tooltip), then the table unless
+// `with_table` is false. One line above the table: a 720-pixel panel with the pool's full chunk
+// strip has no room for two.
+void Overlay::draw_ab_result(const window::AbExperiment& ab, bool with_table) {
   const std::optional<window::AbResult>& result = ab.result();
   if (result) {
     text(fmt::format("new/delete tick median = {:.2f}x pool", result->tick_median_ratio()));
@@ -601,6 +604,10 @@ void Overlay::draw_ab_result(const window::AbExperiment& ab) {
                         scene::scene_name(result->scene), result->seed, result->tree_max_depth,
                         result->tree_leaf_capacity);
     }
+  }
+  if (result && !with_table) {
+    ImGui::TextDisabled("the table: X clears the query");
+    return;
   }
   if (result && ImGui::BeginTable("ab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
     // The row names' column as wide as its longest name; the figures share the rest.

@@ -99,7 +99,7 @@ class Overlay {
   void draw_scene_controls(const OverlayView& view, OverlayRequests& requests);
   void draw_ab_panel(const OverlayView& view, OverlayRequests& requests);
   void draw_run_buttons(const OverlayView& view, OverlayRequests& requests);
-  void draw_ab_result(const window::AbExperiment& ab);
+  void draw_ab_result(const window::AbExperiment& ab, bool with_table);
   void draw_keys_window(bool& open, Mode mode, const window::Layout& layout);
   void draw_play_panel(const OverlayView& view);
   void draw_query_panel(const OverlayView& view);

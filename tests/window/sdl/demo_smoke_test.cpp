@@ -405,6 +405,18 @@ TEST_F(DemoSmoke, ThePanelCutsNothingAndNeedsNoScrollbarWithAnABResultAt720pAnd1
   }
 }
 
+// A query's answer under an A/B result: the result folds to its ratio line while the query
+// shows, so the panel still fits, in each of the query tool's modes.
+TEST_F(DemoSmoke, ThePanelFitsWithAnABResultAndAQueryAnswerInEachMode) {
+  for (const char* query : {"query=600/200/800/400", "ray=500/100/1100/600", "nearest=800/360"}) {
+    const auto json = summary_of(std::string("605:") + query,
+                                 "--lab --ab --sprites 200 --frames 610 --window 1280x720");
+    ASSERT_EQ(json.at("ab.state"), "done") << query;
+    ASSERT_NE(json.at("query"), "null") << query;
+    expect_panel_fits(json, std::string("1280x720 with an A/B result and ") + query);
+  }
+}
+
 TEST_F(DemoSmoke, ThePanelFitsWithAnABResultWhenTheTreeIsBuiltInItsSubtreePools) {
   // From 32,768 sprites the tree is built in 17 pools, one chunk or more each: the node pool's
   // strip has its 12 rows, as at a million sprites, where with an A/B result the panel once
