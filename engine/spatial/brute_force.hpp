@@ -40,11 +40,12 @@ inline bool kept_by_tree(const Aabb& box) noexcept {
 }
 
 /// QuadTree::ray_cast()'s contract over every box, in id order: f(id, t) for each box that the
-/// ray enters (RaySlabs::enters) at t <= the current limit; f's answer moves the limit the same
-/// way (0 stops, a smaller positive value lowers it, anything else keeps it). O(n).
+/// ray enters (RaySlabs::enters), grown by `radius` on every side, at t <= the current limit;
+/// f's answer moves the limit the same way (0 stops, a smaller positive value lowers it,
+/// anything else keeps it). A negative, NaN or infinite radius reports nothing. O(n).
 template <class F>
-void brute_force_ray_cast(std::span<const Aabb> boxes, const Ray& ray, F&& f) {
-  const RaySlabs slabs(ray);
+void brute_force_ray_cast(std::span<const Aabb> boxes, const Ray& ray, float radius, F&& f) {
+  const RaySlabs slabs(ray, radius);
   if (!slabs.valid) return;
   float limit = slabs.max_t;
   const auto count = static_cast<std::uint32_t>(boxes.size());
@@ -55,6 +56,12 @@ void brute_force_ray_cast(std::span<const Aabb> boxes, const Ray& ray, F&& f) {
     if (next == 0.0f) return;
     if (next > 0.0f && next < limit) limit = next;
   }
+}
+
+/// The thin ray: brute_force_ray_cast(boxes, ray, 0.0f, f).
+template <class F>
+void brute_force_ray_cast(std::span<const Aabb> boxes, const Ray& ray, F&& f) {
+  brute_force_ray_cast(boxes, ray, 0.0f, f);
 }
 
 /// QuadTree::nearest()'s contract over every box: the out.size() nearest by squared_distance(),

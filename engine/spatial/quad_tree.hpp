@@ -155,6 +155,15 @@ class QuadTree {
   template <class F>
   void ray_cast(const Ray& ray, F&& f) const;
 
+  /// The thick ray cast: ray_cast(ray, f) for the sweep of a square of half-side `radius` along
+  /// the ray, that is, against every box grown by `radius` on every side (RaySlabs), t being
+  /// the entry into the grown box; the same callback contract, order and cost, and the same
+  /// answers as brute_force_ray_cast(boxes, ray, radius, f), to the bit. A shot with a size, or
+  /// boxes that may have moved by up to `radius` since the rebuild, use it. A negative, NaN or
+  /// infinite radius reports nothing; radius 0 is ray_cast(ray, f), to the bit.
+  template <class F>
+  void ray_cast(const Ray& ray, float radius, F&& f) const;
+
   /// Writes to `out` the ids of the out.size() boxes nearest to the point (x, y), by
   /// squared_distance() (0 inside a box), nearest first, equal distances by smaller id; returns
   /// how many it wrote: fewer when the tree holds fewer boxes, 0 for a NaN or infinite point.

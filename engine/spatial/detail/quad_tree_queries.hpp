@@ -59,41 +59,59 @@ inline void push_children_nearest_last(const QuadTreeNode* node, QueuedNode* sta
 /// For each box of the run [first, end) that `slabs` meets at a t <= `limit` (read again before
 /// each report, which may lower it), in increasing slot order, calls report(slot, t); a report
 /// that returns false ends the run. Returns false when a report did. The same answers, bit for
-/// bit, as RaySlabs::enters() on each box.
-template <class Report>
+/// bit, as RaySlabs::enters() on each box. kThick must be slabs.thick: a thin ray's kernel
+/// skips the growth (adding its -0 offsets would change nothing), so it stays as fast as it was.
+template <bool kThick, class Report>
 inline bool ray_cast_run(ColumnsView columns, std::uint32_t first, std::uint32_t end,
                          const RaySlabs& slabs, const float& limit, Report&& report) {
+  QUADPOOL_ASSERT(kThick == slabs.thick, "the ray's kernel does not match its radius");
 #if defined(__SSE2__)
   constexpr float inf = std::numeric_limits<float>::infinity();
   const __m128 plus_inf = _mm_set1_ps(inf), minus_inf = _mm_set1_ps(-inf);
   const __m128 zero = _mm_setzero_ps();
   const __m128 origin_x = _mm_set1_ps(slabs.origin_x), origin_y = _mm_set1_ps(slabs.origin_y);
   const __m128 inv_x = _mm_set1_ps(slabs.inv_x), inv_y = _mm_set1_ps(slabs.inv_y);
+  const __m128 min_offset = _mm_set1_ps(slabs.min_offset);
+  const __m128 max_offset = _mm_set1_ps(slabs.max_offset);
   const float* near_x = slabs.backward_x ? columns.max_x : columns.min_x;
   const float* far_x = slabs.backward_x ? columns.min_x : columns.max_x;
   const float* near_y = slabs.backward_y ? columns.max_y : columns.min_y;
   const float* far_y = slabs.backward_y ? columns.min_y : columns.max_y;
+  const __m128 near_offset_x = slabs.backward_x ? max_offset : min_offset;
+  const __m128 far_offset_x = slabs.backward_x ? min_offset : max_offset;
+  const __m128 near_offset_y = slabs.backward_y ? max_offset : min_offset;
+  const __m128 far_offset_y = slabs.backward_y ? min_offset : max_offset;
+  // A face moved by its offset, as enters() moves it (face + offset) before anything else.
+  const auto face = [](const float* column, std::uint32_t j, __m128 offset) {
+    const __m128 value = _mm_loadu_ps(column + j);
+    if constexpr (kThick) {
+      return _mm_add_ps(value, offset);
+    } else {
+      (void)offset;
+      return value;
+    }
+  };
   // RaySlabs::axis() four boxes at a time; `flat` is the same for the whole ray, so its branch
   // is always predicted.
   const auto axis = [&](bool flat, const float* lo, const float* hi, const float* near,
-                        const float* far, __m128 origin, __m128 inv, std::uint32_t j,
-                        __m128& t_near, __m128& t_far) {
+                        const float* far, __m128 near_offset, __m128 far_offset, __m128 origin,
+                        __m128 inv, std::uint32_t j, __m128& t_near, __m128& t_far) {
     if (flat) {
-      const __m128 inside = _mm_and_ps(_mm_cmple_ps(_mm_loadu_ps(lo + j), origin),
-                                       _mm_cmple_ps(origin, _mm_loadu_ps(hi + j)));
+      const __m128 inside = _mm_and_ps(_mm_cmple_ps(face(lo, j, min_offset), origin),
+                                       _mm_cmple_ps(origin, face(hi, j, max_offset)));
       t_near = _mm_or_ps(_mm_and_ps(inside, minus_inf), _mm_andnot_ps(inside, plus_inf));
       t_far = _mm_or_ps(_mm_and_ps(inside, plus_inf), _mm_andnot_ps(inside, minus_inf));
     } else {
-      t_near = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(near + j), origin), inv);
-      t_far = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(far + j), origin), inv);
+      t_near = _mm_mul_ps(_mm_sub_ps(face(near, j, near_offset), origin), inv);
+      t_far = _mm_mul_ps(_mm_sub_ps(face(far, j, far_offset), origin), inv);
     }
   };
   for (std::uint32_t j = first; j < end; j += 4) {
     __m128 near_tx, far_tx, near_ty, far_ty;
-    axis(slabs.flat_x, columns.min_x, columns.max_x, near_x, far_x, origin_x, inv_x, j, near_tx,
-         far_tx);
-    axis(slabs.flat_y, columns.min_y, columns.max_y, near_y, far_y, origin_y, inv_y, j, near_ty,
-         far_ty);
+    axis(slabs.flat_x, columns.min_x, columns.max_x, near_x, far_x, near_offset_x, far_offset_x,
+         origin_x, inv_x, j, near_tx, far_tx);
+    axis(slabs.flat_y, columns.min_y, columns.max_y, near_y, far_y, near_offset_y, far_offset_y,
+         origin_y, inv_y, j, near_ty, far_ty);
     const __m128 enter = _mm_max_ps(_mm_max_ps(near_tx, near_ty), zero);
     const __m128 exit = _mm_min_ps(_mm_min_ps(far_tx, far_ty), _mm_set1_ps(limit));
     auto mask = static_cast<std::uint32_t>(_mm_movemask_ps(_mm_cmple_ps(enter, exit)));
@@ -119,12 +137,11 @@ inline bool ray_cast_run(ColumnsView columns, std::uint32_t first, std::uint32_t
 #endif
 }
 
-/// QuadTree::ray_cast() on the tree under `root` (see there).
-template <class F>
-void ray_cast_tree(const QuadTreeNode* root, ColumnsView columns, const std::uint32_t* ids,
-                   const Ray& ray, F& f) {
-  const RaySlabs slabs(ray);
-  if (!slabs.valid || root == nullptr || root->item_count() == 0) return;
+/// QuadTree::ray_cast() on the tree under `root` with a ready `slabs`; kThick is slabs.thick,
+/// so that the choice of leaf kernel is made once per cast.
+template <bool kThick, class F>
+void ray_cast_walk(const QuadTreeNode* root, ColumnsView columns, const std::uint32_t* ids,
+                   const RaySlabs& slabs, F& f) {
   float limit = slabs.max_t;
   float t;
   if (!slabs.enters(root->loose, limit, t)) return;
@@ -144,12 +161,29 @@ void ray_cast_tree(const QuadTreeNode* root, ColumnsView columns, const std::uin
     if (next.key > limit) continue;  // the limit fell since it was queued
     const QuadTreeNode* node = next.node;
     if (node->is_leaf()) {
-      if (!ray_cast_run(columns, node->first_item, node->end_item, slabs, limit, report)) return;
+      if (!ray_cast_run<kThick>(columns, node->first_item, node->end_item, slabs, limit, report)) {
+        return;
+      }
       continue;
     }
+    // The grown loose bounds contain the grown boxes (RaySlabs::enters()), so pruning by them
+    // stays exact for a thick ray too.
     push_children_nearest_last(node, stack, size, [&](const QuadTreeNode* child, float& key) {
       return slabs.enters(child->loose, limit, key);
     });
+  }
+}
+
+/// QuadTree::ray_cast() on the tree under `root` (see there).
+template <class F>
+void ray_cast_tree(const QuadTreeNode* root, ColumnsView columns, const std::uint32_t* ids,
+                   const Ray& ray, float radius, F& f) {
+  const RaySlabs slabs(ray, radius);
+  if (!slabs.valid || root == nullptr || root->item_count() == 0) return;
+  if (slabs.thick) {
+    ray_cast_walk<true>(root, columns, ids, slabs, f);
+  } else {
+    ray_cast_walk<false>(root, columns, ids, slabs, f);
   }
 }
 
@@ -159,7 +193,12 @@ namespace quadpool::spatial {
 
 template <class F>
 void QuadTree::ray_cast(const Ray& ray, F&& f) const {
-  detail::ray_cast_tree(root_, detail::view_of(columns_), item_ids_.data(), ray, f);
+  detail::ray_cast_tree(root_, detail::view_of(columns_), item_ids_.data(), ray, 0.0f, f);
+}
+
+template <class F>
+void QuadTree::ray_cast(const Ray& ray, float radius, F&& f) const {
+  detail::ray_cast_tree(root_, detail::view_of(columns_), item_ids_.data(), ray, radius, f);
 }
 
 }  // namespace quadpool::spatial
