@@ -1,10 +1,13 @@
-// Tests of QuadTree::ray_cast() and nearest() (engine/spatial/detail/quad_tree_queries.hpp,
-// quad_tree_queries.cpp): differential tests against brute force (the same slab test and
-// distance over every box) on the four game scenes and on lattice scenes full of boxes on node
-// borders, zero-size and identical boxes, axis rays and rays through corners; the degenerate
-// rays; the early stop; and no heap allocation.
+// Tests of QuadTree::ray_cast() (thin and thick) and nearest()
+// (engine/spatial/detail/quad_tree_queries.hpp, quad_tree_queries.cpp): differential tests
+// against brute force (the same slab test and distance over every box) on the four game scenes
+// and on lattice scenes full of boxes on node borders, zero-size and identical boxes, axis rays
+// and rays through corners, thin and with random radii; the degenerate rays and radii; the early
+// stop; and no heap allocation.
 //
-// Sections: helpers, ray casts, nearest, allocation.
+// Sections: helpers, ray casts, thick ray casts, nearest, allocation.
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -84,9 +87,9 @@ std::vector<Aabb> lattice_scene(Random& rng, const Aabb& world, int lattice, std
 // --- ray casts ---------------------------------------------------------------------------------
 
 // On each game scene, rays of a shot's tick, a screen and the world's side from random points,
-// some outside the world; every box on the ray with its exact t, the closest hit, the first stop.
-TEST(QuadTreeRayCast, EqualsBruteForceOnEveryGameScene) {
-  Random rng(test::announce_seed("QuadTreeRayCast.EqualsBruteForceOnEveryGameScene", 31));
+// some outside the world: calls check(tree, boxes, ray), which returns "" when the tree agrees.
+template <class Check>
+void check_game_scene_rays(Random& rng, Check&& check) {
   for (const scene::SceneKind kind : scene::kSceneKinds) {
     const auto boxes = scene_boxes(kind, 4'000, rng.next_u64());
     const float side = scene::world_side(boxes.size());
@@ -97,16 +100,17 @@ TEST(QuadTreeRayCast, EqualsBruteForceOnEveryGameScene) {
               (i % 3 == 0) ? 6.0f : (i % 3 == 1) ? 1000.0f : side};
       random_direction(rng, ray.dir_x, ray.dir_y);
       if (i % 10 == 9) ray.max_t = kInf;
-      const std::string error = test::check_ray(tree, boxes, ray);
+      const std::string error = check(tree, std::span<const Aabb>(boxes), ray);
       ASSERT_EQ(error, "") << scene::scene_name(kind) << ", ray " << i;
     }
   }
 }
 
 // Thousands of small lattice scenes in random configurations; rays from lattice points along
-// the axes both ways, through lattice corners (diagonals and knight's moves), of every length.
-TEST(QuadTreeRayCast, EqualsBruteForceOnBordersCornersAndAxes) {
-  Random rng(test::announce_seed("QuadTreeRayCast.EqualsBruteForceOnBordersCornersAndAxes", 32));
+// the axes both ways, through lattice corners (diagonals and knight's moves), of every length:
+// calls check(tree, boxes, ray, cell_x, cell_y), which returns "" when the tree agrees.
+template <class Check>
+void check_lattice_rays(Random& rng, Check&& check) {
   for (int scene = 0; scene < 1'500; ++scene) {
     const Aabb world{rng.uniform(-100.0f, 100.0f), rng.uniform(-100.0f, 100.0f), 0, 0};
     const Aabb bounds{world.min_x, world.min_y, world.min_x + rng.uniform(1.0f, 300.0f),
@@ -127,10 +131,24 @@ TEST(QuadTreeRayCast, EqualsBruteForceOnBordersCornersAndAxes) {
       const auto& step = kSteps[rng.below(std::size(kSteps))];
       const float lengths[] = {0.0f, 0.5f, 1.0f, 3.0f, static_cast<float>(lattice) + 2.0f, kInf};
       const Ray ray{x, y, step[0] * cell_x, step[1] * cell_y, lengths[rng.below(6)]};
-      const std::string error = test::check_ray(tree, boxes, ray);
+      const std::string error = check(tree, std::span<const Aabb>(boxes), ray, cell_x, cell_y);
       ASSERT_EQ(error, "") << "scene " << scene << ", " << boxes.size() << " boxes";
     }
   }
+}
+
+// Every box on the ray with its exact t, the closest hit, the first stop.
+TEST(QuadTreeRayCast, EqualsBruteForceOnEveryGameScene) {
+  Random rng(test::announce_seed("QuadTreeRayCast.EqualsBruteForceOnEveryGameScene", 31));
+  check_game_scene_rays(rng, [](const QuadTree& tree, std::span<const Aabb> boxes, const Ray& ray) {
+    return test::check_ray(tree, boxes, ray);
+  });
+}
+
+TEST(QuadTreeRayCast, EqualsBruteForceOnBordersCornersAndAxes) {
+  Random rng(test::announce_seed("QuadTreeRayCast.EqualsBruteForceOnBordersCornersAndAxes", 32));
+  check_lattice_rays(rng, [](const QuadTree& tree, std::span<const Aabb> boxes, const Ray& ray,
+                             float, float) { return test::check_ray(tree, boxes, ray); });
 }
 
 TEST(QuadTreeRayCast, DegenerateRaysHaveTheDocumentedAnswers) {
@@ -212,6 +230,137 @@ TEST(QuadTreeRayCast, AClosestHitSearchStopsEarly) {
   }
   EXPECT_GT(all, 20u * 50u);
   EXPECT_LT(closest * 20, all) << closest << " reports for closest hits, " << all << " in all";
+}
+
+// --- thick ray casts ---------------------------------------------------------------------------
+
+// A radius from each class that matters: 0 (the thin kernel), tiny (below a box's rounding at
+// the world's scale), a few units (about a sprite), and larger than any box.
+float random_radius(Random& rng) {
+  switch (rng.below(4)) {
+    case 0:
+      return 0.0f;
+    case 1:
+      return rng.uniform(1e-6f, 1e-3f);
+    case 2:
+      return rng.uniform(0.5f, 5.0f);
+    default:
+      return rng.uniform(10.0f, 200.0f);
+  }
+}
+
+// The thin test's scenes and rays, each with a random radius.
+TEST(QuadTreeThickRayCast, EqualsBruteForceOnEveryGameScene) {
+  Random rng(test::announce_seed("QuadTreeThickRayCast.EqualsBruteForceOnEveryGameScene", 33));
+  check_game_scene_rays(rng,
+                        [&](const QuadTree& tree, std::span<const Aabb> boxes, const Ray& ray) {
+                          return test::check_ray(tree, boxes, ray, random_radius(rng));
+                        });
+}
+
+// The thin test's lattice scenes and rays (axes, so flat axes, corners, zero-size boxes, boxes
+// on node borders), with radii that are also lattice steps: a grown face then lies exactly on
+// other boxes' faces and on the quadrant lines, where rounding would show first.
+TEST(QuadTreeThickRayCast, EqualsBruteForceOnBordersCornersAndAxes) {
+  Random rng(
+      test::announce_seed("QuadTreeThickRayCast.EqualsBruteForceOnBordersCornersAndAxes", 34));
+  check_lattice_rays(rng, [&](const QuadTree& tree, std::span<const Aabb> boxes, const Ray& ray,
+                              float cell_x, float cell_y) {
+    const float cell = rng.chance(0.5) ? cell_x : cell_y;
+    const float radii[] = {random_radius(rng), 0.5f * cell, cell, 2.0f * cell};
+    return test::check_ray(tree, boxes, ray, radii[rng.below(std::size(radii))]);
+  });
+}
+
+// What the sweep of a square reaches, worked out by hand: every answer below is the thin
+// answer on the boxes grown by the radius.
+TEST(QuadTreeThickRayCast, HitsWhatTheSweptSquareTouches) {
+  // Box 0 lies 2 above the ray along +x, box 1 on it, box 2 a point 1 below it, box 3 behind.
+  const std::vector<Aabb> boxes{{10, 2, 11, 3}, {20, -1, 21, 1}, {30, -1, 30, -1}, {-5, 0, -4, 1}};
+  QuadTree tree({.bounds = {-8, -8, 56, 56}, .max_depth = 4, .leaf_capacity = 1});
+  tree.rebuild(boxes);
+  const auto hits = [&](const Ray& ray, float radius) {
+    EXPECT_EQ(test::check_ray(tree, boxes, ray, radius), "");
+    return test::all_hits([&](auto&& f) { tree.ray_cast(ray, radius, f); });
+  };
+  using test::RayHit;
+  const Ray along_x{0, 0, 1, 0, 100};  // y is a flat axis
+  EXPECT_EQ(hits(along_x, 0), (std::vector<RayHit>{{1, 20}}));
+  // 1.5 reaches the point 1 below; box 0's grown face stops at 0.5, short of the ray.
+  EXPECT_EQ(hits(along_x, 1.5f), (std::vector<RayHit>{{1, 18.5f}, {2, 28.5f}}));
+  // 2 touches box 0's grown edge (closed), entering its x slab at 10 - 2.
+  EXPECT_EQ(hits(along_x, 2), (std::vector<RayHit>{{0, 8}, {1, 18}, {2, 28}}));
+  // Backward: from x = 40 along -x, the max faces are entered first, grown by +radius.
+  EXPECT_EQ(hits({40, 0, -1, 0, 100}, 2), (std::vector<RayHit>{{2, 8}, {1, 17}, {0, 27}, {3, 42}}));
+  // Along y at x = 12: box 0 is 1 away in x; a radius of 1 enters it at y = 2 - 1.
+  EXPECT_EQ(hits({12, -10, 0, 1, 100}, 1), (std::vector<RayHit>{{0, 11}}));
+  // A zero direction: the boxes within the radius of the point, at t = 0.
+  EXPECT_EQ(hits({25, 0, 0, 0, 0}, 5), (std::vector<RayHit>{{1, 0}, {2, 0}}));
+  // A ray that starts inside a grown box enters it at 0; one that ends on a grown face, at its
+  // end.
+  EXPECT_EQ(hits({19.5f, 0, 1, 0, 100}, 1), (std::vector<RayHit>{{1, 0}, {2, 9.5f}}));
+  EXPECT_EQ(hits({0, 0, 1, 0, 18}, 2), (std::vector<RayHit>{{0, 8}, {1, 18}}));
+  // A radius larger than every box and distance: the origin is inside every grown box.
+  EXPECT_EQ(hits({0, 0, 1, 0, 1}, 1e6f), (std::vector<RayHit>{{0, 0}, {1, 0}, {2, 0}, {3, 0}}));
+}
+
+TEST(QuadTreeThickRayCast, AnInvalidRadiusHitsNothing) {
+  const auto boxes = scene_boxes(scene::SceneKind::Clustered, 2'000, 3);
+  const float side = scene::world_side(boxes.size());
+  QuadTree tree({.bounds = {0, 0, side, side}});
+  tree.rebuild(boxes);
+  const Ray ray{-1, side / 2, 1, 0.01f, kInf};
+  ASSERT_FALSE(test::all_hits([&](auto&& f) { tree.ray_cast(ray, f); }).empty());
+  const float kMax = std::numeric_limits<float>::max();
+  const float kTiny = std::numeric_limits<float>::denorm_min();
+  for (const float radius : {-1.0f, -kTiny, -kMax, kNan, -kNan, kInf, -kInf}) {
+    const auto tree_cast = [&](auto&& f) { tree.ray_cast(ray, radius, f); };
+    const auto brute_cast = [&](auto&& f) { brute_force_ray_cast(boxes, ray, radius, f); };
+    EXPECT_EQ(test::all_hits(tree_cast), (std::vector<test::RayHit>{})) << radius;
+    EXPECT_EQ(test::all_hits(brute_cast), (std::vector<test::RayHit>{})) << radius;
+    EXPECT_FALSE(RaySlabs(ray, radius).valid) << radius;
+  }
+  // -0 is 0, and the largest finite radius is a radius.
+  EXPECT_TRUE(RaySlabs(ray, -0.0f).valid);
+  EXPECT_EQ(test::check_ray(tree, boxes, ray, kMax), "");
+  EXPECT_EQ(test::all_hits([&](auto&& f) { tree.ray_cast(ray, kMax, f); }).size(), boxes.size());
+}
+
+// Radius 0 (and -0) is the thin cast, t for t and id for id, in the tree and in brute force; and
+// a tiny radius moves no answer backwards.
+TEST(QuadTreeThickRayCast, RadiusZeroIsTheThinRayToTheBit) {
+  Random rng(test::announce_seed("QuadTreeThickRayCast.RadiusZeroIsTheThinRayToTheBit", 35));
+  const auto boxes = scene_boxes(scene::SceneKind::Mixed, 4'000, rng.next_u64());
+  const float side = scene::world_side(boxes.size());
+  QuadTree tree({.bounds = {0, 0, side, side}});
+  tree.rebuild(boxes);
+  const auto bits = [](const std::vector<test::RayHit>& hits) {
+    std::vector<std::uint64_t> out;
+    for (const auto& h : hits)
+      out.push_back(std::uint64_t{std::bit_cast<std::uint32_t>(h.t)} << 32 | h.id);
+    return out;
+  };
+  for (int i = 0; i < 300; ++i) {
+    Ray ray{rng.uniform(0, side), rng.uniform(0, side), 0, 0, i % 2 == 0 ? side : kInf};
+    random_direction(rng, ray.dir_x, ray.dir_y);
+    if (i % 5 == 0) ray.dir_y = 0.0f;  // a flat axis
+    const auto thin = bits(test::all_hits([&](auto&& f) { tree.ray_cast(ray, f); }));
+    for (const float zero : {0.0f, -0.0f}) {
+      EXPECT_EQ(bits(test::all_hits([&](auto&& f) { tree.ray_cast(ray, zero, f); })), thin)
+          << test::describe(ray);
+      EXPECT_EQ(bits(test::all_hits([&](auto&& f) { brute_force_ray_cast(boxes, ray, zero, f); })),
+                thin)
+          << test::describe(ray);
+    }
+    // Growing keeps every thin hit, no later than it was.
+    const auto thick = test::all_hits([&](auto&& f) { tree.ray_cast(ray, 1e-3f, f); });
+    for (const auto& hit : test::all_hits([&](auto&& f) { tree.ray_cast(ray, f); })) {
+      const auto it = std::find_if(thick.begin(), thick.end(),
+                                   [&](const test::RayHit& h) { return h.id == hit.id; });
+      ASSERT_NE(it, thick.end()) << test::describe(ray) << ": box " << hit.id << " lost";
+      EXPECT_LE(it->t, hit.t) << test::describe(ray);
+    }
+  }
 }
 
 // --- nearest -----------------------------------------------------------------------------------
@@ -296,6 +445,10 @@ TEST(QuadTreeQueries, RayCastAndNearestMakeNoHeapAllocation) {
     tree.ray_cast(ray, [&](std::uint32_t, float t) {
       sum += t;
       return kInf;
+    });
+    tree.ray_cast(ray, 4.0f, [&](std::uint32_t, float t) {
+      sum += t;
+      return t;
     });
     sum += static_cast<float>(tree.nearest(ray.origin_x, ray.origin_y, out));
   }

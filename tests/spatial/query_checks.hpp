@@ -1,5 +1,6 @@
 #pragma once
-// QuadTree::ray_cast() and nearest() against their brute-force references, one query at a time:
+// QuadTree::ray_cast() (thin and thick) and nearest() against their brute-force references, one
+// query at a time:
 // shared by spatial_tests (quad_tree_queries_test.cpp) and the fuzz input
 // (quad_tree_input.hpp). Each check returns "" when the tree agrees, else a description that
 // names the query with its floats in hex (%a), so that a failure can be replayed exactly.
@@ -28,12 +29,18 @@ struct RayHit {
   bool operator<(const RayHit& o) const { return std::tie(t, id) < std::tie(o.t, o.id); }
 };
 
-inline std::string describe(const spatial::Ray& ray) {
-  char text[160];
+/// The ray, and its radius when it has one, with every float in hex.
+inline std::string describe(const spatial::Ray& ray, float radius = 0.0f) {
+  char text[200];
   std::snprintf(text, sizeof text, "ray {%a, %a, %a, %a, %a}", static_cast<double>(ray.origin_x),
                 static_cast<double>(ray.origin_y), static_cast<double>(ray.dir_x),
                 static_cast<double>(ray.dir_y), static_cast<double>(ray.max_t));
-  return text;
+  std::string described = text;
+  if (!(radius == 0.0f)) {  // a NaN radius is shown too
+    std::snprintf(text, sizeof text, " with radius %a", static_cast<double>(radius));
+    described += text;
+  }
+  return described;
 }
 
 /// Every box on the ray (a callback that keeps the limit), sorted by (t, id).
@@ -49,22 +56,23 @@ std::vector<RayHit> all_hits(Cast&& cast) {
 }
 
 /// Compares three callbacks whose answers do not depend on the order: visit all, closest hit,
-/// stop at the first.
+/// stop at the first; with a `radius`, of the thick ray cast.
 inline std::string check_ray(const spatial::QuadTree& tree, std::span<const spatial::Aabb> boxes,
-                             const spatial::Ray& ray) {
-  const auto tree_cast = [&](auto&& f) { tree.ray_cast(ray, f); };
-  const auto brute_cast = [&](auto&& f) { spatial::brute_force_ray_cast(boxes, ray, f); };
+                             const spatial::Ray& ray, float radius = 0.0f) {
+  const auto tree_cast = [&](auto&& f) { tree.ray_cast(ray, radius, f); };
+  const auto brute_cast = [&](auto&& f) { spatial::brute_force_ray_cast(boxes, ray, radius, f); };
+  const std::string name = describe(ray, radius);
   const std::vector<RayHit> expected = all_hits(brute_cast);
   const std::vector<RayHit> reported = all_hits(tree_cast);
   if (reported != expected) {
-    return describe(ray) + ": visiting all, the tree reports " + std::to_string(reported.size()) +
+    return name + ": visiting all, the tree reports " + std::to_string(reported.size()) +
            " hits, brute force " + std::to_string(expected.size()) +
            " (or the same count with other ids or t)";
   }
   // Closest hit: the callback returns its t, so the tree may stop early.
   RayHit best{0, std::numeric_limits<float>::infinity()};
   bool any = false;
-  tree.ray_cast(ray, [&](std::uint32_t id, float t) {
+  tree_cast([&](std::uint32_t id, float t) {
     if (!any || RayHit{id, t} < best) best = {id, t};
     any = true;
     return t;
@@ -72,17 +80,17 @@ inline std::string check_ray(const spatial::QuadTree& tree, std::span<const spat
   if (any != !expected.empty() ||
       (any && std::find(expected.begin(), expected.end(), best) == expected.end()) ||
       (any && best.t != expected.front().t)) {
-    return describe(ray) + ": the closest hit differs from brute force's";
+    return name + ": the closest hit differs from brute force's";
   }
   // Stop at the first: exactly one report, of a box on the ray.
   std::vector<RayHit> first;
-  tree.ray_cast(ray, [&](std::uint32_t id, float t) {
+  tree_cast([&](std::uint32_t id, float t) {
     first.push_back({id, t});
     return 0.0f;
   });
   if (first.size() != (expected.empty() ? 0u : 1u) ||
       (!first.empty() && std::find(expected.begin(), expected.end(), first[0]) == expected.end())) {
-    return describe(ray) + ": a callback returning 0 did not stop after one box on the ray";
+    return name + ": a callback returning 0 did not stop after one box on the ray";
   }
   return {};
 }
