@@ -9,7 +9,9 @@
 // more with some boxes moved, reporting what a fresh tree reports. Ray casts and nearest queries
 // are checked too (tests/spatial/query_checks.hpp), taken from the boxes themselves so that the
 // input's layout stays what it was: rays from box corners along both axes, to other boxes'
-// corners (as segments and without end) and of zero length, and points at the corners and
+// corners (as segments and without end) and of zero length, each thin and thick (a radius of a
+// box's width or height, which may be 0, infinite or NaN, or of a lattice step, which puts
+// grown faces on other boxes' faces and on quadrant lines), and points at the corners and
 // centres of boxes.
 
 #include <algorithm>
@@ -55,7 +57,8 @@ class Bytes {
   std::size_t at_ = 0;
 };
 
-// Ray casts and nearest queries on up to eight of the boxes, against brute force.
+// Ray casts (thin and thick) and nearest queries on up to eight of the boxes, against brute
+// force.
 inline std::string check_queries(const spatial::QuadTree& tree,
                                  std::span<const spatial::Aabb> boxes, float world_width) {
   using spatial::Ray;
@@ -72,8 +75,15 @@ inline std::string check_queries(const spatial::QuadTree& tree,
                         {a.max_x, a.min_y, b.min_x - a.max_x, b.max_y - a.min_y, kNoEnd},
                         {cx, cy, 0, 0, 0},
                         {cx, cy, b.min_x - cx, b.min_y - cy, 0.5f}};
+    // A box's extent may be inf - inf (NaN) or inf: a radius that must hit nothing.
+    const float radii[] = {a.max_x - a.min_x, b.max_y - b.min_y, world_width / 16.0f};
+    std::size_t next_radius = i;
     for (const Ray& ray : rays) {
       if (std::string error = test::check_ray(tree, boxes, ray); !error.empty()) return error;
+      const float radius = radii[next_radius++ % std::size(radii)];
+      if (std::string error = test::check_ray(tree, boxes, ray, radius); !error.empty()) {
+        return error;
+      }
     }
     const float points[][2] = {
         {a.min_x, a.min_y}, {a.max_x, a.max_y}, {cx, cy}, {b.min_x, a.max_y}};
