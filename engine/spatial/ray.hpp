@@ -82,11 +82,24 @@ struct RaySlabs {
   /// met (with a radius, a box with min > max by less than twice the radius is met; the tree
   /// and brute_force_ray_cast() leave such boxes out anyway).
   bool enters(const Aabb& box, float limit, float& t) const noexcept {
+    return enters_as<true>(box, limit, t);
+  }
+
+  /// enters() for a caller that settles the ray's thickness once per cast (the tree's walk):
+  /// kThick must be `thick`. The thin form skips the growth, whose -0 offsets would change
+  /// nothing, so that a thin ray's walk does exactly the steps it did before rays had a radius.
+  template <bool kThick>
+  bool enters_as(const Aabb& box, float limit, float& t) const noexcept {
     float near_x, far_x, near_y, far_y;
-    axis(box.min_x + min_offset, box.max_x + max_offset, origin_x, inv_x, flat_x, backward_x,
-         near_x, far_x);
-    axis(box.min_y + min_offset, box.max_y + max_offset, origin_y, inv_y, flat_y, backward_y,
-         near_y, far_y);
+    if constexpr (kThick) {
+      axis(box.min_x + min_offset, box.max_x + max_offset, origin_x, inv_x, flat_x, backward_x,
+           near_x, far_x);
+      axis(box.min_y + min_offset, box.max_y + max_offset, origin_y, inv_y, flat_y, backward_y,
+           near_y, far_y);
+    } else {
+      axis(box.min_x, box.max_x, origin_x, inv_x, flat_x, backward_x, near_x, far_x);
+      axis(box.min_y, box.max_y, origin_y, inv_y, flat_y, backward_y, near_y, far_y);
+    }
     const float enter = max_of(max_of(near_x, near_y), 0.0f);
     const float exit = min_of(min_of(far_x, far_y), limit);
     t = enter + 0.0f;  // -0 becomes +0, whichever zero the comparisons kept

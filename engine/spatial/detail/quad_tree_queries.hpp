@@ -131,20 +131,21 @@ inline bool ray_cast_run(ColumnsView columns, std::uint32_t first, std::uint32_t
   for (std::uint32_t j = first; j < end; ++j) {
     float t;
     const Aabb box{columns.min_x[j], columns.min_y[j], columns.max_x[j], columns.max_y[j]};
-    if (slabs.enters(box, limit, t) && !report(j, t)) return false;
+    if (slabs.enters_as<kThick>(box, limit, t) && !report(j, t)) return false;
   }
   return true;
 #endif
 }
 
-/// QuadTree::ray_cast() on the tree under `root` with a ready `slabs`; kThick is slabs.thick,
-/// so that the choice of leaf kernel is made once per cast.
+/// QuadTree::ray_cast() on the tree under `root` with a ready, valid `slabs`; kThick is
+/// slabs.thick, so that the choice of node test and leaf kernel is made once per cast and a
+/// thin ray's walk is the one it was before rays had a radius.
 template <bool kThick, class F>
 void ray_cast_walk(const QuadTreeNode* root, ColumnsView columns, const std::uint32_t* ids,
                    const RaySlabs& slabs, F& f) {
   float limit = slabs.max_t;
   float t;
-  if (!slabs.enters(root->loose, limit, t)) return;
+  if (!slabs.enters_as<kThick>(root->loose, limit, t)) return;
   const auto report = [&](std::uint32_t slot, float entry) {
     const auto next = static_cast<float>(f(ids[slot], entry));
     if (next == 0.0f) return false;
@@ -169,7 +170,7 @@ void ray_cast_walk(const QuadTreeNode* root, ColumnsView columns, const std::uin
     // The grown loose bounds contain the grown boxes (RaySlabs::enters()), so pruning by them
     // stays exact for a thick ray too.
     push_children_nearest_last(node, stack, size, [&](const QuadTreeNode* child, float& key) {
-      return slabs.enters(child->loose, limit, key);
+      return slabs.enters_as<kThick>(child->loose, limit, key);
     });
   }
 }
