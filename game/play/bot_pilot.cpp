@@ -1,7 +1,10 @@
 #include "game/play/bot_pilot.hpp"
 
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <optional>
+#include <span>
 
 namespace quadpool::game::play {
 
@@ -27,19 +30,40 @@ std::int8_t steer_toward(Vec2 heading, Vec2 desired) noexcept {
   return dot(heading, desired) < 0.0f ? std::int8_t{1} : std::int8_t{0};
 }
 
-Target assess(const Threat& threat, const Ship& ship, const Tuning& tuning) noexcept {
-  const Vec2 offset = threat.motion.position - ship.position;
-  const Vec2 drift = threat.motion.velocity - ship.velocity;
+// How many of the nearest threats and hunters (by the world's trees) the bot weighs.
+constexpr std::size_t kNearestThreats = 8;
+constexpr std::size_t kNearestHunters = 4;
+
+template <class Enemy>
+Target assess(const Enemy& enemy, const Ship& ship, const Tuning& tuning) noexcept {
+  const Vec2 offset = enemy.motion.position - ship.position;
+  const Vec2 drift = enemy.motion.velocity - ship.velocity;
   // Closest approach: when, and how near.
   const float drift_sq = length_sq(drift);
   float when = drift_sq > 0.0f ? -dot(offset, drift) / drift_sq : 0.0f;
   if (when < 0.0f) when = 0.0f;
   const Vec2 nearest = offset + drift * when;
-  const float room = threat.radius + tuning.ship_radius + kRoom;
+  const float room = enemy.radius + tuning.ship_radius + kRoom;
   const bool coming = length_sq(nearest) < room * room && when < kComingTicks;
-  // The threats coming soonest first, then the nearest.
+  // The enemies coming soonest first, then the nearest.
   const float urgency = coming ? when - 1e6f : length_sq(offset);
   return {offset, drift, urgency, nearest, coming};
+}
+
+// Weighs the enemies of `store` nearest the ship by `tree` (the world's, from its last tick):
+// the most urgent becomes the target, the most urgent on course to hit becomes `coming`.
+template <class Enemy>
+void weigh_nearest(const EntityTree<Enemy>& tree, const EntityStore<Enemy>& store,
+                   std::span<memory::Handle<Enemy>> scratch, const Ship& ship, const Tuning& tuning,
+                   std::optional<Target>& target, std::optional<Target>& coming) {
+  const std::size_t found = tree.nearest(ship.position, scratch);
+  for (std::size_t i = 0; i < found; ++i) {
+    const Enemy* enemy = store.get(scratch[i]);
+    if (enemy == nullptr) continue;  // broken since the tree was built
+    const Target seen = assess(*enemy, ship, tuning);
+    if (!target || seen.urgency < target->urgency) target = seen;
+    if (seen.coming && (!coming || seen.urgency < coming->urgency)) coming = seen;
+  }
 }
 
 }  // namespace
@@ -54,14 +78,17 @@ InputCommand BotPilot::decide(const PlayWorld& world) {
   const Tuning& tuning = world.tuning();
   std::optional<Target> target;
   std::optional<Target> coming;
-  for (const Threat* threat : world.entities().threats.live()) {
-    const Target seen = assess(*threat, ship, tuning);
-    if (!target || seen.urgency < target->urgency) target = seen;
-    if (seen.coming && (!coming || seen.urgency < coming->urgency)) coming = seen;
-  }
+  std::array<memory::Handle<Threat>, kNearestThreats> threats{};
+  weigh_nearest<Threat>(world.threat_tree(), world.entities().threats, std::span(threats), ship,
+                        tuning, target, coming);
+  std::array<memory::Handle<Hunter>, kNearestHunters> hunters{};
+  weigh_nearest<Hunter>(world.hunter_tree(), world.entities().hunters, std::span(hunters), ship,
+                        tuning, target, coming);
 
-  // Always firing: with no threat about, along the heading, breaking dust for its points.
+  // Always firing: with no threat about, along the heading, breaking dust for its points. With a
+  // hunter about, a missile whenever one is ready.
   command.buttons |= InputCommand::kFire;
+  if (world.entities().hunters.size() > 0) command.buttons |= InputCommand::kMissile;
   if (target) {
     // Lead the shot by the threat's drift over the shot's flight time (one refinement).
     const float flight = std::sqrt(length_sq(target->offset)) / tuning.shot_speed;

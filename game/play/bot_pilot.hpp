@@ -1,10 +1,11 @@
 #pragma once
 /// BotPilot: a deterministic pilot that plays through InputCommands only, as a player would
-/// with a mouse. It fires all the time, aimed at the threat coming soonest (else the nearest)
-/// with a lead for its drift, or along its heading when there is none; it dodges a threat on course
-/// to hit the ship, flies to the storm power-up, and otherwise cruises between waypoints near the
-/// world's middle drawn from its own seeded generator. When the game is over it restarts. Same
-/// seed, same world: same commands.
+/// with a mouse. Of the threats and hunters nearest the ship (asked of the world's trees with
+/// QuadTree::nearest) it fires at the one coming soonest (else the nearest) with a lead for its
+/// drift, or along its heading when there is none, and launches missiles while a hunter is
+/// about. It dodges an enemy on course to hit the ship, flies to the storm power-up, and
+/// otherwise cruises between waypoints near the world's middle drawn from its own seeded
+/// generator. When the game is over it restarts. Same seed, same world: same commands.
 
 #include <cstdint>
 
@@ -19,7 +20,7 @@ class BotPilot {
  public:
   explicit BotPilot(std::uint64_t seed) noexcept : rng_(seed) {}
 
-  /// The command for the world's next tick. O(threats).
+  /// The command for the world's next tick. O(log enemies) for the trees' nearest queries.
   InputCommand decide(const PlayWorld& world);
 
  private:

@@ -1,8 +1,11 @@
 #pragma once
-/// The entities of play besides the field: shots, debris, sparks, explosions and threats. Each has
-/// a real constructor and destructor, and each type lives in its own EntityStore (an ObjectPool<T>
-/// in Pool mode, new/delete in NewDelete mode). They are plain movers: the rules (play_world.cpp)
-/// decide when they are born and die; advance() only moves them and says whether they expired.
+/// The entities of play besides the field: shots, debris, sparks, explosions, threats, hunters and
+/// missiles. Each has a real constructor and destructor, and each type lives in its own
+/// EntityStore (a SlotPool<T>: pooled slots in Pool mode, new/delete in NewDelete mode). An
+/// entity that refers to another holds its Handle, never a pointer: a missile's target may die
+/// first, and its slot may hold another hunter by then. They are plain movers: the rules
+/// (play_world.cpp) decide when they are born and die; advance() only moves them and says whether
+/// they expired.
 ///
 /// Every entity counts its own construction and destruction in the LifeTally its store hands
 /// it, so a test (and the overlay) can check that each constructor and each destructor ran
@@ -10,6 +13,7 @@
 
 #include <cstdint>
 
+#include "engine/memory/handle.hpp"
 #include "game/play/vec2.hpp"
 
 namespace quadpool::game::play {
@@ -107,6 +111,30 @@ class Threat : public Tallied {
   std::uint8_t kind;  ///< which sprite look it takes
   bool hit = false;   ///< broken this tick (by a shot when shot_direction is set)
   Vec2 shot_direction;
+};
+
+/// An enemy ship: chases the ship, thrusting toward where it will be, until shot down or until
+/// it rams the ship.
+class Hunter : public Tallied {
+ public:
+  Hunter(LifeTally& tally, Vec2 position, Vec2 velocity, float radius, int hits_left) noexcept
+      : Tallied(tally), motion{position, velocity, 0}, radius(radius), hits_left(hits_left) {}
+  Motion motion;  ///< ticks_left unused: a hunter lives until it is shot down or rams the ship
+  float radius;
+  int hits_left;     ///< shots it still takes; a missile takes it down whatever is left
+  bool hit = false;  ///< shot down (or rammed the ship, when `rammed`) this tick
+  bool rammed = false;
+};
+
+/// A homing missile: locked onto a hunter by handle, it turns toward it each tick. When the
+/// handle goes stale (the hunter died first) it locks onto the nearest hunter instead.
+class Missile : public Tallied {
+ public:
+  Missile(LifeTally& tally, Vec2 position, Vec2 velocity, std::int32_t ticks,
+          memory::Handle<Hunter> target) noexcept
+      : Tallied(tally), motion{position, velocity, ticks}, target(target) {}
+  Motion motion;
+  memory::Handle<Hunter> target;  ///< null: no hunter about when it last looked
 };
 
 }  // namespace quadpool::game::play

@@ -1,33 +1,32 @@
 #pragma once
-/// EntityStore<T>: the live entities of one type, and where their memory comes from.
+/// EntityStore<T>: the live entities of one type, where their memory comes from, and the
+/// handles other entities hold to them.
 ///
-/// - Pool mode: an ObjectPool<T> of exactly `budget` objects in one chunk, allocated when the
-///   store is made (Growth::Fixed), so creating and destroying entities never touches the heap.
-/// - NewDelete mode: `new T` and `delete` per entity.
-/// The mode can change at any time (set_allocator): objects made before the switch stay where
-/// they are and are freed by the allocator they came from (the pool knows its own blocks:
-/// ObjectPool::owns, O(1) with one chunk); objects made after come from the new one.
+/// A thin layer over memory::SlotPool<T> that adds what the game needs on top:
+/// - a budget, the same in both allocator modes so that both play the same game: spawn() at
+///   the budget returns a null handle and counts a drop;
+/// - per-tick counts and the type's constructor and destructor tally.
+/// The pool is reserved to the budget when the store is made, so in Pool mode spawning and
+/// destroying entities never touches the heap; in NewDelete mode each entity is `new T`. The
+/// mode can change at any time: objects made before the switch are freed by the allocator that
+/// made them (the slot pool keeps that per slot).
 ///
-/// Live entities are a dense vector of pointers, iterated in order and removed by swapping the
-/// last one in (O(1), any order: entities die in no particular order, never LIFO). The order is
-/// a pure function of the creates and removes, so it is deterministic and hashable.
-///
-/// The budget caps the live count in both modes (the same cap, so both play the same game):
-/// spawn() at the cap returns nullptr and counts a drop. The pointer vector is reserved to the
-/// budget, so in Pool mode a store makes no heap allocation after construction.
+/// Entities are visited in slot order (for_each), a pure function of the spawns and destroys,
+/// so it is deterministic and hashable. Other entities refer to one by its Handle<T>: get()
+/// returns nullptr once it died, never the entity that took its slot.
 ///
 /// Not thread-safe.
 
 #include <cstddef>
 #include <cstdint>
-#include <span>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include "engine/memory/allocator_kind.hpp"
-#include "engine/memory/object_pool.hpp"
+#include "engine/memory/handle.hpp"
 #include "engine/memory/pool_allocator.hpp"
+#include "engine/memory/slot_pool.hpp"
 #include "game/play/entities.hpp"
 
 namespace quadpool::game::play {
@@ -46,100 +45,114 @@ struct EntityCounts {
 template <class T>
 class EntityStore {
  public:
+  using Handle = memory::Handle<T>;
+
   /// Throws std::invalid_argument when budget is 0; std::bad_alloc when the pool's chunk cannot
   /// be had.
   EntityStore(std::size_t budget, memory::AllocatorKind kind)
-      : pool_(checked(budget), memory::Growth::Fixed), kind_(kind), budget_(budget) {
-    live_.reserve(budget);
+      : pool_(checked(budget), kind), budget_(budget) {
+    pool_.reserve(budget);
+    doomed_.reserve(budget);
   }
   /// Destroys every live entity, each with the allocator it came from.
   ~EntityStore() { clear(); }
   EntityStore(const EntityStore&) = delete;
   EntityStore& operator=(const EntityStore&) = delete;
 
-  /// Constructs T(tally, args...) with the current allocator and appends it to live(); nullptr
-  /// (and one more drop) when `budget` entities are live.
+  /// Constructs T(tally, args...) with the current allocator; a null handle (and one more
+  /// drop) when `budget` entities are live.
   template <class... Args>
-  T* spawn(Args&&... args) {
-    if (live_.size() >= budget_) {
+  Handle spawn(Args&&... args) {
+    if (pool_.size() >= budget_) {
       ++dropped_;
-      return nullptr;
+      return {};
     }
-    T* object = kind_ == memory::AllocatorKind::Pool
-                    ? pool_.create(tally_, std::forward<Args>(args)...)
-                    : new T(tally_, std::forward<Args>(args)...);
-    live_.push_back(object);
     ++created_tick_;
     ++created_;
-    return object;
+    return pool_.create(tally_, std::forward<Args>(args)...);
   }
 
-  /// Calls keep(T&) on every live entity in order and destroys those it returns false for. The
-  /// last entity moves into a destroyed one's place and is visited next. O(live).
-  template <class Keep>
-  void retain(Keep&& keep) {
-    std::size_t i = 0;
-    while (i < live_.size()) {
-      if (keep(*live_[i])) {
-        ++i;
-      } else {
-        destroy_at(i);
-      }
-    }
-  }
+  /// The live entity `h` names; nullptr once it died (or for a null handle).
+  T* get(Handle h) noexcept { return pool_.get(h); }
+  const T* get(Handle h) const noexcept { return pool_.get(h); }
 
-  /// Destroys live()[index]; the last entity takes its place. O(1).
-  void destroy_at(std::size_t index) noexcept {
-    release(live_[index]);
-    live_[index] = live_.back();
-    live_.pop_back();
+  /// Destroys the entity `h` names; false when it is already dead.
+  bool destroy(Handle h) noexcept {
+    if (!pool_.destroy(h)) return false;
     ++destroyed_tick_;
     ++destroyed_;
+    return true;
   }
 
-  /// Destroys every live entity, in order.
+  /// Calls keep(T&) on every live entity in slot order, then destroys those it returned false
+  /// for, in the same order. keep() must not spawn into this store. O(slots used / 64 + live).
+  template <class Keep>
+  void retain(Keep&& keep) {
+    doomed_.clear();
+    pool_.for_each([&](Handle h, T& entity) {
+      if (!keep(entity)) doomed_.push_back(h);
+    });
+    for (const Handle h : doomed_) destroy(h);
+  }
+
+  /// Calls f(T&), or f(Handle, T&), for every live entity in slot order.
+  template <class F>
+  void for_each(F&& f) {
+    pool_.for_each(f);
+  }
+  template <class F>
+  void for_each(F&& f) const {
+    pool_.for_each(f);
+  }
+
+  /// Destroys every live entity, in slot order.
   void clear() noexcept {
-    for (T* object : live_) release(object);
-    destroyed_tick_ += live_.size();
-    destroyed_ += live_.size();
-    live_.clear();
+    const std::size_t live = pool_.size();
+    pool_.clear();
+    destroyed_tick_ += live;
+    destroyed_ += live;
   }
 
   /// The allocator of every entity spawned from now on.
-  void set_allocator(memory::AllocatorKind kind) noexcept { kind_ = kind; }
-  memory::AllocatorKind allocator() const noexcept { return kind_; }
+  void set_allocator(memory::AllocatorKind kind) noexcept { pool_.set_allocator(kind); }
+  memory::AllocatorKind allocator() const noexcept { return pool_.allocator(); }
 
   /// Starts a tick: zeroes the per-tick counts.
   void begin_tick() noexcept { created_tick_ = destroyed_tick_ = 0; }
 
-  std::span<T* const> live() const noexcept { return live_; }
-  std::size_t size() const noexcept { return live_.size(); }
+  std::size_t size() const noexcept { return pool_.size(); }
   std::size_t budget() const noexcept { return budget_; }
   EntityCounts counts() const noexcept {
-    return {created_tick_, destroyed_tick_, created_, destroyed_, dropped_, live_.size(), budget_};
+    return {created_tick_, destroyed_tick_, created_, destroyed_, dropped_, pool_.size(), budget_};
   }
   /// Constructor and destructor calls of T so far (T's own count, not the store's).
   const LifeTally& tally() const noexcept { return tally_; }
-  memory::PoolStats pool_stats() const noexcept { return pool_.stats(); }
+  /// The slot pool in the terms of the other pools: a block is a slot, in use when it holds a
+  /// pooled entity (an entity from `new` holds a slot for its pointer and is not counted).
+  memory::PoolStats pool_stats() const noexcept {
+    const memory::SlotPoolStats s = pool_.stats();
+    return {.block_size = s.slot_size,
+            .alignment = alignof(T),
+            .blocks_in_use = s.live - s.heap_live,
+            .capacity = s.capacity,
+            .chunks = s.chunks,
+            .high_water = s.slots_used,
+            .total_allocations = s.total_creates,
+            .total_deallocations = s.total_destroys,
+            .bytes_reserved = s.capacity * s.slot_size};
+  }
+  /// The slot pool's own stats (stale destroys, retired slots, ...).
+  memory::SlotPoolStats slot_stats() const noexcept { return pool_.stats(); }
 
  private:
   static std::size_t checked(std::size_t budget) {
     if (budget == 0) throw std::invalid_argument("EntityStore: the budget must be at least 1");
     return budget;
   }
-  // Whichever allocator made it frees it: a switch leaves objects of both kinds alive.
-  void release(T* object) noexcept {
-    if (pool_.owns(object)) {
-      pool_.destroy(object);
-    } else {
-      delete object;
-    }
-  }
 
   LifeTally tally_;  // first: it must outlive pool_ and every object that points to it
-  memory::ObjectPool<T> pool_;
-  std::vector<T*> live_;
-  memory::AllocatorKind kind_;
+  memory::SlotPool<T> pool_;
+  std::vector<Handle> doomed_;  // retain()'s scratch, reserved to the budget
   std::size_t budget_;
   std::uint64_t created_tick_ = 0, destroyed_tick_ = 0, created_ = 0, destroyed_ = 0;
   std::uint64_t dropped_ = 0;

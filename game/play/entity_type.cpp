@@ -14,6 +14,10 @@ const char* entity_type_name(EntityType type) noexcept {
       return "explosions";
     case EntityType::Threats:
       return "threats";
+    case EntityType::Hunters:
+      return "hunters";
+    case EntityType::Missiles:
+      return "missiles";
   }
   return "unknown";
 }

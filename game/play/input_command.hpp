@@ -21,10 +21,12 @@ struct InputCommand {
   static constexpr std::uint8_t kFire = 1u << 1;
   /// Starts a new game; only read while the game is over.
   static constexpr std::uint8_t kRestart = 1u << 2;
-  static constexpr std::uint8_t kAllButtons = kThrust | kFire | kRestart;
+  /// Launches a homing missile (at most one per Tuning::missile_period ticks while held).
+  static constexpr std::uint8_t kMissile = 1u << 3;
+  static constexpr std::uint8_t kAllButtons = kThrust | kFire | kRestart | kMissile;
 
   std::int8_t steer = 0;     ///< -1 turns left, +1 right (on a y-down screen), 0 keeps heading
-  std::uint8_t buttons = 0;  ///< kThrust | kFire | kRestart
+  std::uint8_t buttons = 0;  ///< kThrust | kFire | kRestart | kMissile
   /// Where shots go, as a direction in fixed point (need not be unit length); (0, 0) fires
   /// along the ship's heading.
   FixedAim aim;
@@ -32,6 +34,7 @@ struct InputCommand {
   bool thrust() const noexcept { return (buttons & kThrust) != 0; }
   bool fire() const noexcept { return (buttons & kFire) != 0; }
   bool restart() const noexcept { return (buttons & kRestart) != 0; }
+  bool missile() const noexcept { return (buttons & kMissile) != 0; }
   bool aims() const noexcept { return aim.x != 0 || aim.y != 0; }
 
   friend bool operator==(const InputCommand&, const InputCommand&) = default;

@@ -96,6 +96,7 @@ InputCommand PilotControls::command(Vec2 ship, Vec2 heading) const noexcept {
     command.buttons |= InputCommand::kFire;
   }
   if (holds(PilotAction::Restart)) command.buttons |= InputCommand::kRestart;
+  if (holds(PilotAction::Missile)) command.buttons |= InputCommand::kMissile;
 
   const Vec2 right{static_cast<float>(axis(PadAxis::RightX)),
                    static_cast<float>(axis(PadAxis::RightY))};

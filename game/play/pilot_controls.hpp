@@ -30,8 +30,8 @@
 namespace quadpool::game::play {
 
 /// The pilot's actions that a key or a controller button holds.
-enum class PilotAction : std::uint8_t { Thrust, Left, Right, Fire, Restart };
-inline constexpr std::size_t kPilotActions = 5;
+enum class PilotAction : std::uint8_t { Thrust, Left, Right, Fire, Restart, Missile };
+inline constexpr std::size_t kPilotActions = 6;
 
 /// A controller's analog inputs: the two sticks (y down, as SDL reports them) and the right
 /// trigger (0 released .. 32767 fully pressed).

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "game/sim/simulation.hpp"
 
@@ -12,7 +13,7 @@ namespace quadpool::game::play {
 
 /// The most live entities of each type (the pools' sizes: allocated up front, never grown).
 struct Budgets {
-  std::size_t shots, debris, sparks, explosions, threats;
+  std::size_t shots, debris, sparks, explosions, threats, hunters, missiles;
 };
 
 /// The finest ring of shots: the storm's. A ring of n shots turns by kRingShots / n steps of
@@ -68,8 +69,19 @@ struct Tuning {
   // storm_fire_period ticks for storm_ticks.
   int storm_pickup_every, storm_pickup_ticks, storm_ticks, storm_volley, storm_fire_period;
   float storm_pickup_radius;
+  // Hunters: enemy ships. Wave n sends (n - hunters_first_wave) / hunters_every + 1 of them
+  // from wave hunters_first_wave on, with the threats. A hunter thrusts toward where the ship
+  // will be (hunter_thrust a tick, up to hunter_max_speed), takes hunter_hits shots or one
+  // missile, and rams the ship as a threat does.
+  int hunters_first_wave, hunters_every, hunter_hits;
+  float hunter_radius, hunter_thrust, hunter_max_speed;
+  // Missiles: one per missile_period ticks while the missile button is held. A missile locks
+  // onto the hunter nearest the ship and turns toward it by (missile_turn_cos, sin) a tick at
+  // missile_speed, for missile_ticks; when its hunter dies first it locks onto the nearest one.
+  float missile_speed, missile_turn_cos, missile_turn_sin;
+  int missile_ticks, missile_period;
   // Score.
-  int score_dust, score_split, score_burst;
+  int score_dust, score_split, score_burst, score_hunter;
   int score_wave;      // score_wave * n for clearing wave n without a hit
   bool ship_immortal;  // storm: the ship cannot be hurt, so the load never stops
   Budgets budgets;
@@ -78,6 +90,8 @@ struct Tuning {
 /// The threats wave `wave` (1-based) sends, and their speed.
 int threats_in_wave(const Tuning& tuning, int wave) noexcept;
 float threat_speed(const Tuning& tuning, int wave) noexcept;
+/// The hunters wave `wave` sends: none before Tuning::hunters_first_wave.
+int hunters_in_wave(const Tuning& tuning, int wave) noexcept;
 
 struct PlayConfig {
   /// The field: its sprites are the dust. Broken dust comes back away from the ship, so the
@@ -86,6 +100,9 @@ struct PlayConfig {
   game::sim::SimulationConfig field;
   bool storm = false;  ///< the stress setting: volleys, big bursts, wide blasts, large pools
   int lives = 3;       ///< 1..9
+  /// The rules' numbers; empty: tuning_for(storm). For tests and variants of the rules: a
+  /// replay file does not record them.
+  std::optional<Tuning> tuning;
 };
 
 /// The fewest and most lives a game starts with.

@@ -37,31 +37,45 @@ class Fnv1a {
 
 void mix_entities(Fnv1a& h, const EntityStores& stores) noexcept {
   h.mix(stores.shots.size(), 8);
-  for (const Shot* shot : stores.shots.live()) h.mix(shot->motion);
+  stores.shots.for_each([&](const Shot& shot) { h.mix(shot.motion); });
   h.mix(stores.debris.size(), 8);
-  for (const Debris* debris : stores.debris.live()) {
-    h.mix(debris->motion);
-    h.mix(debris->size);
-  }
+  stores.debris.for_each([&](const Debris& debris) {
+    h.mix(debris.motion);
+    h.mix(debris.size);
+  });
   h.mix(stores.sparks.size(), 8);
-  for (const Spark* spark : stores.sparks.live()) {
-    h.mix(spark->motion);
-    h.mix(spark->hue, 1);
-  }
+  stores.sparks.for_each([&](const Spark& spark) {
+    h.mix(spark.motion);
+    h.mix(spark.hue, 1);
+  });
   h.mix(stores.explosions.size(), 8);
-  for (const Explosion* explosion : stores.explosions.live()) {
-    h.mix(explosion->centre);
-    h.mix(explosion->max_radius);
-    h.mix_int(explosion->ticks_left);
-    h.mix_int(explosion->lifetime);
-  }
+  stores.explosions.for_each([&](const Explosion& explosion) {
+    h.mix(explosion.centre);
+    h.mix(explosion.max_radius);
+    h.mix_int(explosion.ticks_left);
+    h.mix_int(explosion.lifetime);
+  });
   h.mix(stores.threats.size(), 8);
-  for (const Threat* threat : stores.threats.live()) {
-    h.mix(threat->motion.position);
-    h.mix(threat->motion.velocity);
-    h.mix(threat->radius);
-    h.mix(threat->kind, 1);
-  }
+  stores.threats.for_each([&](const Threat& threat) {
+    h.mix(threat.motion.position);
+    h.mix(threat.motion.velocity);
+    h.mix(threat.radius);
+    h.mix(threat.kind, 1);
+  });
+  h.mix(stores.hunters.size(), 8);
+  stores.hunters.for_each([&](memory::Handle<Hunter> handle, const Hunter& hunter) {
+    h.mix(handle.index(), 4);
+    h.mix(hunter.motion.position);
+    h.mix(hunter.motion.velocity);
+    h.mix_int(hunter.hits_left);
+  });
+  h.mix(stores.missiles.size(), 8);
+  stores.missiles.for_each([&](const Missile& missile) {
+    h.mix(missile.motion);
+    // The target's slot and generation: which hunter it is locked onto, not where it lives.
+    h.mix(missile.target.index(), 4);
+    h.mix(missile.target.generation() & 0x7fffffffu, 4);
+  });
 }
 
 }  // namespace
@@ -73,7 +87,10 @@ std::uint64_t play_state_hash(const PlayWorld& world) noexcept {
   h.mix(ship.position);
   h.mix(ship.velocity);
   h.mix(ship.heading);
-  for (const int value : {ship.shield, ship.invulnerable_ticks, ship.cooldown}) h.mix_int(value);
+  for (const int value :
+       {ship.shield, ship.invulnerable_ticks, ship.cooldown, ship.missile_cooldown}) {
+    h.mix_int(value);
+  }
   h.mix(ship.regen_clock, 4);
   const GameStatus& status = world.status();
   h.mix(status.score, 8);
@@ -82,6 +99,7 @@ std::uint64_t play_state_hash(const PlayWorld& world) noexcept {
     h.mix_int(value);
   }
   h.mix(status.kills, 8);
+  h.mix(status.stale_handles_seen, 8);
   h.mix(status.ticks_played, 8);
   h.mix(status.games, 8);
   h.mix(status.game_over ? 1u : 0u, 1);

@@ -40,6 +40,7 @@ void write_entities(util::JsonWriter& json, const GameReport& game) {
     sim::write_pool_stats(json, entity.pool);
     json.end();
   }
+  json.integer("stale_handles_seen", game.status.stale_handles_seen);
   json.end();
 }
 
@@ -165,7 +166,7 @@ std::string format_game_summary(const GameReport& game) {
     s += fmt::format("{} {}/{}/{}  ", play::entity_type_name(entity.type), entity.counts.created,
                      entity.counts.destroyed, entity.counts.live);
   }
-  s += "(created/destroyed/live)\n";
+  s += fmt::format("(created/destroyed/live), {} stale handles seen\n", status.stale_handles_seen);
   s += fmt::format("  busiest ticks     {} live, {} created in one tick\n", game.load.most_live(),
                    game.load.most_created());
   if (game.replay) {

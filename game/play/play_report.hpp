@@ -100,10 +100,12 @@ struct GameReport {
 };
 
 /// "game": {"score", "wave", "lives", "ticks_played", "games", "kills", "game_over", "storm",
-/// "entities": {"<type>": {"created", "destroyed", "live", "dropped", "budget", "pool"}},
+/// "entities": {"<type>": {"created", "destroyed", "live", "dropped", "budget", "pool"},
+/// "stale_handles_seen"} (missiles whose hunter died first, so they locked onto another),
 /// "most_live", "most_created_in_a_tick", "created_per_second": {"pool", "new-delete"} (each
 /// null when that allocator ran no tick),
-/// "replay": {"file", "recorded_hash", "matches" (null when not finished), "finished"} or null, "recorded_to": FILE or null}.
+/// "replay": {"file", "recorded_hash", "matches" (null when not finished), "finished"} or null,
+/// "recorded_to": FILE or null}.
 void write_game_json(util::JsonWriter& json, const GameReport& game);
 
 /// The summary's game lines, each ending in a newline.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "game/play/play_hash.hpp"
+#include "game/play/steering.hpp"
 
 // Sections: construction and the tick, the ship and its shots, threats, breaking rocks, effects
 // and waves.
@@ -42,47 +43,19 @@ Ship fresh_ship(Vec2 at, const Tuning& tuning) noexcept {
 // How far ahead a threat leads the ship it turns toward, at most.
 constexpr float kThreatLeadTicks = 90.0f;
 
-// Keeps a threat inside the world [0, side]^2: it bounces off the walls as the dust does.
-void bounce(float& position, float& velocity, float radius, float side) noexcept {
-  if (position < radius && velocity < 0.0f) velocity = -velocity;
-  if (position > side - radius && velocity > 0.0f) velocity = -velocity;
-}
-
-// Turns `velocity` toward `target` by at most one step of (cos, sin), keeping its length: onto
-// it when within the step, else by the step on the side where it lies.
-void turn_toward(Vec2& velocity, Vec2 target, float cos, float sin) noexcept {
-  const float along = dot(velocity, target);
-  const float norms_sq = length_sq(velocity) * length_sq(target);
-  if (along > 0.0f && along * along >= cos * cos * norms_sq) {
-    velocity = normalized_or(target, velocity) * std::sqrt(length_sq(velocity));
-    return;
-  }
-  const float cross = velocity.x * target.y - velocity.y * target.x;
-  velocity = rotated(velocity, cos, cross < 0.0f ? -sin : sin);
-}
-
-// The share t of the path from `from` along `path` (length_sq path_sq) at which it passes
-// closest to `centre`, when it passes within `reach`; nullopt when it does not.
-std::optional<float> passes_within(Vec2 from, Vec2 path, float path_sq, Vec2 centre,
-                                   float reach) noexcept {
-  float t = path_sq > 0.0f ? dot(centre - from, path) / path_sq : 0.0f;
-  t = std::clamp(t, 0.0f, 1.0f);
-  const Vec2 closest = from + path * t;
-  if (length_sq(centre - closest) >= reach * reach) return std::nullopt;
-  return t;
-}
-
 }  // namespace
 
 // --- construction and the tick -----------------------------------------------------------------
 
 PlayWorld::PlayWorld(const PlayConfig& config)
     : config_(checked(config)),
-      tuning_(tuning_for(config.storm)),
+      tuning_(config.tuning ? *config.tuning : tuning_for(config.storm)),
       field_(std::make_unique<game::sim::Simulation>(config.field)),
       // A stream of its own: the scene and the field's spawn tool draw from others.
       rng_(config.field.scene.seed ^ 0x6a09e667f3bcc908ull),
-      stores_(tuning_.budgets, config.field.allocator) {
+      stores_(tuning_.budgets, config.field.allocator),
+      threat_tree_(field_->world_side(), tuning_.budgets.threats, config.field.allocator),
+      hunter_tree_(field_->world_side(), tuning_.budgets.hunters, config.field.allocator) {
   ship_ = fresh_ship(centre_of(*field_), tuning_);
   status_.lives = config.lives;
   status_.breather_ticks = tuning_.first_breather_ticks;
@@ -101,6 +74,8 @@ PlayWorld::~PlayWorld() = default;
 void PlayWorld::set_allocator(memory::AllocatorKind kind) noexcept {
   field_->set_allocator(kind);
   stores_.set_allocator(kind);
+  threat_tree_.set_allocator(kind);
+  hunter_tree_.set_allocator(kind);
 }
 
 const PlayTick& PlayWorld::step(const InputCommand& command) {
@@ -116,16 +91,24 @@ const PlayTick& PlayWorld::step(const InputCommand& command) {
   kills_.clear();
   last_.wave_cleared = 0;
   last_.threats_broken = 0;
+  last_.hunters_broken = 0;
   last_.pop_count = 0;
 
   if (!status_.game_over) {
     fly(ship_, command, tuning_, field_->world_side());
     pick_up_storm();
     fire(command);
+    launch_missile(command);
   }
+  threat_tree_.rebuild(stores_.threats);
+  hunter_tree_.rebuild(stores_.hunters);
   advance_shots();
   advance_threats();
+  advance_hunters();
+  hunter_tree_.rebuild(stores_.hunters);  // where the hunters are now, for the missiles
+  advance_missiles();
   break_threats();
+  break_hunters();
   break_dust();
   advance_effects();
   advance_wave();
@@ -162,7 +145,9 @@ void PlayWorld::restart() {
   const std::uint64_t games = status_.games;
   const std::uint64_t kills = status_.kills;
   const std::uint64_t ticks_played = status_.ticks_played;
+  const std::uint64_t stale_handles_seen = status_.stale_handles_seen;
   status_ = GameStatus{};
+  status_.stale_handles_seen = stale_handles_seen;
   status_.lives = config_.lives;
   status_.games = games + 1;
   status_.kills = kills;
@@ -210,44 +195,50 @@ void PlayWorld::advance_shots() {
   });
 }
 
-// One shot's move from `from` to `to`: the first threat on the path stops it; the dust before
-// that point breaks (all of it when shots pierce dust, else the first, which stops the shot).
-// Ties go to the lower index, so the tree's order never counts. True when the shot flies on.
+// One shot's move from `from` to `to`: the first threat or hunter on the path stops it; the dust
+// before that point breaks (all of it when shots pierce dust, else the first, which stops the
+// shot). Each is found by a ray cast swept by the shot's radius, and tested exactly by its
+// circle; ties go to the lower index, so the tree's order never counts. True when the shot
+// flies on.
 bool PlayWorld::shoot_along(Vec2 from, Vec2 to, Vec2 direction) {
   const Vec2 path = to - from;
   const float path_sq = length_sq(path);
-  Threat* threat = nullptr;
   float stop = 2.0f;  // the share of the path where the shot stops; > 1: it does not
-  for (Threat* candidate : stores_.threats.live()) {
-    if (candidate->hit) continue;
-    const std::optional<float> t = passes_within(from, path, path_sq, candidate->motion.position,
-                                                 candidate->radius + tuning_.shot_radius);
-    if (t && *t < stop) {
-      stop = *t;
-      threat = candidate;
-    }
-  }
-  const float reach = tuning_.shot_radius + kTreeMargin;
-  const spatial::Aabb area{std::min(from.x, to.x) - reach, std::min(from.y, to.y) - reach,
-                           std::max(from.x, to.x) + reach, std::max(from.y, to.y) + reach};
+  Threat* threat = first_on_path(threat_tree_, stores_.threats, from, path, stop);
+  Hunter* hunter = first_on_path(hunter_tree_, stores_.hunters, from, path, stop);
+  if (hunter != nullptr) threat = nullptr;  // the hunter is nearer along the path
+  // The tree holds the dust's boxes from before the field's contacts nudged it: the sweep is
+  // wider by the margin, the circle test exact. A rock's box, grown by the sweep, contains its
+  // circle grown by the shot, so the cast reports every rock the shot passes within reach of
+  // no later than the share at which it does: a closest-hit limit loses none.
   const auto rocks = field_->sprites();
   std::optional<std::uint32_t> first_dust;
   float first_t = 2.0f;
-  field_->tree().query(area, [&](std::uint32_t id) {
-    if (dead_[id] != 0) return;
+  const spatial::Ray ray{from.x, from.y, path.x, path.y, std::min(stop, 1.0f)};
+  field_->tree().ray_cast(ray, tuning_.shot_radius + kTreeMargin, [&](std::uint32_t id, float) {
+    if (dead_[id] != 0) return -1.0f;
     const Sprite& rock = rocks[id];
     const std::optional<float> t =
         passes_within(from, path, path_sq, {rock.x, rock.y}, rock.radius + tuning_.shot_radius);
-    if (!t || *t > stop) return;
+    if (!t || *t > stop) return -1.0f;
     if (tuning_.shots_pierce_dust) {
       kill(id, Cause::Shot);
-    } else if (*t < first_t || (*t == first_t && id < *first_dust)) {
+      return -1.0f;  // every rock on the path
+    }
+    if (*t < first_t || (*t == first_t && id < *first_dust)) {
       first_t = *t;
       first_dust = id;
     }
+    return first_t;  // only rocks as near
   });
   if (first_dust) {
     kill(*first_dust, Cause::Shot);
+    return false;
+  }
+  if (hunter != nullptr) {
+    if (--hunter->hits_left <= 0) hunter->hit = true;
+    spray_sparks(hunter->motion.position, hunter->motion.velocity, hunter->radius, kHunterHue,
+                 tuning_.split_sparks / 2);
     return false;
   }
   if (threat == nullptr) return true;
@@ -256,13 +247,38 @@ bool PlayWorld::shoot_along(Vec2 from, Vec2 to, Vec2 direction) {
   return false;
 }
 
+// The live entity of `tree` (not yet hit) whose circle the shot's path passes within reach of
+// first, if it passes one before `stop`, which then becomes that share; ties go to the lower
+// slot index.
+template <class T>
+T* PlayWorld::first_on_path(const EntityTree<T>& tree, EntityStore<T>& store, Vec2 from, Vec2 path,
+                            float& stop) {
+  const float path_sq = length_sq(path);
+  T* first = nullptr;
+  std::uint32_t first_index = 0;
+  tree.ray_cast(from, path, 1.0f, tuning_.shot_radius, [&](memory::Handle<T> h, float) {
+    T* candidate = store.get(h);
+    if (candidate == nullptr || candidate->hit) return -1.0f;
+    const std::optional<float> t = passes_within(from, path, path_sq, candidate->motion.position,
+                                                 candidate->radius + tuning_.shot_radius);
+    if (!t || *t > stop || (*t == stop && first != nullptr && h.index() > first_index)) {
+      return -1.0f;
+    }
+    stop = *t;
+    first = candidate;
+    first_index = h.index();
+    return stop;
+  });
+  return first;
+}
+
 // --- threats -----------------------------------------------------------------------------------
 
 void PlayWorld::advance_threats() {
   const float side = field_->world_side();
   const float charge_sq = tuning_.threat_charge * tuning_.threat_charge;
-  for (Threat* threat : stores_.threats.live()) {
-    Motion& motion = threat->motion;
+  stores_.threats.for_each([&](Threat& threat) {
+    Motion& motion = threat.motion;
     // Far from the ship a threat turns a little each tick toward where the ship will be when it
     // arrives (if the ship keeps its course); near, it charges straight, faster. One that
     // missed comes round again.
@@ -274,23 +290,25 @@ void PlayWorld::advance_threats() {
       const Vec2 lead = to_ship + ship_.velocity * std::min(arrival, kThreatLeadTicks);
       turn_toward(motion.velocity, lead, tuning_.threat_turn_cos, tuning_.threat_turn_sin);
     }
-    bounce(motion.position.x, motion.velocity.x, threat->radius, side);
-    bounce(motion.position.y, motion.velocity.y, threat->radius, side);
+    bounce(motion.position.x, motion.velocity.x, threat.radius, side);
+    bounce(motion.position.y, motion.velocity.y, threat.radius, side);
     motion.position =
         motion.position + motion.velocity * (charging ? tuning_.threat_charge_boost : 1.0f);
-    if (!status_.game_over && !threat->hit) hit_ship(*threat);
-  }
+    // No shot_direction: a threat that hits the ship bursts and scores nothing.
+    if (!threat.hit && hits_ship(motion.position, threat.radius)) threat.hit = true;
+  });
 }
 
-void PlayWorld::hit_ship(Threat& threat) {
-  if (tuning_.ship_immortal || ship_.invulnerable_ticks > 0) return;
-  const float reach = threat.radius + tuning_.ship_radius;
-  if (length_sq(threat.motion.position - ship_.position) >= reach * reach) return;
-  threat.hit = true;  // no shot_direction: it bursts and scores nothing
+// True when a mover of `radius` at `at` reaches the ship while it can be hurt: the ship loses
+// shield, then a life.
+bool PlayWorld::hits_ship(Vec2 at, float radius) {
+  if (status_.game_over || tuning_.ship_immortal || ship_.invulnerable_ticks > 0) return false;
+  const float reach = radius + tuning_.ship_radius;
+  if (length_sq(at - ship_.position) >= reach * reach) return false;
   ++status_.wave_hits;
   ship_.shield -= tuning_.hit_damage;
   ship_.invulnerable_ticks = tuning_.invulnerable_after_hit;
-  if (ship_.shield > 0) return;
+  if (ship_.shield > 0) return true;
   --status_.lives;
   ship_.shield = tuning_.shield;
   ship_.invulnerable_ticks = tuning_.invulnerable_after_life;
@@ -298,6 +316,7 @@ void PlayWorld::hit_ship(Threat& threat) {
     status_.lives = 0;
     status_.game_over = true;
   }
+  return true;
 }
 
 // --- breaking rocks ----------------------------------------------------------------------------
@@ -478,8 +497,8 @@ void PlayWorld::advance_effects() {
   stores_.explosions.retain([](Explosion& explosion) { return explosion.advance(); });
 }
 
-// A wave: a breather (its banner), then its threats; cleared when none is left, or followed
-// by the next one on top of it when it lasts too long.
+// A wave: a breather (its banner), then its threats and hunters; cleared when none is left, or
+// followed by the next one on top of it when it lasts too long.
 void PlayWorld::advance_wave() {
   if (status_.game_over) return;
   if (pickup_ && --pickup_->ticks_left <= 0) pickup_.reset();
@@ -488,7 +507,7 @@ void PlayWorld::advance_wave() {
     if (--status_.breather_ticks == 0) send_wave();
     return;
   }
-  if (stores_.threats.size() > 0) {
+  if (stores_.threats.size() > 0 || stores_.hunters.size() > 0) {
     // Too slow: the next wave comes on top of this one, without a bonus or a breather.
     if (++status_.wave_ticks >= tuning_.wave_time_limit) {
       ++status_.wave;
@@ -525,6 +544,7 @@ void PlayWorld::send_wave() {
     const auto kind = static_cast<std::uint8_t>(rng_.below(scene::kSpriteKinds));
     stores_.threats.spawn(from, velocity, tuning_.threat_radius, kind);
   }
+  send_hunters();
 }
 
 std::uint64_t PlayWorld::state_hash() const noexcept {

@@ -12,16 +12,20 @@
 ///      back far from the ship (the field keeps its size)
 ///   2. restart, when the game is over and the command asks
 ///   3. step the field: dust moves and collides; the tree is rebuilt
-///   4. the ship flies (steer, thrust), picks up the storm and fires
-///   5. shots move; along each shot's path a tree query finds the dust it breaks, and the
-///      threats are tested: a shot stops at the first threat (or, in storm, the first dust)
-///   6. threats move (turning toward the ship, then charging) and hit the ship: shield,
-///      then a life
-///   7. broken threats split in two or burst, and a burst's blast (a tree query) breaks the
-///      dust around it; broken dust bursts into debris and sparks
-///   8. debris, sparks and explosions move and expire; 9. the wave: a breather, then its
-///      threats; cleared when none is left, which scores a bonus and may drop the storm
-/// Dust breaks in step 5 and 7 but leaves the field in step 1 of the next tick, so that between
+///   4. the ship flies (steer, thrust), picks up the storm, fires and launches a missile
+///   5. the threats' and the hunters' trees are rebuilt; shots move, each a ray cast through
+///      the three trees, swept by its radius: the dust on the path breaks, and a shot stops at
+///      the first threat or hunter (or, in storm, the first dust)
+///   6. threats move (turning toward the ship, then charging) and hunters chase it; either
+///      may hit the ship: shield, then a life
+///   7. missiles look up their hunter by handle (a stale one: the nearest hunter instead),
+///      turn toward it and take it down on contact
+///   8. broken threats split in two or burst, hunters shot down burst, and a burst's blast (a
+///      tree query) breaks the dust around it; broken dust bursts into debris and sparks
+///   9. debris, sparks and explosions move and expire; 10. the wave: a breather, then its
+///      threats and hunters; cleared when none is left, which scores a bonus and may drop the
+///      storm
+/// Dust breaks in step 5 and 8 but leaves the field in step 1 of the next tick, so that between
 /// ticks the tree's ids are the indices of sprites() (for the bot and the window):
 /// rock_is_dead() tells which of them are already broken.
 ///
@@ -37,23 +41,27 @@
 #include <optional>
 #include <vector>
 
+#include "common/scene/scene.hpp"
 #include "engine/core/random.hpp"
 #include "engine/memory/allocator_kind.hpp"
 #include "engine/spatial/aabb.hpp"
 #include "engine/spatial/quad_tree.hpp"
 #include "game/play/entity_stores.hpp"
+#include "game/play/entity_tree.hpp"
 #include "game/play/input_command.hpp"
 #include "game/play/play_config.hpp"
 #include "game/play/ship.hpp"
 #include "game/play/vec2.hpp"
 #include "game/sim/simulation.hpp"
-#include "common/scene/scene.hpp"
 
 namespace quadpool::game::play {
 
 /// How far past a query's area the tree is asked: the field's contact step moves a rock a
 /// little after the tree was built from its box.
 inline constexpr float kTreeMargin = 2.0f;
+
+/// The sprite kind whose colour a hunter's sparks and debris take.
+inline constexpr std::uint8_t kHunterHue = 2;
 
 /// The storm power-up, waiting where a cleared wave dropped it.
 struct Pickup {
@@ -73,6 +81,9 @@ struct GameStatus {
   int storm_ticks = 0;      ///< ticks of the storm power-up left
   std::uint64_t kills = 0;  ///< rocks (dust and threats) broken by shots and blasts, all games
   std::uint64_t ticks_played = 0;  ///< ticks with a game on (not over), all games
+  /// Missiles that found their hunter's handle stale (it died first) and locked onto another;
+  /// all games.
+  std::uint64_t stale_handles_seen = 0;
   std::uint64_t games = 1;      ///< 1 + restarts
   bool game_over = false;
 };
@@ -93,6 +104,7 @@ struct PlayTick {
   std::size_t kills = 0;            ///< rocks broken this tick, by any cause
   int wave_cleared = 0;             ///< the wave cleared this tick (0: none), for the banner
   int threats_broken = 0;           ///< threats that split or burst this tick, by any cause
+  int hunters_broken = 0;           ///< hunters shot down or rammed into the ship this tick
   std::array<ScorePop, kMostPops> pops{};  ///< the threats' and the wave's points this tick
   std::size_t pop_count = 0;
   std::uint64_t created = 0;        ///< entities created this tick, all types
@@ -139,6 +151,10 @@ class PlayWorld {
   const PlayConfig& config() const noexcept { return config_; }
   const Tuning& tuning() const noexcept { return tuning_; }
   const EntityStores& entities() const noexcept { return stores_; }
+  /// The threats and the hunters as the tick's shots saw them (the tree rebuilt before the
+  /// shots moved), for nearest() and ray_cast() by handle.
+  const EntityTree<Threat>& threat_tree() const noexcept { return threat_tree_; }
+  const EntityTree<Hunter>& hunter_tree() const noexcept { return hunter_tree_; }
   std::array<EntityReport, kEntityTypes> entity_reports() const noexcept {
     return stores_.reports();
   }
@@ -175,8 +191,18 @@ class PlayWorld {
   void fire(const InputCommand& command);
   void advance_shots();
   bool shoot_along(Vec2 from, Vec2 to, Vec2 direction);
+  template <class T>
+  T* first_on_path(const EntityTree<T>& tree, EntityStore<T>& store, Vec2 from, Vec2 path,
+                   float& stop);
   void advance_threats();
-  void hit_ship(Threat& threat);
+  bool hits_ship(Vec2 at, float radius);
+  // play_world_hunters.cpp: the hunters and the missiles.
+  void send_hunters();
+  void advance_hunters();
+  void launch_missile(const InputCommand& command);
+  void advance_missiles();
+  Hunter* nearest_hunter(Vec2 at, memory::Handle<Hunter>& handle);
+  void break_hunters();
   void kill(std::uint32_t rock, Cause cause);
   void add_score(int points) noexcept;
   void pop(Vec2 at, int points) noexcept;
@@ -201,6 +227,8 @@ class PlayWorld {
   Ship ship_;
   GameStatus status_;
   EntityStores stores_;
+  EntityTree<Threat> threat_tree_;
+  EntityTree<Hunter> hunter_tree_;
   // This tick's broken rocks and next tick's changes to the field; reserved to the rock budget.
   std::vector<std::uint8_t> dead_;  // per sprite of this tick: broken?
   std::vector<Kill> kills_;

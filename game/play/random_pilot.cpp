@@ -20,6 +20,7 @@ InputCommand RandomPilot::decide(const PlayWorld& world) noexcept {
     held_ = InputCommand{};
     if (rng_.below(2) != 0) held_.buttons |= InputCommand::kThrust;
     if (rng_.below(2) != 0) held_.buttons |= InputCommand::kFire;
+    if (rng_.below(2) != 0) held_.buttons |= InputCommand::kMissile;
     held_.steer = static_cast<std::int8_t>(static_cast<int>(rng_.below(3)) - 1);
     ticks_left_ = 3 + static_cast<int>(rng_.below(18));
   }

@@ -34,6 +34,7 @@ void fly(Ship& ship, const InputCommand& command, const Tuning& tuning, float si
   bounce(ship.position.y, ship.velocity.y, tuning.ship_radius, side);
 
   if (ship.cooldown > 0) --ship.cooldown;
+  if (ship.missile_cooldown > 0) --ship.missile_cooldown;
   if (ship.invulnerable_ticks > 0) --ship.invulnerable_ticks;
   if (ship.shield < tuning.shield &&
       ++ship.regen_clock >= static_cast<std::uint32_t>(tuning.shield_regen_period)) {

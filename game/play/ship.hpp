@@ -18,6 +18,7 @@ struct Ship {
   int shield = 0;                ///< 0..Tuning::shield
   int invulnerable_ticks = 0;    ///< rocks pass through while > 0
   int cooldown = 0;              ///< ticks until the guns may fire again
+  int missile_cooldown = 0;      ///< ticks until the next missile may be launched
   std::uint32_t regen_clock = 0;  ///< counts up to Tuning::shield_regen_period
 };
 

@@ -19,6 +19,10 @@ constexpr float kTurnSin = 0.0699428473f;
 constexpr float kThreatTurnCos = 0.999657325f;
 constexpr float kThreatTurnSin = 0.026176948f;
 
+// cos and sin of 6 degrees: a missile's turn in one tick (a U-turn in 30).
+constexpr float kMissileTurnCos = 0.994521895f;
+constexpr float kMissileTurnSin = 0.104528463f;
+
 Tuning game_tuning() noexcept {
   return Tuning{
       .ship_radius = 5.0f,
@@ -77,13 +81,30 @@ Tuning game_tuning() noexcept {
       .storm_volley = 16,
       .storm_fire_period = 8,
       .storm_pickup_radius = 10.0f,
+      .hunters_first_wave = 3,
+      .hunters_every = 2,
+      .hunter_hits = 3,
+      .hunter_radius = 7.0f,
+      .hunter_thrust = 0.05f,
+      .hunter_max_speed = 2.2f,
+      .missile_speed = 5.0f,
+      .missile_turn_cos = kMissileTurnCos,
+      .missile_turn_sin = kMissileTurnSin,
+      .missile_ticks = 150,
+      .missile_period = 180,
       .score_dust = 1,
       .score_split = 50,
       .score_burst = 100,
+      .score_hunter = 150,
       .score_wave = 200,
       .ship_immortal = false,
-      .budgets =
-          {.shots = 512, .debris = 8192, .sparks = 16384, .explosions = 2048, .threats = 256},
+      .budgets = {.shots = 512,
+                  .debris = 8192,
+                  .sparks = 16384,
+                  .explosions = 2048,
+                  .threats = 256,
+                  .hunters = 64,
+                  .missiles = 64},
   };
 }
 
@@ -108,13 +129,23 @@ Tuning tuning_for(bool storm) noexcept {
   tuning.spark_ticks_max = 40;
   tuning.storm_pickup_every = 0;
   tuning.ship_immortal = true;
-  tuning.budgets = {
-      .shots = 8192, .debris = 65536, .sparks = 131072, .explosions = 8192, .threats = 256};
+  tuning.budgets = {.shots = 8192,
+                    .debris = 65536,
+                    .sparks = 131072,
+                    .explosions = 8192,
+                    .threats = 256,
+                    .hunters = 64,
+                    .missiles = 64};
   return tuning;
 }
 
 int threats_in_wave(const Tuning& tuning, int wave) noexcept {
   return tuning.wave_threats_first + (wave - 1) * tuning.wave_threats_step;
+}
+
+int hunters_in_wave(const Tuning& tuning, int wave) noexcept {
+  if (wave < tuning.hunters_first_wave) return 0;
+  return (wave - tuning.hunters_first_wave) / tuning.hunters_every + 1;
 }
 
 float threat_speed(const Tuning& tuning, int wave) noexcept {

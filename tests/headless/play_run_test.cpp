@@ -183,8 +183,22 @@ TEST(PlayRun, AGameRecordedByTheBaselineBuildReplaysToItsHashOnThisBuild) {
       std::string(QUADPOOL_SOURCE_DIR) + "/tests/game/data/bot_game_gcc_baseline.qpr";
   const Json json = run_json("--replay '" + file + "'");
   EXPECT_EQ(json.at("game.replay.matches"), "true");
-  EXPECT_EQ(json.at("state_hash"), "60beb881c7e531dd");
-  EXPECT_EQ(json.at("game.score"), "2452");
+  EXPECT_EQ(json.at("state_hash"), "de6d22fabb0fd955");
+  EXPECT_EQ(json.at("game.score"), "2515");
+}
+
+// Long enough for hunters (from wave 3) and the bot's missiles, with handles going stale: one
+// game on one, two and seven threads and on both allocators.
+TEST(PlayRun, ABotGameWithHuntersAndMissilesHasOneHashOnOneTwoAndSevenThreads) {
+  const std::string run = "--play --bot --sprites 800 --ticks 2400 --seed 8";
+  const Json one = run_json(run + " --threads 1");
+  EXPECT_GT(number(one, "game.entities.hunters.created"), 0u);
+  EXPECT_GT(number(one, "game.entities.missiles.created"), 0u);
+  EXPECT_GT(number(one, "game.entities.stale_handles_seen"), 0u);
+  for (const char* more : {" --threads 2", " --threads 7", " --threads 7 --allocator new-delete",
+                           " --switch-allocator-every 7"}) {
+    EXPECT_EQ(run_json(run + more).at("state_hash"), one.at("state_hash")) << more;
+  }
 }
 
 TEST(PlayRun, AReplayThatMissesItsHashSaysSoAndExitsOne) {

@@ -1,6 +1,6 @@
-// Tests of game/play/entity_store.hpp: budgets, swap-removal in any order, counts, and objects
-// freed by the allocator they came from across live switches, with every constructor and
-// destructor run exactly once.
+// Tests of game/play/entity_store.hpp: budgets, removal in any order in slot order, stale
+// handles, counts, and objects freed by the allocator they came from across live switches, with
+// every constructor and destructor run exactly once.
 #include "game/play/entity_store.hpp"
 
 #include <cstdint>
@@ -17,14 +17,20 @@ namespace {
 
 using memory::AllocatorKind;
 
-Shot* spawn_shot(EntityStore<Shot>& store, float x) {
+memory::Handle<Shot> spawn_shot(EntityStore<Shot>& store, float x) {
   return store.spawn(Vec2{x, 0.0f}, Vec2{1.0f, 0.0f}, 10);
+}
+
+std::vector<float> positions(const EntityStore<Shot>& store) {
+  std::vector<float> xs;
+  store.for_each([&](const Shot& s) { xs.push_back(s.motion.position.x); });
+  return xs;
 }
 
 TEST(EntityStore, SpawnRefusesPastTheBudgetAndCountsTheDrop) {
   EntityStore<Shot> store(3, AllocatorKind::Pool);
-  for (int i = 0; i < 3; ++i) ASSERT_NE(spawn_shot(store, static_cast<float>(i)), nullptr);
-  EXPECT_EQ(spawn_shot(store, 9.0f), nullptr);
+  for (int i = 0; i < 3; ++i) ASSERT_FALSE(spawn_shot(store, static_cast<float>(i)).is_null());
+  EXPECT_TRUE(spawn_shot(store, 9.0f).is_null());
   const EntityCounts counts = store.counts();
   EXPECT_EQ(counts.live, 3u);
   EXPECT_EQ(counts.created, 3u);
@@ -32,16 +38,31 @@ TEST(EntityStore, SpawnRefusesPastTheBudgetAndCountsTheDrop) {
   EXPECT_EQ(store.tally().constructed, 3u);
 }
 
-TEST(EntityStore, RetainRemovesBySwappingTheLastIn) {
+TEST(EntityStore, RetainKeepsTheSlotOrderAndANewEntityTakesTheLastFreedSlot) {
   EntityStore<Shot> store(8, AllocatorKind::Pool);
   for (int i = 0; i < 5; ++i) spawn_shot(store, static_cast<float>(i));
-  // Kill 1 and 3: the last (4) moves into 1's slot and is kept; then 3 is the last.
   store.retain([](const Shot& s) { return s.motion.position.x != 1.0f && s.motion.position.x != 3.0f; });
-  std::vector<float> left;
-  for (const Shot* s : store.live()) left.push_back(s->motion.position.x);
-  EXPECT_EQ(left, (std::vector<float>{0.0f, 4.0f, 2.0f}));
+  EXPECT_EQ(positions(store), (std::vector<float>{0.0f, 2.0f, 4.0f}));
   EXPECT_EQ(store.counts().destroyed, 2u);
   EXPECT_EQ(store.tally().destroyed, 2u);
+  // 3's slot was freed last, so the next entity takes it: the order is the slots', whatever the
+  // allocator.
+  spawn_shot(store, 7.0f);
+  EXPECT_EQ(positions(store), (std::vector<float>{0.0f, 2.0f, 7.0f, 4.0f}));
+}
+
+TEST(EntityStore, AHandleToADeadEntityIsStaleEvenWhenItsSlotHoldsANewOne) {
+  EntityStore<Shot> store(4, AllocatorKind::Pool);
+  const memory::Handle<Shot> first = spawn_shot(store, 1.0f);
+  ASSERT_NE(store.get(first), nullptr);
+  EXPECT_TRUE(store.destroy(first));
+  const memory::Handle<Shot> second = spawn_shot(store, 2.0f);
+  EXPECT_EQ(second.index(), first.index());  // the same slot ...
+  EXPECT_EQ(store.get(first), nullptr);      // ... but the old handle does not reach it
+  EXPECT_FALSE(store.destroy(first));
+  ASSERT_NE(store.get(second), nullptr);
+  EXPECT_EQ(store.get(second)->motion.position.x, 2.0f);
+  EXPECT_EQ(store.counts().destroyed, 1u);
 }
 
 TEST(EntityStore, ABudgetOfZeroIsRefused) {

@@ -124,7 +124,27 @@ TEST(PlayWorld, ASmallBotGameKeepsItsStateHashOnEveryBuild) {
   const GameResult result = play_bot_game(play_config(800, 5, AllocatorKind::Pool), 400, 0);
   std::printf("800 rocks, 400 ticks, seed 5: hash %016llx\n",
               static_cast<unsigned long long>(result.hash));
-  EXPECT_EQ(result.hash, 0xd2bfce6004b1b9ebull);
+  EXPECT_EQ(result.hash, 0x6f00e57c8494fb3cull);
+}
+
+// The same with hunters from the first wave, so that the hunters, the missiles and their stale
+// handles are pinned on every build too.
+TEST(PlayWorld, ASmallBotGameWithHuntersKeepsItsStateHashOnEveryBuild) {
+  PlayConfig config = play_config(800, 5, AllocatorKind::Pool);
+  Tuning tuning = tuning_for(false);
+  tuning.hunters_first_wave = 1;
+  tuning.first_breather_ticks = 60;
+  config.tuning = tuning;
+  const GameResult result = play_bot_game(config, 900, 0);
+  const EntityReport& missiles = result.reports[static_cast<std::size_t>(EntityType::Missiles)];
+  std::printf(
+      "800 rocks, 900 ticks, hunters from wave 1, seed 5: hash %016llx, %llu missiles, "
+      "%llu stale handles seen\n",
+      static_cast<unsigned long long>(result.hash),
+      static_cast<unsigned long long>(missiles.counts.created),
+      static_cast<unsigned long long>(result.status.stale_handles_seen));
+  EXPECT_GT(missiles.counts.created, 0u);
+  EXPECT_EQ(result.hash, 0xb19141307efc00edull);
 }
 
 TEST(PlayWorld, TheHashFollowsTheSeed) {

@@ -56,13 +56,13 @@ TEST(Waves, AWaveWaitsItsBreatherThenSendsItsThreatsFromOutOfSight) {
   world.step({});
   EXPECT_EQ(world.status().breather_ticks, 0);
   ASSERT_EQ(world.entities().threats.size(), static_cast<std::size_t>(threats_in_wave(tuning, 1)));
-  for (const Threat* threat : world.entities().threats.live()) {
+  world.entities().threats.for_each([&](const Threat& threat) {
     // Sent from the spawn distance (less one tick's flight) and at the wave's speed.
-    const float away = distance(threat->motion.position, world.ship().position);
+    const float away = distance(threat.motion.position, world.ship().position);
     EXPECT_NEAR(away, tuning.threat_spawn_distance, 2.0f * threat_speed(tuning, 1));
-    EXPECT_NEAR(std::sqrt(length_sq(threat->motion.velocity)), threat_speed(tuning, 1), 1e-4f);
-    EXPECT_EQ(threat->radius, tuning.threat_radius);
-  }
+    EXPECT_NEAR(std::sqrt(length_sq(threat.motion.velocity)), threat_speed(tuning, 1), 1e-4f);
+    EXPECT_EQ(threat.radius, tuning.threat_radius);
+  });
 }
 
 TEST(Waves, EachWaveSendsMoreThreatsAndNoSlowerOnesThanTheLast) {
@@ -102,10 +102,10 @@ TEST(Waves, AShotThreatSplitsInTwoAndEachHalfBurstsWhenShot) {
   for (int t = 0; t < 4000 && world.status().wave == 1; ++t) {
     const std::size_t before = world.entities().threats.size();
     world.step(bot.decide(world));
-    for (const Threat* threat : world.entities().threats.live()) {
-      EXPECT_TRUE(threat->radius == tuning.threat_radius ||
-                  threat->radius == tuning.threat_radius * tuning.child_scale);
-    }
+    world.entities().threats.for_each([&](const Threat& threat) {
+      EXPECT_TRUE(threat.radius == tuning.threat_radius ||
+                  threat.radius == tuning.threat_radius * tuning.child_scale);
+    });
     if (world.entities().threats.size() == before + 1) split_seen = true;
   }
   EXPECT_TRUE(split_seen) << "no threat split in two";

@@ -22,7 +22,7 @@ namespace {
 using play::PadAxis;
 using play::PilotAction;
 
-constexpr std::array<PilotKeyBinding, 9> kPilotKeys{{
+constexpr std::array<PilotKeyBinding, 10> kPilotKeys{{
     {SDLK_w, PilotAction::Thrust, "W"},
     {SDLK_UP, PilotAction::Thrust, "Up"},
     {SDLK_a, PilotAction::Left, "A"},
@@ -30,6 +30,7 @@ constexpr std::array<PilotKeyBinding, 9> kPilotKeys{{
     {SDLK_d, PilotAction::Right, "D"},
     {SDLK_RIGHT, PilotAction::Right, "Right"},
     {SDLK_SPACE, PilotAction::Fire, "Space"},
+    {SDLK_e, PilotAction::Missile, "E"},
     {SDLK_RETURN, PilotAction::Restart, "Enter"},
     {SDLK_KP_ENTER, PilotAction::Restart, "Keypad Enter"},
 }};
@@ -41,8 +42,9 @@ std::optional<PilotAction> key_action(SDL_Keycode keycode) noexcept {
   return std::nullopt;
 }
 
-constexpr std::array<std::pair<SDL_GameControllerButton, PilotAction>, 5> kPadButtons{{
+constexpr std::array<std::pair<SDL_GameControllerButton, PilotAction>, 6> kPadButtons{{
     {SDL_CONTROLLER_BUTTON_A, PilotAction::Fire},
+    {SDL_CONTROLLER_BUTTON_B, PilotAction::Missile},
     {SDL_CONTROLLER_BUTTON_START, PilotAction::Restart},
     {SDL_CONTROLLER_BUTTON_DPAD_UP, PilotAction::Thrust},
     {SDL_CONTROLLER_BUTTON_DPAD_LEFT, PilotAction::Left},

@@ -32,6 +32,7 @@ constexpr ImU32 kLifeIcon = im_colour(PlayRenderer::kShipColour);
 constexpr ImU32 kShieldBar = im_colour(PlayRenderer::kShieldColour);
 constexpr ImU32 kThreatText = im_colour(PlayRenderer::kThreatRim);
 constexpr ImU32 kStormText = im_colour(PlayRenderer::kPickupColour);
+constexpr ImU32 kMissileText = im_colour(PlayRenderer::kMissileColour);
 
 // HUD windows draw over the world and never take the mouse or keys: those are the pilot's.
 constexpr ImGuiWindowFlags kHudFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
@@ -104,6 +105,15 @@ void draw_score_line(const PlayHudView& view, const window::ScreenRect& world_re
       ImGui::SameLine();
       ImGui::TextColored(ImColor(kStormText), "STORM %.1f s", storm / 60.0);
     }
+    // With a hunter about, whether a missile is ready.
+    if (view.world->entities().hunters.size() > 0 && !status.game_over) {
+      ImGui::SameLine();
+      if (const int wait = view.world->ship().missile_cooldown; wait > 0) {
+        ImGui::TextColored(ImColor(kTagText), "missile in %.1f s", wait / 60.0);
+      } else {
+        ImGui::TextColored(ImColor(kMissileText), "MISSILE READY (E)");
+      }
+    }
     // Who flies, and what is on or off.
     const char* pilot = view.replaying ? "replay" : view.bot_flying ? view.pilot_tag.c_str() : "";
     const std::string controller =
@@ -173,8 +183,14 @@ void draw_wave_banner(const PlayHudView& view, const window::ScreenRect& world_r
       std::snprintf(line, sizeof line, "wave %d cleared untouched: +%d", wave - 1, bonus);
       centred(line, kHudText);
     }
-    std::snprintf(line, sizeof line, "%d threats coming",
-                  play::threats_in_wave(world.tuning(), wave));
+    const int threats = play::threats_in_wave(world.tuning(), wave);
+    const int hunters = play::hunters_in_wave(world.tuning(), wave);
+    if (hunters > 0) {
+      std::snprintf(line, sizeof line, "%d threats and %d hunter%s coming (E: missile)", threats,
+                    hunters, hunters == 1 ? "" : "s");
+    } else {
+      std::snprintf(line, sizeof line, "%d threats coming", threats);
+    }
     centred(line, kThreatText);
   });
 }

@@ -182,6 +182,8 @@ void PlayRenderer::draw(SDL_Renderer* renderer, const window::Camera& camera,
     draw_sparks(mesh, world);
     draw_shots(mesh, world);
     draw_threats(mesh, world);
+    draw_hunters(mesh, world);
+    draw_missiles(mesh, world);
     draw_pickup(mesh, world);
     draw_ship(mesh, world, thrusting);
     draw_offscreen_markers(mesh, world, world_rect);
@@ -191,71 +193,107 @@ void PlayRenderer::draw(SDL_Renderer* renderer, const window::Camera& camera,
 }
 
 void PlayRenderer::draw_explosions(Mesh& mesh, const play::PlayWorld& world) {
-  for (const play::Explosion* e : world.entities().explosions.live()) {
-    const float radius = e->radius();
-    if (!mesh.visible(e->centre, radius)) continue;
+  world.entities().explosions.for_each([&](const play::Explosion& e) {
+    const float radius = e.radius();
+    if (!mesh.visible(e.centre, radius)) return;
     const float pixels = mesh.pixels(radius);
-    const float age_left = static_cast<float>(e->ticks_left) / static_cast<float>(e->lifetime);
-    mesh.ring(mesh.screen(e->centre), pixels, std::clamp(0.08f * pixels, 0.75f, 3.0f),
+    const float age_left = static_cast<float>(e.ticks_left) / static_cast<float>(e.lifetime);
+    mesh.ring(mesh.screen(e.centre), pixels, std::clamp(0.08f * pixels, 0.75f, 3.0f),
               faded(kExplosionColour, age_left));
     ++last_.explosions;
-  }
+  });
   mesh.flush();
 }
 
 void PlayRenderer::draw_debris(Mesh& mesh, const play::PlayWorld& world) {
-  for (const play::Debris* d : world.entities().debris.live()) {
-    if (!mesh.visible(d->motion.position, d->size)) continue;
-    mesh.square(mesh.screen(d->motion.position), std::max(mesh.pixels(d->size), 1.0f),
-                faded(kDebrisColour, fade_out(d->motion.ticks_left, 20.0f)));
+  world.entities().debris.for_each([&](const play::Debris& d) {
+    if (!mesh.visible(d.motion.position, d.size)) return;
+    mesh.square(mesh.screen(d.motion.position), std::max(mesh.pixels(d.size), 1.0f),
+                faded(kDebrisColour, fade_out(d.motion.ticks_left, 20.0f)));
     ++last_.debris;
-  }
+  });
   mesh.flush();
 }
 
 void PlayRenderer::draw_sparks(Mesh& mesh, const play::PlayWorld& world) {
   // A spark is drawn where it was two ticks ago to where it is: a streak along its motion.
   constexpr float kTrailTicks = 2.0f;
-  for (const play::Spark* s : world.entities().sparks.live()) {
-    const Vec2 head = s->motion.position;
-    const Vec2 tail = head - s->motion.velocity * kTrailTicks;
+  world.entities().sparks.for_each([&](const play::Spark& s) {
+    const Vec2 head = s.motion.position;
+    const Vec2 tail = head - s.motion.velocity * kTrailTicks;
     const float reach =
-        kTrailTicks * std::max(std::abs(s->motion.velocity.x), std::abs(s->motion.velocity.y)) +
-        1.0f;
-    if (!mesh.visible(head, reach)) continue;
-    const Rgba colour = kSparkColours[s->hue % std::size(kSparkColours)];
+        kTrailTicks * std::max(std::abs(s.motion.velocity.x), std::abs(s.motion.velocity.y)) + 1.0f;
+    if (!mesh.visible(head, reach)) return;
+    const Rgba colour = kSparkColours[s.hue % std::size(kSparkColours)];
     mesh.segment(mesh.screen(tail), mesh.screen(head), 0.75f, 2.0f,
-                 faded(colour, fade_out(s->motion.ticks_left, 12.0f)));
+                 faded(colour, fade_out(s.motion.ticks_left, 12.0f)));
     ++last_.sparks;
-  }
+  });
   mesh.flush();
 }
 
 void PlayRenderer::draw_shots(Mesh& mesh, const play::PlayWorld& world) {
   const float half_width = std::clamp(mesh.pixels(world.tuning().shot_radius), 1.0f, 2.5f);
-  for (const play::Shot* s : world.entities().shots.live()) {
-    const Vec2 head = s->motion.position;
+  world.entities().shots.for_each([&](const play::Shot& s) {
+    const Vec2 head = s.motion.position;
     // A short streak behind the shot: most of one tick's flight.
-    const Vec2 tail = head - s->motion.velocity * 0.6f;
-    const float reach = std::max(std::abs(s->motion.velocity.x), std::abs(s->motion.velocity.y));
-    if (!mesh.visible(head, reach)) continue;
+    const Vec2 tail = head - s.motion.velocity * 0.6f;
+    const float reach = std::max(std::abs(s.motion.velocity.x), std::abs(s.motion.velocity.y));
+    if (!mesh.visible(head, reach)) return;
     mesh.segment(mesh.screen(tail), mesh.screen(head), half_width, 4.0f, kShotColour);
     ++last_.shots;
-  }
+  });
+  mesh.flush();
+}
+
+void PlayRenderer::draw_missiles(Mesh& mesh, const play::PlayWorld& world) {
+  world.entities().missiles.for_each([&](const play::Missile& m) {
+    const Vec2 head = m.motion.position;
+    // A streak of two ticks' flight behind a white head.
+    const Vec2 tail = head - m.motion.velocity * 2.0f;
+    const float reach =
+        2.0f * std::max(std::abs(m.motion.velocity.x), std::abs(m.motion.velocity.y));
+    if (!mesh.visible(head, reach)) return;
+    mesh.segment(mesh.screen(tail), mesh.screen(head), 1.5f, 4.0f, kMissileColour);
+    mesh.square(mesh.screen(head), 2.0f, kShipRim);
+    ++last_.missiles;
+  });
   mesh.flush();
 }
 
 void PlayRenderer::draw_threats(Mesh& mesh, const play::PlayWorld& world) {
-  for (const play::Threat* t : world.entities().threats.live()) {
-    const float reach = t->radius * 1.3f;
-    if (!mesh.visible(t->motion.position, reach)) continue;
-    const window::ScreenPoint c = mesh.screen(t->motion.position);
-    const float r = std::max(mesh.pixels(t->radius), 4.0f);
+  world.entities().threats.for_each([&](const play::Threat& t) {
+    const float reach = t.radius * 1.3f;
+    if (!mesh.visible(t.motion.position, reach)) return;
+    const window::ScreenPoint c = mesh.screen(t.motion.position);
+    const float r = std::max(mesh.pixels(t.radius), 4.0f);
     // The rim first, a little larger, so the body leaves a bright edge around it.
     mesh.ring(c, r * 1.08f, std::max(0.09f * r, 1.25f), kThreatRim);
-    mesh.rock(c, r, t->kind, kThreatColour);
+    mesh.rock(c, r, t.kind, kThreatColour);
     ++last_.threats;
-  }
+  });
+  mesh.flush();
+}
+
+// A dart along the hunter's flight (its heading when at rest), a white one under it for a rim.
+void PlayRenderer::draw_hunters(Mesh& mesh, const play::PlayWorld& world) {
+  world.entities().hunters.for_each([&](const play::Hunter& hunter) {
+    if (!mesh.visible(hunter.motion.position, hunter.radius * 1.3f)) return;
+    const window::ScreenPoint c = mesh.screen(hunter.motion.position);
+    const float r = std::max(mesh.pixels(hunter.radius), 5.0f);
+    const Vec2 h = play::normalized_or(hunter.motion.velocity, {1.0f, 0.0f});
+    const Vec2 n = play::perpendicular(h);
+    const auto dart = [&](float scale, Rgba colour) {
+      const auto at = [&](float along, float across) {
+        return window::ScreenPoint{c.x + (h.x * along + n.x * across) * r * scale,
+                                   c.y + (h.y * along + n.y * across) * r * scale};
+      };
+      mesh.quad(at(1.2f, 0.0f), at(-0.8f, 0.9f), at(-0.4f, 0.0f), at(-0.8f, -0.9f), colour);
+    };
+    dart(1.18f, kShipRim);
+    dart(1.0f, kHunterColour);
+    ++last_.hunters;
+  });
   mesh.flush();
 }
 
@@ -278,8 +316,8 @@ void PlayRenderer::draw_pickup(Mesh& mesh, const play::PlayWorld& world) {
   mesh.flush();
 }
 
-// A threat or the storm out of view: a small arrow on the world rectangle's edge, pointing at
-// it from the view's centre, so that what comes is never a surprise.
+// A threat, a hunter or the storm out of view: a small arrow on the world rectangle's edge,
+// pointing at it from the view's centre, so that what comes is never a surprise.
 void PlayRenderer::draw_offscreen_markers(Mesh& mesh, const play::PlayWorld& world,
                                           const window::ScreenRect& rect) {
   constexpr float kInset = 16.0f, kSize = 9.0f;
@@ -303,9 +341,10 @@ void PlayRenderer::draw_offscreen_markers(Mesh& mesh, const play::PlayWorld& wor
     ++last_.offscreen_markers;
   };
   if (!world.status().game_over) {
-    for (const play::Threat* t : world.entities().threats.live()) {
-      marker(t->motion.position, t->radius, kThreatRim);
-    }
+    world.entities().threats.for_each(
+        [&](const play::Threat& t) { marker(t.motion.position, t.radius, kThreatRim); });
+    world.entities().hunters.for_each(
+        [&](const play::Hunter& h) { marker(h.motion.position, h.radius, kHunterColour); });
   }
   if (const std::optional<play::Pickup>& pickup = world.pickup()) {
     marker(pickup->position, world.tuning().storm_pickup_radius, kPickupColour);

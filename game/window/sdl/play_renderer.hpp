@@ -1,8 +1,8 @@
 #pragma once
-/// Draws play's own things over the field: the threats, the storm power-up, the ship, its shots,
-/// and the debris, sparks and explosions of broken rocks. The dust is the field's sprites, which
-/// SpriteRenderer draws as in the lab (dimmed); dust already broken (PlayWorld::rock_is_dead) is
-/// the caller's to skip.
+/// Draws play's own things over the field: the threats, the hunters, the storm power-up, the ship,
+/// its shots and missiles, and the debris, sparks and explosions of broken rocks. The dust is the
+/// field's sprites, which SpriteRenderer draws as in the lab (dimmed); dust already broken
+/// (PlayWorld::rock_is_dead) is the caller's to skip.
 ///
 /// Each kind is one SDL_RenderGeometry call of untextured triangles, built in one vertex buffer
 /// that is kept between frames: once it has grown to the busiest frame, drawing allocates
@@ -12,8 +12,11 @@
 ///
 /// Looks, chosen to read on the dark background:
 ///   threats    dark red rocks with a bright red rim, over the dust: the danger reads at once
+///   hunters    magenta darts along their flight, with a white rim: ships, not rocks
+///   missiles   orange streaks with a white head
 ///   storm      a pulsing gold ring with a diamond inside, blinking over its last two seconds
-///   out of view  a threat or the storm outside the view: an arrow in its colour on the view's
+///   out of view  a threat, a hunter or the storm outside the view: an arrow in its colour on the
+///   view's
 ///              edge, pointing at it
 ///   ship       a mint dart with a white rim along its heading; an orange flame while thrusting;
 ///              blinks while invulnerable; its shield a blue ring, as opaque as the shield is full
@@ -37,10 +40,11 @@ namespace quadpool::game::window::sdl {
 
 /// What the last PlayRenderer::draw drew: entities inside the view, and the cost.
 struct PlayDrawCounts {
-  std::size_t shots = 0, debris = 0, sparks = 0, explosions = 0, threats = 0;
+  std::size_t shots = 0, debris = 0, sparks = 0, explosions = 0, threats = 0, hunters = 0;
+  std::size_t missiles = 0;
   bool pickup = false;         ///< the storm power-up was in view
   std::size_t offscreen_markers =
-      0;                       ///< arrows on the edge toward threats and the storm out of view
+      0;  ///< arrows on the edge toward threats, hunters and the storm out of view
   bool ship = false;           ///< false while blinked out, or outside the view
   std::size_t vertices = 0;    ///< all kinds
   std::size_t draw_calls = 0;  ///< SDL_RenderGeometry calls
@@ -57,6 +61,8 @@ class PlayRenderer {
   static constexpr Rgba kThreatColour{105, 45, 40, 255};
   static constexpr Rgba kThreatRim{255, 75, 55, 255};
   static constexpr Rgba kPickupColour{255, 215, 70, 255};
+  static constexpr Rgba kHunterColour{235, 70, 220, 255};
+  static constexpr Rgba kMissileColour{255, 160, 60, 255};
   static constexpr Rgba kShipRim{255, 255, 255, 255};
   /// A spark's hue picks one of these.
   static constexpr Rgba kSparkColours[4] = {
@@ -80,6 +86,8 @@ class PlayRenderer {
   void draw_sparks(Mesh& mesh, const play::PlayWorld& world);
   void draw_shots(Mesh& mesh, const play::PlayWorld& world);
   void draw_threats(Mesh& mesh, const play::PlayWorld& world);
+  void draw_hunters(Mesh& mesh, const play::PlayWorld& world);
+  void draw_missiles(Mesh& mesh, const play::PlayWorld& world);
   void draw_pickup(Mesh& mesh, const play::PlayWorld& world);
   void draw_ship(Mesh& mesh, const play::PlayWorld& world, bool thrusting);
   void draw_offscreen_markers(Mesh& mesh, const play::PlayWorld& world,

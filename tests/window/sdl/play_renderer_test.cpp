@@ -1,6 +1,6 @@
 // PlayRenderer drawn into an SDL software renderer on a plain surface (no window, no video
-// driver): the ship and the shots show where and in the colour they should, nothing lands
-// outside the world's rectangle, and a warm frame allocates nothing.
+// driver): the ship, the shots, the threats, hunters and missiles show where and in the colour
+// they should, nothing lands outside the world's rectangle, and a warm frame allocates nothing.
 #include <SDL.h>
 
 #include <algorithm>
@@ -218,6 +218,32 @@ TEST(PlayRenderer, TheThreatsShowWithTheirRedRimAndEveryOneInViewIsDrawn) {
   EXPECT_EQ(renderer.last_counts().threats, world.entities().threats.size());
   EXPECT_GT(pixels_near(pixels, PlayRenderer::kThreatRim), 0u) << "no pixel in the rim's colour";
   EXPECT_GT(pixels_near(pixels, PlayRenderer::kThreatColour), 0u) << "no threat's body";
+}
+
+// Hunters from the first wave and a missile in flight: each hunter in view is a dart in its
+// colour, the missile a streak in its own.
+TEST(PlayRenderer, HuntersAndMissilesShowInTheirColours) {
+  Canvas canvas;
+  ASSERT_NE(canvas.renderer(), nullptr);
+  play::PlayConfig config = play::test::play_config(1500, 5);
+  play::Tuning tuning = play::tuning_for(false);
+  tuning.hunters_first_wave = 1;
+  tuning.first_breather_ticks = 10;
+  config.tuning = tuning;
+  play::PlayWorld world(config);
+  for (int t = 0; t < 100 && world.entities().hunters.size() == 0; ++t) world.step({});
+  ASSERT_GT(world.entities().hunters.size(), 0u) << "no hunter came";
+  play::InputCommand launch;
+  launch.buttons = play::InputCommand::kMissile;
+  world.step(launch);
+  ASSERT_EQ(world.entities().missiles.size(), 1u);
+  const window::Camera camera = fitted(world, kWhole);
+  PlayRenderer renderer;
+  const std::vector<std::uint32_t> pixels = canvas.render(renderer, camera, world);
+  EXPECT_EQ(renderer.last_counts().hunters, world.entities().hunters.size());
+  EXPECT_EQ(renderer.last_counts().missiles, 1u);
+  EXPECT_GT(pixels_near(pixels, PlayRenderer::kHunterColour), 0u) << "no hunter's body";
+  EXPECT_GT(pixels_near(pixels, PlayRenderer::kMissileColour), 0u) << "no missile";
 }
 
 // Zoomed in on the ship, the threats still far away are arrows on the view's edge, one each.
