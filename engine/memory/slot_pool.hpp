@@ -6,19 +6,21 @@
 ///
 /// Each object lives in a slot of a chunk. A chunk is one allocation of `slots_per_chunk` slots
 /// (a power of two, at least 64) and is never moved or freed while the pool lives, so an
-/// object's address is stable. Beside the chunks the pool keeps, per slot, a 32-bit generation
-/// word and one bit in a live bitmap:
+/// object's address is stable. A slot holds a 32-bit generation word in front of the object, on
+/// its cache line, so get() checks the handle and reaches the object in one miss; beside the
+/// chunks the pool keeps one bit per slot in a live bitmap, the skip field of for_each:
 ///
 ///   index i = (chunk << shift) | slot         generation word of a slot:
-///   chunks_[chunk] -> | T | T | . | T | ...    bit 31: made by new (the slot holds a T*)
-///   generations_    -> | 3 | 1 | 2 | 5 | ...   bits 0..30: a counter, odd while live
-///   live_bits_      -> 1 1 0 1 ...             free_ (a stack of free slot indices): 2
+///   chunks_[chunk] -> |3 T|1 T|2 .|5 T| ...    bit 31: made by new (the slot holds a T*)
+///   live_bits_      ->  1   1   0   1  ...     bits 0..30: a counter, odd while live
+///   free_ (a stack of free slot indices): 2
 ///
 /// - create(): the slot on top of the free stack (the one freed last, still warm), else the next
 ///   never-used slot, else a new chunk. The counter steps to the next odd value, the object is
 ///   constructed in place, and the handle carries {index, generation word}. O(1).
-/// - get(h): nullptr unless the slot's generation word equals h's; one load from a table beside
-///   the chunks, so a stale handle never reaches the slot's new occupant. O(1).
+/// - get(h): nullptr unless the slot's generation word equals h's; the word shares the object's
+///   cache line, so the check costs no extra miss, and a stale handle never reaches the slot's
+///   new occupant. O(1).
 /// - destroy(h): false for a stale handle (a double destroy is one); otherwise the counter steps
 ///   to the next even value, the destructor runs, and the slot goes on the free stack. O(1).
 /// - for_each(f): the live bitmap, 64 slots a word, in index order: a pure function of the
@@ -113,19 +115,20 @@ class SlotPool {
     if (!reuse && slots_used_ == capacity_) add_chunk();
     const std::uint32_t index = reuse ? free_.back() : static_cast<std::uint32_t>(slots_used_);
     std::byte* slot = slot_address(index);
-    debug::unpoison(slot, kSlotSize);
-    std::uint32_t generation = (generations_[index] & kCounterMask) + 1;  // even -> odd
+    std::byte* storage = slot + kObjectOffset;
+    debug::unpoison(storage, kPayload);
+    std::uint32_t generation = (generation_word(slot) & kCounterMask) + 1;  // even -> odd
     if (kind_ == AllocatorKind::Pool) {
-      construct_in(slot, std::forward<Args>(args)...);
+      construct_in(storage, std::forward<Args>(args)...);
     } else {
       T* object;
       try {
         object = new T(std::forward<Args>(args)...);
       } catch (...) {
-        debug::poison(slot, kSlotSize);
+        debug::poison(storage, kPayload);
         throw;
       }
-      ::new (static_cast<void*>(slot)) T*(object);
+      ::new (static_cast<void*>(storage)) T*(object);
       generation |= kHeapFlag;
       heap_bits_[index >> 6] |= bit_of(index);
       ++heap_live_;
@@ -135,7 +138,7 @@ class SlotPool {
     } else {
       ++slots_used_;
     }
-    generations_[index] = generation;
+    generation_word(slot) = generation;
     live_bits_[index >> 6] |= bit_of(index);
     return Handle<T>(index, generation);
   }
@@ -146,9 +149,16 @@ class SlotPool {
   const T* get(Handle<T> h) const noexcept {
     const std::uint32_t index = h.index();
     if (index >= capacity_) return nullptr;
-    const std::uint32_t generation = generations_[index];
-    if (generation != h.generation() || (generation & 1u) == 0) return nullptr;
-    return object_at(slot_address(index), generation);
+    const std::byte* slot = slot_address(index);
+    const std::uint32_t generation = generation_word(slot);
+    if (generation != h.generation()) return nullptr;
+    // Tested on the handle's word, known before the slot's arrives: live and pooled is the
+    // usual case; an even word (the null handle against a never-used slot) is not live.
+    if ((generation & (kHeapFlag | 1u)) == 1u) [[likely]] {
+      return std::launder(reinterpret_cast<const T*>(slot + kObjectOffset));
+    }
+    if ((generation & 1u) == 0) return nullptr;
+    return object_at(slot + kObjectOffset, generation);
   }
 
   /// The live object `h` names, for a caller that knows it is live: asserts (QUADPOOL_ASSERT)
@@ -170,24 +180,25 @@ class SlotPool {
     assert_not_iterating();
     const std::uint32_t index = h.index();
     if (index >= capacity_) return refuse_stale();
-    const std::uint32_t generation = generations_[index];
+    std::byte* slot = slot_address(index);
+    std::byte* storage = slot + kObjectOffset;
+    const std::uint32_t generation = generation_word(slot);
     if (generation != h.generation() || (generation & 1u) == 0) return refuse_stale();
     // The slot is dead before the destructor runs: a destructor that destroys or gets this
     // handle again sees it stale, and one that creates cannot be handed this slot.
     const std::uint32_t counter = generation & kCounterMask;
     const bool retire = counter == kCounterMask;
-    generations_[index] = retire ? 0 : counter + 1;  // odd -> even; 0 is never live
+    generation_word(slot) = retire ? 0 : counter + 1;  // odd -> even; 0 is never live
     live_bits_[index >> 6] &= ~bit_of(index);
-    std::byte* slot = slot_address(index);
     if ((generation & kHeapFlag) != 0) {
       heap_bits_[index >> 6] &= ~bit_of(index);
       --heap_live_;
-      delete *std::launder(reinterpret_cast<T**>(slot));
+      delete *std::launder(reinterpret_cast<T**>(storage));
     } else {
-      std::destroy_at(std::launder(reinterpret_cast<T*>(slot)));
+      std::destroy_at(std::launder(reinterpret_cast<T*>(storage)));
     }
-    if constexpr (debug::kFill) std::memset(slot, debug::kFreedFill, kSlotSize);
-    debug::poison(slot, kSlotSize);
+    if constexpr (debug::kFill) std::memset(storage, debug::kFreedFill, kPayload);
+    debug::poison(storage, kPayload);
     if (retire) {
       ++retired_;
     } else {
@@ -215,7 +226,7 @@ class SlotPool {
     for (std::size_t word = 0; word < live_bits_.size(); ++word) {
       for (std::uint64_t bits = live_bits_[word]; bits != 0; bits &= bits - 1) {
         const auto index = static_cast<std::uint32_t>(word * 64 + std::countr_zero(bits));
-        destroy(Handle<T>(index, generations_[index]));
+        destroy(Handle<T>(index, generation_word(slot_address(index))));
       }
     }
   }
@@ -255,13 +266,31 @@ class SlotPool {
  private:
   static constexpr std::uint32_t kHeapFlag = std::uint32_t{1} << 31;
   static constexpr std::size_t kSlotAlign = std::max(alignof(T), alignof(T*));
+  // A slot is the generation word and the object (or, from new, the pointer to it), the word
+  // first so that get() finds both on one cache line; an over-aligned object comes first and
+  // the word after it, to waste no alignment.
+  static constexpr std::size_t kPayload = std::max(sizeof(T), sizeof(T*));
+  static constexpr bool kWordFirst = kSlotAlign <= alignof(std::max_align_t);
+  static constexpr std::size_t round_up(std::size_t n, std::size_t to) noexcept {
+    return (n + to - 1) / to * to;
+  }
+  static constexpr std::size_t kObjectOffset =
+      kWordFirst ? round_up(sizeof(std::uint32_t), kSlotAlign) : 0;
+  static constexpr std::size_t kGenerationOffset = kWordFirst ? 0 : round_up(kPayload, 4);
   static constexpr std::size_t kSlotSize =
-      (std::max(sizeof(T), sizeof(T*)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
+      round_up(std::max(kObjectOffset + kPayload, kGenerationOffset + 4), kSlotAlign);
   static constexpr std::size_t kChunkAlign = std::max<std::size_t>(kSlotAlign, 64);
   static constexpr std::size_t kMaxSlots = std::size_t{1} << 32;
 
   static constexpr std::uint64_t bit_of(std::uint32_t index) noexcept {
     return std::uint64_t{1} << (index & 63);
+  }
+
+  static std::uint32_t& generation_word(std::byte* slot) noexcept {
+    return *std::launder(reinterpret_cast<std::uint32_t*>(slot + kGenerationOffset));
+  }
+  static std::uint32_t generation_word(const std::byte* slot) noexcept {
+    return *std::launder(reinterpret_cast<const std::uint32_t*>(slot + kGenerationOffset));
   }
 
   std::byte* slot_address(std::uint32_t index) const noexcept {
@@ -282,7 +311,7 @@ class SlotPool {
       try {
         ::new (static_cast<void*>(slot)) T(std::forward<Args>(args)...);
       } catch (...) {
-        debug::poison(slot, kSlotSize);
+        debug::poison(slot, kPayload);
         throw;
       }
     }
@@ -303,17 +332,27 @@ class SlotPool {
       const auto first = static_cast<std::uint32_t>(word * 64);
       std::byte* base = self.slot_address(first);
       const std::uint64_t heap = any_heap ? self.heap_bits_[word] : 0;
-      do {
-        const auto bit = static_cast<unsigned>(std::countr_zero(bits));
-        bits &= bits - 1;
+      auto visit = [&](unsigned bit, bool from_heap) {
         std::byte* slot = base + bit * kSlotSize;
-        Object* object = ((heap >> bit) & 1u) != 0 ? *std::launder(reinterpret_cast<T**>(slot))
-                                                   : std::launder(reinterpret_cast<T*>(slot));
+        std::byte* storage = slot + kObjectOffset;
+        Object* object = from_heap ? *std::launder(reinterpret_cast<T**>(storage))
+                                   : std::launder(reinterpret_cast<T*>(storage));
         if constexpr (std::is_invocable_v<F&, Handle<T>, Object&>) {
-          f(Handle<T>(first + bit, self.generations_[first + bit]), *object);
+          f(Handle<T>(first + bit, generation_word(slot)), *object);
         } else {
           f(*object);
         }
+      };
+      if (bits == ~std::uint64_t{0} && heap == 0) {
+        // A full word of pooled objects, the usual case when creates refill what destroys
+        // free: a plain loop over 64 slots, no bit scan.
+        for (unsigned bit = 0; bit < 64; ++bit) visit(bit, false);
+        continue;
+      }
+      do {
+        const auto bit = static_cast<unsigned>(std::countr_zero(bits));
+        bits &= bits - 1;
+        visit(bit, ((heap >> bit) & 1u) != 0);
       } while (bits != 0);
     }
     self.end_iterating();
@@ -326,11 +365,14 @@ class SlotPool {
         static_cast<std::byte*>(::operator new(bytes, std::align_val_t{kChunkAlign})));
     const std::size_t capacity = capacity_ + slots_per_chunk();
     chunks_.reserve(chunks_.size() + 1);
-    generations_.resize(capacity, 0);
     live_bits_.resize(capacity / 64, 0);
     heap_bits_.resize(capacity / 64, 0);
     free_.reserve(capacity);  // so that destroy() never allocates
-    debug::poison(chunk.get(), bytes);
+    for (std::size_t i = 0; i < slots_per_chunk(); ++i) {
+      std::byte* slot = chunk.get() + i * kSlotSize;
+      ::new (static_cast<void*>(slot + kGenerationOffset)) std::uint32_t(0);  // never used: even
+      debug::poison(slot + kObjectOffset, kPayload);
+    }
     chunks_.push_back(chunk.release());
     capacity_ = capacity;
   }
@@ -361,7 +403,6 @@ class SlotPool {
   };
 
   std::vector<std::byte*> chunks_;          // each slots_per_chunk() slots, never moved
-  std::vector<std::uint32_t> generations_;  // one word per slot of capacity
   std::vector<std::uint64_t> live_bits_;    // one bit per slot: live
   std::vector<std::uint64_t> heap_bits_;    // one bit per slot: live and made by new
   std::vector<std::uint32_t> free_;         // free slot indices, the last freed on top
