@@ -173,7 +173,7 @@ class ThreadedQuadTreeMethod final : public Method {
 
  private:
   quadpool::spatial::QuadTree tree_;
-  quadpool::game::WorkerPool workers_;
+  quadpool::WorkerPool workers_;
   quadpool::TaskSystem tasks_;
   quadpool::spatial::ParallelPairs finder_;
   std::vector<quadpool::spatial::Pair> pairs_;
@@ -265,7 +265,7 @@ std::unique_ptr<Method> make_method(MethodKind kind, std::span<const Aabb> boxes
     case MethodKind::QuadTreeThreads2:
       return std::make_unique<ThreadedQuadTreeMethod>(side, 2);
     case MethodKind::QuadTreeThreadsAll:
-      return std::make_unique<ThreadedQuadTreeMethod>(side, quadpool::game::default_thread_count());
+      return std::make_unique<ThreadedQuadTreeMethod>(side, quadpool::default_thread_count());
     case MethodKind::Box2d:
 #if defined(QUADPOOL_HAVE_BOX2D)
       return std::make_unique<Box2dMethod>(boxes);
@@ -541,7 +541,7 @@ void register_benchmarks() {
     {MethodKind::QuadTreeThreadsAll, "quadtree_pool_threads_all"},
   };
   // "all" is the machine's hardware threads; where that is 1 or 2 it would repeat a column.
-  const std::size_t thread_methods = quadpool::game::default_thread_count() > 2 ? 3 : 2;
+  const std::size_t thread_methods = quadpool::default_thread_count() > 2 ? 3 : 2;
   auto timed = [](benchmark::internal::Benchmark* registered, std::size_t n) {
     registered->UseManualTime()->Unit(benchmark::kMicrosecond);
     if (g_ticks > 0) {

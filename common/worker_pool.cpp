@@ -10,7 +10,7 @@
 #include "engine/core/assert.hpp"
 #include "engine/core/task_system.hpp"
 
-namespace quadpool::game {
+namespace quadpool {
 
 namespace {
 
@@ -177,4 +177,4 @@ void WorkerPool::run_block(std::uint32_t worker, std::atomic<std::uint64_t>& cla
   }
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool

@@ -22,7 +22,7 @@
 
 #include "engine/core/task_system.hpp"
 
-namespace quadpool::game {
+namespace quadpool {
 
 /// The most threads a pool takes (the runner's --threads range is 1..kMaxThreads).
 inline constexpr std::uint32_t kMaxThreads = 256;
@@ -74,4 +74,4 @@ class WorkerPool {
   std::vector<std::jthread> workers_;         // last: started after every member above exists
 };
 
-}  // namespace quadpool::game
+}  // namespace quadpool

@@ -6,6 +6,7 @@
 // parse_command_line.
 #include "game/cli.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -88,9 +90,9 @@ CLI::Validator failing_with(Failure& failure, std::string flag,
 CLI::Validator unsigned_in(Failure& failure, const char* flag, std::uint64_t min,
                            std::uint64_t max) {
   return failing_with(failure, flag, [min, max](std::string& text) -> std::string {
-    const std::optional<std::uint64_t> value = parse_decimal(text);
+    const std::optional<std::uint64_t> value = util::parse_decimal(text);
     if (!value || *value < min || *value > max) {
-      return fmt::format("must be {}, got '{}'", range_text(min, max), shown_value(text));
+      return fmt::format("must be {}, got '{}'", range_text(min, max), util::shown_value(text));
     }
     text = std::to_string(*value);
     return {};
@@ -103,15 +105,17 @@ CLI::Validator one_of(Failure& failure, const char* flag, std::map<std::string, 
                       std::string valid) {
   return failing_with(failure, flag, [names = std::move(names), valid](std::string& text) {
     const auto it = names.find(text);
-    if (it == names.end()) return fmt::format("must be {}, got '{}'", valid, shown_value(text));
+    if (it == names.end())
+      return fmt::format("must be {}, got '{}'", valid, util::shown_value(text));
     text = std::to_string(static_cast<long long>(it->second));
     return std::string();
   });
 }
 
 std::string window_text() {
-  return fmt::format("WIDTHxHEIGHT with WIDTH in [{}, {}] and HEIGHT in [{}, {}]", kMinWindowWidth,
-                     kMaxWindowWidth, kMinWindowHeight, kMaxWindowHeight);
+  return fmt::format("WIDTHxHEIGHT with WIDTH in [{}, {}] and HEIGHT in [{}, {}]",
+                     window::kMinWindowWidth, window::kMaxWindowWidth, window::kMinWindowHeight,
+                     window::kMaxWindowHeight);
 }
 
 // The --window value as CLI11 converts it, from the "WIDTH HEIGHT" that window_size() leaves.
@@ -125,7 +129,8 @@ struct WindowSize {
 // WIDTHxHEIGHT in the window caps, normalised to "WIDTH HEIGHT" for WindowSize's conversion.
 CLI::Validator window_size(Failure& failure) {
   return failing_with(failure, "--window", [](std::string& text) -> std::string {
-    const std::string error = fmt::format("must be {}, got '{}'", window_text(), shown_value(text));
+    const std::string error =
+        fmt::format("must be {}, got '{}'", window_text(), util::shown_value(text));
     const std::size_t x = text.find('x');
     if (x == std::string::npos) return error;
     int width = 0, height = 0;
@@ -136,8 +141,8 @@ CLI::Validator window_size(Failure& failure) {
     const bool whole = w.ec == std::errc{} && w.ptr == first + x && h.ec == std::errc{} &&
                        h.ptr == last && std::isdigit(static_cast<unsigned char>(text[0])) != 0 &&
                        std::isdigit(static_cast<unsigned char>(text[x + 1])) != 0;
-    if (!whole || width < kMinWindowWidth || width > kMaxWindowWidth || height < kMinWindowHeight ||
-        height > kMaxWindowHeight) {
+    if (!whole || width < window::kMinWindowWidth || width > window::kMaxWindowWidth ||
+        height < window::kMinWindowHeight || height > window::kMaxWindowHeight) {
       return error;
     }
     text = fmt::format("{} {}", width, height);
@@ -146,28 +151,31 @@ CLI::Validator window_size(Failure& failure) {
 }
 
 // Why the file `text` cannot be written, or empty: checked when the command line is read, so
-// that a bad path fails before any window opens or any tick runs rather than at the end.
+// that a bad path fails before any window opens or any tick runs rather than at the end. Every
+// output is checked for all that its final write needs: a folder that exists and can be
+// written, a target that is a regular file (or none yet) that this user may replace (the
+// sticky-bit rule, in check_file_can_be_written()); check_outputs() then keeps the outputs apart.
 std::string unwritable_file(const std::string& text) {
   std::filesystem::path folder = std::filesystem::path(text).parent_path();
   if (folder.empty()) folder = ".";
   std::error_code error;
   if (!std::filesystem::is_directory(folder, error)) {
-    return fmt::format("'{}': '{}' is not a folder that exists", shown_value(text, 200),
-                       shown_value(folder.string(), 200));
+    return fmt::format("'{}': '{}' is not a folder that exists", util::shown_value(text, 200),
+                       util::shown_value(folder.string(), 200));
   }
   // An existing name is replaced at the end, so it must be a file the user may write.
   const std::filesystem::file_status status = std::filesystem::status(text, error);
   if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-    return fmt::format("'{}' exists and is not a file", shown_value(text, 200));
+    return fmt::format("'{}' exists and is not a file", util::shown_value(text, 200));
   }
   if (std::filesystem::exists(status) && ::access(text.c_str(), W_OK) != 0) {
-    return fmt::format("'{}' exists and cannot be written", shown_value(text, 200));
+    return fmt::format("'{}' exists and cannot be written", util::shown_value(text, 200));
   }
   // The rest (a read-only folder or mount, /proc, /sys, a link to nothing, a name too long)
   // only creating the file that the result will be written through can tell.
-  if (const std::string reason = check_file_can_be_written(text); !reason.empty()) {
-    return fmt::format("'{}' cannot be written: {}", shown_value(text, 200),
-                       shown_value(reason, 200));
+  if (const std::string reason = util::check_file_can_be_written(text); !reason.empty()) {
+    return fmt::format("'{}' cannot be written: {}", util::shown_value(text, 200),
+                       util::shown_value(reason, 200));
   }
   return {};
 }
@@ -183,7 +191,7 @@ CLI::Validator screenshot_file(Failure& failure) {
              lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
     if (!ends_with(".png") && !ends_with(".bmp")) {
-      return fmt::format("must name a .png or .bmp file, got '{}'", shown_value(text));
+      return fmt::format("must name a .png or .bmp file, got '{}'", util::shown_value(text));
     }
     return unwritable_file(text);
   });
@@ -216,12 +224,13 @@ std::string help_footer() {
       "  quadpool --sprites 20000\n"
       "  quadpool --record game.qpr\n"
       "  quadpool --lab --sprites 20000\n"
+      "  quadpool --ramp\n"
       "  quadpool --headless --sprites 100000 --ticks 600 --json\n"
       "  quadpool --headless --scene mixed --sprites 20000 --ticks 300 --json\n"
       "  quadpool --headless --switch-allocator-every 7 --verify\n"
       "  quadpool --headless --play --bot --ticks 3000 --record game.qpr --json\n"
       "  quadpool --headless --replay game.qpr --json\n",
-      kMaxSprites, kMaxTicks, kMaxFrames);
+      sim::kMaxSprites, headless::kMaxTicks, window::kMaxFrames);
 }
 
 // CLI11's app with every option bound to a typed field below.
@@ -229,8 +238,9 @@ struct Parser {
   CLI::App app{"quadpool: pooled quad-tree collision demo and headless tick runner", "quadpool"};
   Failure failure;  // the line a failing validator wrote
   play::GameOptions game;  // the flags both front ends take, bound once
-  HeadlessOptions headless;
-  WindowOptions demo;
+  headless::HeadlessOptions headless;
+  window::WindowOptions demo;
+  bool bot = false;  // --bot: --pilot bot
   WindowSize window{demo.window_width, demo.window_height};
   std::uint64_t frames = 0;
   bool headless_mode = false;
@@ -280,10 +290,10 @@ Parser::Parser() {
 void Parser::add_shared_options() {
   scene::SceneConfig& scene = game.config.field.scene;
   value("--sprites", scene.sprites, "N",
-        fmt::format("Number of sprites, {}..{} (default {})", kMinSprites, kMaxSprites,
+        fmt::format("Number of sprites, {}..{} (default {})", sim::kMinSprites, sim::kMaxSprites,
                     scene.sprites),
-        range_text(kMinSprites, kMaxSprites))
-      ->transform(unsigned_in(failure, "--sprites", kMinSprites, kMaxSprites));
+        range_text(sim::kMinSprites, sim::kMaxSprites))
+      ->transform(unsigned_in(failure, "--sprites", sim::kMinSprites, sim::kMaxSprites));
   value("--seed", scene.seed, "S", fmt::format("Scene seed, 0..2^64-1 (default {})", scene.seed),
         range_text(0, std::numeric_limits<std::uint64_t>::max()))
       ->transform(unsigned_in(failure, "--seed", 0, std::numeric_limits<std::uint64_t>::max()));
@@ -315,18 +325,18 @@ void Parser::add_shared_options() {
 }
 
 void Parser::add_headless_options() {
-  headless_only.push_back(
-      value("--ticks", headless.ticks, "T",
-            fmt::format("Headless: ticks to run, 1..{} (default {})", kMaxTicks, headless.ticks),
-            range_text(1, kMaxTicks))
-          ->transform(unsigned_in(failure, "--ticks", 1, kMaxTicks)));
+  headless_only.push_back(value("--ticks", headless.ticks, "T",
+                                fmt::format("Headless: ticks to run, 1..{} (default {})",
+                                            headless::kMaxTicks, headless.ticks),
+                                range_text(1, headless::kMaxTicks))
+                              ->transform(unsigned_in(failure, "--ticks", 1, headless::kMaxTicks)));
   headless_only.push_back(
       value("--switch-allocator-every", headless.switch_allocator_every, "K",
             fmt::format("Headless: alternate pool and new-delete every K ticks, 1..{} (default: "
                         "never)",
-                        kMaxTicks),
-            range_text(1, kMaxTicks))
-          ->transform(unsigned_in(failure, "--switch-allocator-every", 1, kMaxTicks)));
+                        headless::kMaxTicks),
+            range_text(1, headless::kMaxTicks))
+          ->transform(unsigned_in(failure, "--switch-allocator-every", 1, headless::kMaxTicks)));
   headless_only.push_back(flag("--verify", headless.verify,
                                "Headless: check the tree's pairs against a sweep-and-prune "
                                "reference every tick; exit 1 on a mismatch"));
@@ -341,10 +351,21 @@ void Parser::add_play_options() {
   flag("--play", headless.play,
        "Play the game (the window's default; headless it needs --bot: without a window there is "
        "no player)");
-  flag("--bot", game.bot,
-       "The bot pilot flies: headless with --play, in the window an attract mode");
+  const std::map<std::string, play::Pilot> pilots{
+      {"bot", play::Pilot::Bot}, {"random", play::Pilot::Random}, {"idle", play::Pilot::Idle}};
+  value("--pilot", game.pilot, "bot|random|idle",
+        "Who flies instead of the player: the bot, a key-masher (random) or nobody (idle), each "
+        "pressing Enter after a game over; headless with --play, in the window an attract mode",
+        "'bot', 'random' or 'idle'")
+      ->transform(one_of(failure, "--pilot", pilots, "'bot', 'random' or 'idle'"));
+  flag("--bot", bot, "The same as --pilot bot");
   flag("--storm", game.config.storm,
        "The game's stress setting: volleys, big bursts, an immortal ship");
+  value("--lives", game.config.lives, "N",
+        fmt::format("The ships a game starts with, {}..{} (default {})", play::kMinLives,
+                    play::kMaxLives, game.config.lives),
+        range_text(play::kMinLives, play::kMaxLives))
+      ->transform(unsigned_in(failure, "--lives", play::kMinLives, play::kMaxLives));
   value("--record", game.record, "FILE",
         "Write the game's replay to FILE at the end (in the window: the game since its last "
         "restart)",
@@ -361,15 +382,16 @@ void Parser::add_demo_options() {
       value("--window", window, "WxH",
             fmt::format("Demo: window size, width {}..{}, height {}..{} (default {}x{}, "
                         "or less to fit the screen)",
-                        kMinWindowWidth, kMaxWindowWidth, kMinWindowHeight, kMaxWindowHeight,
-                        demo.window_width, demo.window_height),
+                        window::kMinWindowWidth, window::kMaxWindowWidth, window::kMinWindowHeight,
+                        window::kMaxWindowHeight, demo.window_width, demo.window_height),
             window_text())
           ->transform(window_size(failure)));
   demo_only.push_back(
       value("--frames", frames, "F",
-            fmt::format("Demo: quit after F frames, 1..{} (default: run until closed)", kMaxFrames),
-            range_text(1, kMaxFrames))
-          ->transform(unsigned_in(failure, "--frames", 1, kMaxFrames)));
+            fmt::format("Demo: quit after F frames, 1..{} (default: run until closed)",
+                        window::kMaxFrames),
+            range_text(1, window::kMaxFrames))
+          ->transform(unsigned_in(failure, "--frames", 1, window::kMaxFrames)));
   demo_only.push_back(value("--screenshot", demo.screenshot, "FILE",
                             "Demo: save the last frame as FILE, .png or .bmp, in a folder that "
                             "exists (default: none)",
@@ -379,10 +401,26 @@ void Parser::add_demo_options() {
   demo_only.push_back(value("--vsync", demo.vsync, "on|off",
                             "Demo: wait for the display's refresh (default on)", "'on' or 'off'")
                           ->transform(one_of(failure, "--vsync", on_off, "'on' or 'off'")));
+  demo_only.push_back(value("--shake", demo.shake, "on|off",
+                            "Demo: shake the view when the ship is hit (default on)",
+                            "'on' or 'off'")
+                          ->transform(one_of(failure, "--shake", on_off, "'on' or 'off'")));
   demo_only.push_back(flag("--ab", demo.ab,
                            "Demo: start an A/B run (pool against new-delete) on the first "
                            "frame, in the game with the bot flying every leg; with --frames its "
                            "result goes into the JSON summary"));
+  demo_only.push_back(flag("--ramp", demo.ramp,
+                           "Demo: open the lab and start the ramp on the first frame: the field "
+                           "grown in 7 steps to --ramp-to sprites, the tick timed with the pools "
+                           "against new-delete at each; with --frames its steps go into the JSON "
+                           "summary"));
+  demo_only.push_back(
+      value("--ramp-to", demo.ramp_to, "N",
+            fmt::format("Demo: the ramp's top (--ramp and the G key), {}..{}; its steps climb "
+                        "from N/100 (default {})",
+                        window::kMinRampTop, sim::kMaxSprites, window::kDefaultRampTop),
+            range_text(window::kMinRampTop, sim::kMaxSprites))
+          ->transform(unsigned_in(failure, "--ramp-to", window::kMinRampTop, sim::kMaxSprites)));
   demo_only.push_back(flag("--lab", demo.lab,
                            "Demo: open the lab (watch, spawn, query) instead of the game; Tab "
                            "switches between them"));
@@ -435,13 +473,15 @@ void check_extras(const Parser& parser) {
   const std::size_t more = extras.size() - 1;
   const std::string rest = more == 0 ? "" : fmt::format(" (and {} more after it)", more);
   if (after_separator) {
-    bad(fmt::format("unexpected argument '{}' after '--'{}: quadpool takes no arguments, and "
+    bad(
+        fmt::format("unexpected argument '{}' after '--'{}: quadpool takes no arguments, and "
                     "'--' ends its flags; run 'quadpool --help' for the flags",
-                    shown_value(extras.front()), rest));
+                    util::shown_value(extras.front()), rest));
   }
-  bad(fmt::format("unknown flag or unexpected argument '{}'{}; run 'quadpool --help' for the "
+  bad(
+      fmt::format("unknown flag or unexpected argument '{}'{}; run 'quadpool --help' for the "
                   "flags",
-                  shown_value(extras.front()), rest));
+                  util::shown_value(extras.front()), rest));
 }
 
 // The flags that belong to one mode only.
@@ -462,21 +502,32 @@ void check_modes(const Parser& parser) {
 // game needs the bot.
 void check_play(const Parser& parser) {
   const auto given = [&](const char* name) { return parser.app.count(name) > 0; };
-  if (given("--lab")) {
-    for (const char* name : {"--play", "--bot", "--storm", "--record", "--replay"}) {
+  if (given("--bot") && given("--pilot")) {
+    bad("--bot cannot be used with --pilot: --bot is --pilot bot, give one of them");
+  }
+  // --ramp runs in the lab, so it opens the lab as --lab does.
+  for (const char* lab : {"--lab", "--ramp"}) {
+    if (!given(lab)) continue;
+    for (const char* name :
+         {"--play", "--bot", "--pilot", "--storm", "--lives", "--record", "--replay"}) {
       if (given(name)) {
-        bad(fmt::format("{} cannot be used with --lab: the lab plays no game (Tab switches to the "
+        bad(
+            fmt::format("{} cannot be used with {}: the lab plays no game (Tab switches to the "
                         "game, which the window opens on without --lab)",
-                        name));
+                        name, lab));
       }
     }
   }
+  if (given("--ramp") && given("--ab")) {
+    bad("--ramp cannot be used with --ab: each measures the tick alone; give one of them");
+  }
   if (given("--replay")) {
-    for (const char* name :
-         {"--play", "--bot", "--seed", "--scene", "--sprites", "--storm", "--ticks"}) {
+    for (const char* name : {"--play", "--bot", "--pilot", "--seed", "--scene", "--sprites",
+                             "--storm", "--lives", "--ticks"}) {
       if (given(name)) {
-        bad(fmt::format("--replay cannot be used with {}: the replay file decides the game "
-                        "(seed, scene, sprites, storm, ticks)",
+        bad(
+            fmt::format("--replay cannot be used with {}: the replay file decides the game "
+                        "(seed, scene, sprites, storm, lives, ticks)",
                         name));
       }
     }
@@ -484,12 +535,59 @@ void check_play(const Parser& parser) {
     return;
   }
   if (!parser.headless_mode) return;
-  for (const char* name : {"--bot", "--storm", "--record"}) {
+  for (const char* name : {"--bot", "--pilot", "--storm", "--lives", "--record"}) {
     if (given(name) && !given("--play")) bad(fmt::format("{} needs --play", name));
   }
-  if (given("--play") && !given("--bot")) {
-    bad("--play needs --bot with --headless: without a window there is no player, so the bot "
-        "flies");
+  if (given("--play") && !given("--bot") && !given("--pilot")) {
+    bad("--play needs --pilot bot|random|idle (or --bot) with --headless: without a window there "
+        "is no player");
+  }
+}
+
+// Two outputs that are one file lose one of them behind exit 0: the replay renamed over the
+// report's file (--record /dev/stdout --json > report.json), the screenshot and the replay
+// written to one name. Same device and inode for files that exist; the same path, links and
+// "." resolved, for files still to be made.
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat first {};
+  struct stat second {};
+  const bool a_exists = ::stat(a.c_str(), &first) == 0;
+  const bool b_exists = ::stat(b.c_str(), &second) == 0;
+  if (a_exists || b_exists) {
+    return a_exists && b_exists && first.st_dev == second.st_dev && first.st_ino == second.st_ino;
+  }
+  std::error_code error;
+  const std::filesystem::path a_full = std::filesystem::weakly_canonical(a, error);
+  if (error) return false;
+  const std::filesystem::path b_full = std::filesystem::weakly_canonical(b, error);
+  return !error && a_full == b_full;
+}
+
+// Every file the run writes is its own: --record, --screenshot and standard output, where the
+// report goes (headless always, the demo with --frames; any run may print there).
+void check_outputs(const Parser& parser) {
+  std::vector<std::pair<const char*, std::string>> outputs;
+  if (!parser.game.record.empty()) outputs.emplace_back("--record", parser.game.record);
+  if (!parser.demo.screenshot.empty()) outputs.emplace_back("--screenshot", parser.demo.screenshot);
+  struct stat out {};
+  const bool stdout_known = ::fstat(STDOUT_FILENO, &out) == 0;
+  for (const auto& [flag, path] : outputs) {
+    struct stat status {};
+    if (stdout_known && ::stat(path.c_str(), &status) == 0 && status.st_dev == out.st_dev &&
+        status.st_ino == out.st_ino) {
+      bad(fmt::format("{} '{}' is the standard output, where the report goes: give it a file of "
+                      "its own",
+                      flag, util::shown_value(path, 200)));
+    }
+  }
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    for (std::size_t j = i + 1; j < outputs.size(); ++j) {
+      if (same_file(outputs[i].second, outputs[j].second)) {
+        bad(fmt::format("{} and {} name the same file '{}': each output needs a file of its own",
+                        outputs[i].first, outputs[j].first,
+                        util::shown_value(outputs[j].second, 200)));
+      }
+    }
   }
 }
 
@@ -503,7 +601,7 @@ void check_play(const Parser& parser) {
       if (option->count() > 1) bad(fmt::format("{} was given more than once", option->get_name()));
     }
   }
-  bad(fmt::format("{}; run 'quadpool --help' for the flags", shown_value(error.what(), 200)));
+  bad(fmt::format("{}; run 'quadpool --help' for the flags", util::shown_value(error.what(), 200)));
 }
 
 CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_text) {
@@ -523,18 +621,22 @@ CommandLine parse_or_throw(std::span<const char* const> args, std::string& help_
   check_extras(parser);
   check_modes(parser);
   check_play(parser);
+  check_outputs(parser);
 
   CommandLine command;
   command.mode = parser.headless_mode ? CommandLine::Mode::Headless : CommandLine::Mode::Demo;
+  play::GameOptions game = parser.game;
+  if (parser.bot) game.pilot = play::Pilot::Bot;
   command.headless = parser.headless;
-  command.headless.game = parser.game;
-  WindowOptions& demo = command.demo;
+  command.headless.game = game;
+  window::WindowOptions& demo = command.demo;
   demo = parser.demo;
-  demo.game = parser.game;
+  demo.game = game;
   demo.window_width = parser.window.width;
   demo.window_height = parser.window.height;
   demo.window_size_given = parser.app.count("--window") > 0;
   if (parser.frames != 0) demo.frames = parser.frames;
+  if (demo.ramp) demo.lab = true;
   return command;
 }
 

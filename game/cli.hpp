@@ -28,8 +28,8 @@ namespace quadpool::game {
 struct CommandLine {
   enum class Mode { Demo, Headless, Help };
   Mode mode = Mode::Demo;
-  HeadlessOptions headless;  // meaningful in Mode::Headless
-  WindowOptions demo;          // meaningful in Mode::Demo
+  headless::HeadlessOptions headless;  // meaningful in Mode::Headless
+  window::WindowOptions demo;          // meaningful in Mode::Demo
 };
 
 /// Either a command to run, or what to print and the exit code to return.

@@ -60,11 +60,11 @@ int run(int argc, char** argv) {
     }
     if (parsed.command->mode == CommandLine::Mode::Headless) {
       // This executable links quadpool::heap_hook, so the counter exists here.
-      return run_headless(parsed.command->headless, &quadpool::heap_allocations);
+      return headless::run_headless(parsed.command->headless, &quadpool::heap_allocations);
     }
-    WindowOptions demo = parsed.command->demo;
-    demo.heap_counter = &quadpool::heap_allocations;  // as for the runner: the hook is linked
-    return run_window(demo);
+    window::WindowOptions demo = parsed.command->demo;
+    // As for the runner: this executable links the hook.
+    return window::run_window(demo, &quadpool::heap_allocations);
   } catch (const std::bad_alloc&) {
     std::fputs("quadpool: out of memory\n", stderr);
   } catch (const std::exception& e) {
@@ -79,6 +79,6 @@ int main(int argc, char** argv) {
   hold_closed_standard_streams();
   // The engine's warnings and failed assertions go through the game's logger, as the game's own
   // messages do.
-  quadpool::game::send_engine_log_to_logger();
+  quadpool::game::util::send_engine_log_to_logger();
   return with_stdout_checked(run(argc, argv));
 }

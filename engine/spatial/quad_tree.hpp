@@ -22,8 +22,9 @@
 /// no scratch state, so any number of them may run at once between rebuilds.
 ///
 /// Sections: configuration and statistics, the class. The template traversal behind
-/// for_each_pair(), query() and for_each_node() is in detail/quad_tree_traversal.hpp, included at
-/// the end.
+/// for_each_pair(), query() and for_each_node() is in detail/quad_tree_traversal.hpp, and the
+/// ray cast's in detail/quad_tree_queries.hpp, both included at the end; nearest() is in
+/// quad_tree_queries.cpp.
 
 #include <array>
 #include <cstddef>
@@ -39,6 +40,7 @@
 #include "engine/spatial/aabb.hpp"
 #include "engine/spatial/detail/box_columns.hpp"
 #include "engine/spatial/detail/quad_tree_node.hpp"
+#include "engine/spatial/ray.hpp"
 
 namespace quadpool::spatial {
 
@@ -138,6 +140,28 @@ class QuadTree {
   /// Calls f(std::uint32_t id) once for every box that overlaps `area`. No heap allocation.
   template <class F>
   void query(const Aabb& area, F&& f) const;
+
+  /// Calls float f(std::uint32_t id, float t) for boxes that `ray` enters at a t no later than
+  /// the current limit (at first ray.max_t), t being the slab entry (RaySlabs::enters(): 0 when
+  /// the origin is inside the box). f returns the new limit, as Box2D's ray-cast callback does:
+  /// its own t keeps only boxes entered no later (a closest-hit search), the old limit or more
+  /// visits every box on the ray, 0 ends the cast, a negative value keeps the limit; the limit
+  /// never grows. Each box is reported at most once. Nodes are opened front to back (by their
+  /// bounds' entry), so a closest-hit search stops early; within a leaf, boxes come in the
+  /// tree's order. Degenerate rays (see Ray) report nothing or follow its rules. No heap
+  /// allocation. Against brute_force_ray_cast(), to the bit: visiting all gives the same boxes
+  /// with the same t, a closest-hit search the same closest t, stopping at once one of its boxes
+  /// (which one depends on the order, as it does for any callback that answers by order).
+  template <class F>
+  void ray_cast(const Ray& ray, F&& f) const;
+
+  /// Writes to `out` the ids of the out.size() boxes nearest to the point (x, y), by
+  /// squared_distance() (0 inside a box), nearest first, equal distances by smaller id; returns
+  /// how many it wrote: fewer when the tree holds fewer boxes, 0 for a NaN or infinite point.
+  /// A depth-first walk, nearest child first, that skips nodes farther than the k-th best so
+  /// far; `out` itself holds the best so far (a heap), so there is no heap allocation.
+  /// O(k log k) plus the nodes and boxes within reach.
+  std::size_t nearest(float x, float y, std::span<std::uint32_t> out) const;
 
   /// Calls f(const Aabb& quadrant, int depth) for every node in pre-order, for drawing.
   /// Quadrants with no items have no node and are not visited.
@@ -311,3 +335,4 @@ class QuadTree {
 
 // The member templates declared above.
 #include "engine/spatial/detail/quad_tree_traversal.hpp"  // IWYU pragma: export
+#include "engine/spatial/detail/quad_tree_queries.hpp"    // IWYU pragma: export

@@ -1,11 +1,13 @@
 #include "game/audio/mixer.hpp"
 
 #include <algorithm>
-#include <limits>
+#include <cmath>
 
 namespace quadpool::game::audio {
 
-Mixer::Mixer(int sample_rate) : sample_rate_(sample_rate) {
+Mixer::Mixer(int sample_rate)
+    : sample_rate_(sample_rate),
+      release_(1.0f / (0.1f * static_cast<float>(std::max(sample_rate, 1)))) {
   for (const SoundEffect effect : kAllSoundEffects) {
     effects_[static_cast<std::size_t>(effect)] = synthesize(effect, sample_rate);
   }
@@ -30,13 +32,13 @@ void Mixer::start(SoundEffect effect) noexcept {
 
 void Mixer::stop_all() noexcept {
   voices_.fill(Voice{});
+  gain_ = 1.0f;
 }
 
 void Mixer::mix(std::span<std::int16_t> out) noexcept {
   // The voices are summed in 32 bits (16 voices of at most 32768 cannot overflow it) and the sum
-  // is clamped once: clamping after each voice would let a later voice pull a clipped sum back.
-  constexpr std::int32_t kLow = std::numeric_limits<std::int16_t>::min();
-  constexpr std::int32_t kHigh = std::numeric_limits<std::int16_t>::max();
+  // is limited once: a gain that meets the ceiling at once (no sample ever passes it) and grows
+  // back slowly (no pumping at the pitch of the sounds).
   while (!out.empty()) {
     const std::span<std::int32_t> sum(sum_.data(), std::min(out.size(), sum_.size()));
     std::fill(sum.begin(), sum.end(), 0);
@@ -49,7 +51,13 @@ void Mixer::mix(std::span<std::int16_t> out) noexcept {
       if (voice.position == voice.samples.size()) voice = Voice{};
     }
     for (std::size_t i = 0; i < sum.size(); ++i) {
-      out[i] = static_cast<std::int16_t>(std::clamp(sum[i], kLow, kHigh));
+      const float level = std::abs(static_cast<float>(sum[i]));
+      if (level * gain_ > static_cast<float>(kCeiling))
+        gain_ = static_cast<float>(kCeiling) / level;
+      const float limited = std::clamp(static_cast<float>(sum[i]) * gain_,
+                                       -static_cast<float>(kCeiling), static_cast<float>(kCeiling));
+      out[i] = static_cast<std::int16_t>(std::lround(limited));
+      gain_ = std::min(1.0f, gain_ + (1.0f - gain_) * release_);
     }
     out = out.subspan(sum.size());
   }

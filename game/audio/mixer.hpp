@@ -1,12 +1,14 @@
 #pragma once
-/// The audio callback's whole job: up to kVoices sound effects playing at once, summed into the
-/// device's buffer with saturation. Display-free: game/window/sdl/sound.hpp feeds it to SDL.
+/// The audio callback's whole job: up to kVoices sound effects playing at once, summed and passed
+/// through a limiter into the device's buffer, so that the busiest moment of a storm never clips.
+/// Display-free: game/window/sdl/sound.hpp feeds it to SDL.
 ///
 ///   voices_[0]  Explosion  position 1200 / 33600   started #7
 ///   voices_[1]  Shot       position  300 /  5760   started #9
 ///   voices_[2]  (free)
 ///   ...
-///   mix(out): out[i] = clamp(sum of each playing voice's next sample, -32768, 32767)
+///   mix(out): out[i] = (sum of each playing voice's next sample) x gain, where the gain drops at
+///             once to keep |out[i]| <= kCeiling and grows back to 1 over about 100 ms
 ///
 /// Not thread-safe: the caller serialises start() against mix() (Sound holds SDL's audio
 /// device lock around start(); SDL calls mix() from its audio thread).
@@ -25,6 +27,8 @@ class Mixer {
  public:
   /// How many effects play at once; a 17th steals the voice that started first.
   static constexpr std::size_t kVoices = 16;
+  /// The loudest sample mix() writes: 1 dB below full scale.
+  static constexpr std::int32_t kCeiling = 29204;
 
   /// Synthesises every effect at `sample_rate` Hz (the rate the device plays at). A rate
   /// outside [kMinSampleRate, kMaxSampleRate] gives a mixer whose effects are empty: silent.
@@ -38,7 +42,9 @@ class Mixer {
   void stop_all() noexcept;
 
   /// Writes the next out.size() samples of the sum of the playing voices over `out` (it is not
-  /// added to), saturated to the int16 range instead of wrapping; zeros when nothing plays.
+  /// added to), limited to +-kCeiling: where the sum would pass it the gain drops at once to meet
+  /// it, then grows back to 1 over about 100 ms, so loud moments are turned down, never clipped.
+  /// A sum that stays under the ceiling passes unchanged; zeros when nothing plays.
   /// A voice that reaches its end frees itself. O(out.size() x playing voices); never allocates.
   void mix(std::span<std::int16_t> out) noexcept;
 
@@ -59,7 +65,9 @@ class Mixer {
   std::array<std::vector<std::int16_t>, kSoundEffects> effects_;
   std::array<Voice, kVoices> voices_{};
   std::uint64_t starts_ = 0;
-  std::array<std::int32_t, 256> sum_{};  // mix()'s unclamped sums, one block at a time
+  std::array<std::int32_t, 256> sum_{};  // mix()'s unlimited sums, one block at a time
+  float gain_ = 1.0f;                    // the limiter's gain now, in (0, 1]
+  float release_;                        // its growth back toward 1 per sample
 };
 
 }  // namespace quadpool::game::audio

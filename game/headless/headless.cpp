@@ -23,34 +23,34 @@
 #include "common/worker_pool.hpp"
 #include "common/scene/scene.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::headless {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
 // The report's per-allocator figures, each with its name in the JSON and the summary.
-std::array<std::pair<const char*, const AllocatorSummary*>, 2> by_allocator(
+std::array<std::pair<const char*, const sim::AllocatorSummary*>, 2> by_allocator(
     const HeadlessReport& r) noexcept {
   return {std::pair{"pool", &r.pool_ticks}, std::pair{"new-delete", &r.new_delete_ticks}};
 }
 
 }  // namespace
 
-HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_counter,
+HeadlessOutcome run_ticks(const HeadlessOptions& options, sim::HeapCounter heap_counter,
                           std::FILE* progress) {
   WorkerPool workers(options.game.threads);
-  SimulationConfig config = options.game.config.field;
+  sim::SimulationConfig config = options.game.config.field;
   config.heap_counter = heap_counter;
   config.tasks = workers.task_system();
-  Simulation sim(config);
+  sim::Simulation sim(config);
 
   HeadlessReport report;
   report.options = options;
-  report.kinetic_energy_first = kinetic_energy(sim.sprites());
-  TickRecorder recorder;
+  report.kinetic_energy_first = sim::kinetic_energy(sim.sprites());
+  sim::TickRecorder recorder;
   recorder.reserve(options.ticks);
-  HeapWarmup warmup;
+  sim::HeapWarmup warmup;
 
   const Clock::time_point start = Clock::now();
   auto failure = run_tick_loop(
@@ -58,7 +58,7 @@ HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_count
       [&](memory::AllocatorKind kind) { sim.set_allocator(kind); },
       [&] {
         const bool warm = warmup.next_tick(sim);
-        return TickSample::of(sim.step(), warm);
+        return sim::TickSample::of(sim.step(), warm);
       });
   if (failure) return HeadlessOutcome{std::nullopt, std::move(*failure), 1};
   report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -67,21 +67,21 @@ HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_count
 }
 
 std::string format_json(const HeadlessReport& r) {
-  const SimulationConfig& field = r.options.game.config.field;
-  JsonWriter json;
+  const sim::SimulationConfig& field = r.options.game.config.field;
+  util::JsonWriter json;
   json.begin();
   json.integer("sprites", field.scene.sprites);
   json.integer("ticks", r.options.ticks);
-  write_seed(json, "seed", field.scene.seed);
+  sim::write_seed(json, "seed", field.scene.seed);
   json.string("scene", scene::scene_name(field.scene.kind));
   json.string("allocator", memory::allocator_name(field.allocator));
   json.integer("threads", r.options.game.threads);
   json.integer("switch_allocator_every", r.options.switch_allocator_every);
   json.boolean("verified", r.options.verify);
-  json.string("state_hash", format_hash(r.state_hash));
+  json.string("state_hash", sim::format_hash(r.state_hash));
   json.integer("pairs_last_tick", r.pairs_last_tick);
   json.integer("contacts_total", r.contacts_total);
-  write_percentiles(json, "tick_ms", r.tick_ms);
+  sim::write_percentiles(json, "tick_ms", r.tick_ms);
   json.begin("phase_ms");
   json.number("integrate", r.phase_ms.integrate);
   json.number("rebuild", r.phase_ms.rebuild);
@@ -92,7 +92,7 @@ std::string format_json(const HeadlessReport& r) {
   for (const auto& [name, times] : by_allocator(r)) {
     json.begin(name);
     json.integer("ticks", times->samples);
-    write_percentile_fields(json, times->tick_ms);
+    sim::write_percentile_fields(json, times->tick_ms);
     json.end();
   }
   json.end();
@@ -116,20 +116,20 @@ std::string format_json(const HeadlessReport& r) {
     }
   }
   json.end();
-  write_pool_stats(json, r.pool);
-  write_tree_stats(json, r.tree_config, r.tree);
+  sim::write_pool_stats(json, r.pool);
+  sim::write_tree_stats(json, r.tree_config, r.tree);
   json.begin("kinetic_energy");
   json.number("first", r.kinetic_energy_first);
   json.number("last", r.kinetic_energy_last);
   json.end();
-  if (r.game) write_game_json(json, *r.game);
+  if (r.game) play::write_game_json(json, *r.game);
   json.number("seconds", r.seconds);
   json.end();
   return json.text();
 }
 
 std::string format_summary(const HeadlessReport& r) {
-  const SimulationConfig& field = r.options.game.config.field;
+  const sim::SimulationConfig& field = r.options.game.config.field;
   std::string s =
       fmt::format("quadpool --headless{}: {} scene, {} sprites, {} ticks, seed {}, allocator {}",
                   r.game ? " (play)" : "", scene::scene_name(field.scene.kind),
@@ -138,7 +138,7 @@ std::string format_summary(const HeadlessReport& r) {
   if (r.options.switch_allocator_every != 0) {
     s += fmt::format(", switching every {} ticks", r.options.switch_allocator_every);
   }
-  s += fmt::format("\n  state hash        {}\n", format_hash(r.state_hash));
+  s += fmt::format("\n  state hash        {}\n", sim::format_hash(r.state_hash));
   if (r.options.verify) s += "  verify            every tick's pairs match the reference\n";
   s += fmt::format("  tick (ms)         median {:.3f}  p99 {:.3f}  max {:.3f}\n", r.tick_ms.median,
                    r.tick_ms.p99, r.tick_ms.max);
@@ -154,7 +154,8 @@ std::string format_summary(const HeadlessReport& r) {
                    r.contacts_total);
   if (r.heap_allocs_per_tick) {
     s += fmt::format("  heap allocs/tick  median {:.0f}  max {:.0f} (after the first {} ticks)\n",
-                     r.heap_allocs_per_tick->median, r.heap_allocs_per_tick->max, kHeapWarmupTicks);
+                     r.heap_allocs_per_tick->median, r.heap_allocs_per_tick->max,
+                     sim::kHeapWarmupTicks);
   }
   s += fmt::format(
       "  tree              {} nodes, {} leaves, depth {} (max depth {}, leaf capacity {})\n",
@@ -164,12 +165,12 @@ std::string format_summary(const HeadlessReport& r) {
                    r.pool.capacity, r.pool.high_water, r.pool.chunks);
   s += fmt::format("  kinetic energy    {:.6g} -> {:.6g}\n", r.kinetic_energy_first,
                    r.kinetic_energy_last);
-  if (r.game) s += format_game_summary(*r.game);
+  if (r.game) s += play::format_game_summary(*r.game);
   s += fmt::format("  wall time         {:.2f} s\n", r.seconds);
   return s;
 }
 
-int run_headless(const HeadlessOptions& options, HeapCounter heap_counter) {
+int run_headless(const HeadlessOptions& options, sim::HeapCounter heap_counter) {
   std::FILE* progress = options.json ? nullptr : stderr;
   const HeadlessOutcome outcome = options.play || !options.game.replay.empty()
                                       ? run_play(options, heap_counter, progress)
@@ -185,4 +186,4 @@ int run_headless(const HeadlessOptions& options, HeapCounter heap_counter) {
   return outcome.exit_code;
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::headless

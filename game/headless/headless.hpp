@@ -11,11 +11,11 @@
 #include "game/headless/report.hpp"
 #include "game/sim/simulation.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::headless {
 
 /// Runs the ticks. `heap_counter` may be nullptr (then no allocation counts). When `progress`
 /// is not nullptr, a progress line goes there about once a second.
-HeadlessOutcome run_ticks(const HeadlessOptions& options, HeapCounter heap_counter,
+HeadlessOutcome run_ticks(const HeadlessOptions& options, sim::HeapCounter heap_counter,
                           std::FILE* progress);
 
 /// The report as exactly one JSON object (one line, no trailing newline).
@@ -26,6 +26,6 @@ std::string format_summary(const HeadlessReport& report);
 /// The whole of `quadpool --headless`: runs, prints to stdout (and progress and errors to
 /// stderr), returns the exit code: 0, or 1 when --verify found a mismatch. With --play or
 /// --replay it plays the game (play_run.hpp) and returns that run's exit code.
-int run_headless(const HeadlessOptions& options, HeapCounter heap_counter);
+int run_headless(const HeadlessOptions& options, sim::HeapCounter heap_counter);
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::headless

@@ -6,7 +6,7 @@
 
 #include "game/play/game_options.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::headless {
 
 /// The most ticks one run takes (named in --help): enough for any real use, few enough that no
 /// value makes the runner's per-tick samples run out of memory.
@@ -23,4 +23,4 @@ struct HeadlessOptions {
   bool play = false;  // --play --bot: the bot plays the game on the field instead of the field alone
 };
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::headless

@@ -17,9 +17,9 @@
 #include "game/sim/tick_recorder.hpp"
 #include "common/worker_pool.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::headless {
 
-HeadlessOutcome run_play(const HeadlessOptions& given, HeapCounter heap_counter,
+HeadlessOutcome run_play(const HeadlessOptions& given, sim::HeapCounter heap_counter,
                          std::FILE* progress) {
   using Clock = std::chrono::steady_clock;
   std::optional<play::Replay> replay;
@@ -30,9 +30,10 @@ HeadlessOutcome run_play(const HeadlessOptions& given, HeapCounter heap_counter,
       return HeadlessOutcome{std::nullopt, fmt::format("quadpool: {}", e.what()), 2};
     }
   }
-  // Headless, the bot flies unless a replay does: the command line refuses --play without --bot.
+  // Headless, a pilot flies unless a replay does: the command line refuses --play without one,
+  // and a caller that gives none gets the bot.
   play::GameOptions game = given.game;
-  game.bot = true;
+  if (game.pilot == play::Pilot::Player) game.pilot = play::Pilot::Bot;
   WorkerPool workers(game.threads);
   play::SessionStart start =
       play::session_start(game, std::move(replay), workers.task_system(), heap_counter);
@@ -48,10 +49,10 @@ HeadlessOutcome run_play(const HeadlessOptions& given, HeapCounter heap_counter,
   const std::uint64_t ticks =
       session.pilot() == play::Pilot::Replay ? session.replay_ticks() : given.ticks;
   report.options.ticks = ticks;
-  report.kinetic_energy_first = kinetic_energy(session.world().field().sprites());
-  TickRecorder recorder;
+  report.kinetic_energy_first = sim::kinetic_energy(session.world().field().sprites());
+  sim::TickRecorder recorder;
   recorder.reserve(ticks);
-  EntityLoad load;
+  play::EntityLoad load;
 
   const Clock::time_point started = Clock::now();
   auto failure = run_tick_loop(
@@ -66,7 +67,7 @@ HeadlessOutcome run_play(const HeadlessOptions& given, HeapCounter heap_counter,
   report.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   report_field(report, session.world().field(), recorder);
   report.state_hash = session.world().state_hash();
-  GameReport& result = report.game.emplace(session.report());
+  play::GameReport& result = report.game.emplace(session.report());
   result.load = load;
 
   HeadlessOutcome outcome{std::nullopt, {}, 0};
@@ -86,4 +87,4 @@ HeadlessOutcome run_play(const HeadlessOptions& given, HeapCounter heap_counter,
   return outcome;
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::headless

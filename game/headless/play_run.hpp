@@ -10,7 +10,7 @@
 #include "game/headless/report.hpp"
 #include "game/sim/simulation.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::headless {
 
 /// Plays options.ticks ticks with the bot (seeded with the scene's seed), or every command of
 /// options.game.replay, whose start then replaces the options' seed, sprites, scene, storm and
@@ -18,7 +18,7 @@ namespace quadpool::game {
 /// and exit code: 2 for a replay file that cannot be used, 1 for a --verify mismatch, a replay that
 /// does not end on its recorded hash (the report is still there) or a record that could not be
 /// written (the old file is kept).
-HeadlessOutcome run_play(const HeadlessOptions& options, HeapCounter heap_counter,
+HeadlessOutcome run_play(const HeadlessOptions& options, sim::HeapCounter heap_counter,
                          std::FILE* progress);
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::headless

@@ -16,7 +16,7 @@
 #include "game/sim/simulation.hpp"
 #include "game/sim/tick_recorder.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::headless {
 
 /// Everything the runner reports. Times are milliseconds.
 struct HeadlessReport {
@@ -24,18 +24,19 @@ struct HeadlessReport {
   std::uint64_t state_hash = 0;
   std::size_t pairs_last_tick = 0;
   std::uint64_t contacts_total = 0;
-  Percentiles tick_ms;
-  PhaseTimes phase_ms;  // medians; total is the median tick
-  AllocatorSummary pool_ticks, new_delete_ticks;  // per allocator; a sample is a tick
+  sim::Percentiles tick_ms;
+  sim::PhaseTimes phase_ms;                            // medians; total is the median tick
+  sim::AllocatorSummary pool_ticks, new_delete_ticks;  // per allocator; a sample is a tick
   // Over the warm ticks (HeapWarmup); empty without a counter or with too few ticks.
-  std::optional<Percentiles> heap_allocs_per_tick;
+  std::optional<sim::Percentiles> heap_allocs_per_tick;
   memory::PoolStats pool{};               // after the last tick; high_water is the run's peak
   spatial::QuadTreeConfig tree_config{};  // the settings the game's tree ran with
   spatial::QuadTreeStats tree{};          // after the last tick
   double kinetic_energy_first = 0;        // before the first tick
   double kinetic_energy_last = 0;         // after the last tick
   double seconds = 0;                     // wall-clock time of the whole run
-  std::optional<GameReport> game;         // a play run's (--play, --replay); state_hash is the game's
+  std::optional<play::GameReport>
+      game;  // a play run's (--play, --replay); state_hash is the game's
 };
 
 /// What a run ends with: the report to print (when there is one), the failure line (a --verify
@@ -47,4 +48,4 @@ struct HeadlessOutcome {
   int exit_code = 0;
 };
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::headless

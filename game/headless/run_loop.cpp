@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace quadpool::game {
+namespace quadpool::game::headless {
 
 std::optional<memory::AllocatorKind> AllocatorAlternation::before_tick(std::uint64_t t) noexcept {
   if (every_ == 0 || t == 0 || t % every_ != 0) return std::nullopt;
@@ -33,15 +33,16 @@ std::optional<std::string> verify_tick(spatial::PairChecker& checker, std::uint6
                      spatial::describe(*mismatch, boxes));
 }
 
-void report_field(HeadlessReport& report, const Simulation& sim, const TickRecorder& recorder) {
-  const TickStats& last = sim.last_tick();
+void report_field(HeadlessReport& report, const sim::Simulation& sim,
+                  const sim::TickRecorder& recorder) {
+  const sim::TickStats& last = sim.last_tick();
   report.state_hash = sim.state_hash();
   report.pairs_last_tick = last.pairs_tested;
   report.contacts_total = sim.contacts_total();
   report.pool = last.pool;
   report.tree = last.tree;
   report.tree_config = sim.tree().config();
-  report.kinetic_energy_last = kinetic_energy(sim.sprites());
+  report.kinetic_energy_last = sim::kinetic_energy(sim.sprites());
   report.pool_ticks = recorder.summary(memory::AllocatorKind::Pool);
   report.new_delete_ticks = recorder.summary(memory::AllocatorKind::NewDelete);
   report.tick_ms = recorder.tick_ms();
@@ -49,4 +50,4 @@ void report_field(HeadlessReport& report, const Simulation& sim, const TickRecor
   report.heap_allocs_per_tick = recorder.warm_heap_allocations();
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::headless

@@ -19,7 +19,7 @@
 #include "game/sim/simulation.hpp"
 #include "game/sim/tick_recorder.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::headless {
 
 /// --switch-allocator-every: which allocator a tick runs on.
 class AllocatorAlternation {
@@ -62,7 +62,7 @@ std::optional<std::string> verify_tick(spatial::PairChecker& checker, std::uint6
 /// Returns the --verify failure, or empty when every tick ran.
 template <class SetAllocator, class Step>
 std::optional<std::string> run_tick_loop(const HeadlessOptions& options, std::uint64_t ticks,
-                                         const Simulation& field, TickRecorder& recorder,
+                                         const sim::Simulation& field, sim::TickRecorder& recorder,
                                          std::FILE* progress, SetAllocator&& set_allocator,
                                          Step&& step) {
   spatial::PairChecker checker;
@@ -71,7 +71,7 @@ std::optional<std::string> run_tick_loop(const HeadlessOptions& options, std::ui
   ProgressLine progress_line(progress, ticks);
   for (std::uint64_t t = 0; t < ticks; ++t) {
     if (const auto kind = alternation.before_tick(t)) set_allocator(*kind);
-    const TickSample sample = step();
+    const sim::TickSample sample = step();
     recorder.record(sample);
     if (options.verify) {
       if (auto failure = verify_tick(checker, t, field.last_boxes(), field.last_pairs())) return failure;
@@ -83,6 +83,7 @@ std::optional<std::string> run_tick_loop(const HeadlessOptions& options, std::ui
 
 /// Fills the report's field figures (state hash, pairs, contacts, pool, tree, kinetic energy
 /// after the run) from `sim` and the tick figures from `recorder`.
-void report_field(HeadlessReport& report, const Simulation& sim, const TickRecorder& recorder);
+void report_field(HeadlessReport& report, const sim::Simulation& sim,
+                  const sim::TickRecorder& recorder);
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::headless

@@ -1,9 +1,10 @@
 #pragma once
-/// BotPilot: a deterministic pilot that plays through InputCommands only, as a player would. It
-/// asks the last tick's tree for the rocks around the ship, shoots the nearest (the most urgent
-/// threat first) with a lead for its drift, dodges a rock on course to hit the ship, and
-/// otherwise cruises between waypoints drawn from its own seeded generator. When the game is
-/// over it restarts. Same seed, same world: same commands.
+/// BotPilot: a deterministic pilot that plays through InputCommands only, as a player would
+/// with a mouse. It fires all the time, aimed at the threat coming soonest (else the nearest)
+/// with a lead for its drift, or along its heading when there is none; it dodges a threat on course
+/// to hit the ship, flies to the storm power-up, and otherwise cruises between waypoints near the
+/// world's middle drawn from its own seeded generator. When the game is over it restarts. Same
+/// seed, same world: same commands.
 
 #include <cstdint>
 
@@ -18,13 +19,12 @@ class BotPilot {
  public:
   explicit BotPilot(std::uint64_t seed) noexcept : rng_(seed) {}
 
-  /// The command for the world's next tick. O(rocks within sight), through the tree.
+  /// The command for the world's next tick. O(threats).
   InputCommand decide(const PlayWorld& world);
 
-  /// How far the bot looks for rocks, world units.
-  static constexpr float kSight = 200.0f;
-
  private:
+  static constexpr int kWaypointTicks = 240;
+
   Random rng_;
   Vec2 waypoint_;
   int waypoint_ticks_ = 0;  // until a new waypoint is drawn

@@ -1,7 +1,7 @@
 #pragma once
-/// The short-lived entities of play: shots, debris, sparks and explosions. Each has a real
-/// constructor and destructor, and each type lives in its own EntityStore (an ObjectPool<T> in
-/// Pool mode, new/delete in NewDelete mode). They are plain movers: the rules (play_world.cpp)
+/// The entities of play besides the field: shots, debris, sparks, explosions and threats. Each has
+/// a real constructor and destructor, and each type lives in its own EntityStore (an ObjectPool<T>
+/// in Pool mode, new/delete in NewDelete mode). They are plain movers: the rules (play_world.cpp)
 /// decide when they are born and die; advance() only moves them and says whether they expired.
 ///
 /// Every entity counts its own construction and destruction in the LifeTally its store hands
@@ -94,6 +94,19 @@ class Explosion : public Tallied {
   float radius() const noexcept {
     return max_radius * static_cast<float>(lifetime - ticks_left) / static_cast<float>(lifetime);
   }
+};
+
+/// A rock a wave sends at the ship: flies at its speed (no drag), turning slowly toward the
+/// ship (the rules steer it), until shot or until it reaches the ship.
+class Threat : public Tallied {
+ public:
+  Threat(LifeTally& tally, Vec2 position, Vec2 velocity, float radius, std::uint8_t kind) noexcept
+      : Tallied(tally), motion{position, velocity, 0}, radius(radius), kind(kind) {}
+  Motion motion;  ///< ticks_left unused: a threat lives until it is broken
+  float radius;
+  std::uint8_t kind;  ///< which sprite look it takes
+  bool hit = false;   ///< broken this tick (by a shot when shot_direction is set)
+  Vec2 shot_direction;
 };
 
 }  // namespace quadpool::game::play

@@ -15,10 +15,10 @@
 namespace quadpool::game::play {
 
 /// The entity types, in the order reports, hashes and the JSON list them.
-enum class EntityType { Shots, Debris, Sparks, Explosions };
-inline constexpr std::size_t kEntityTypes = 4;
+enum class EntityType { Shots, Debris, Sparks, Explosions, Threats };
+inline constexpr std::size_t kEntityTypes = 5;
 
-/// "shots", "debris", "sparks", "explosions": the JSON's and the overlay's spelling.
+/// "shots", "debris", "sparks", "explosions", "threats": the JSON's and the overlay's spelling.
 const char* entity_type_name(EntityType type) noexcept;
 
 /// What one store reports: its counts, its type's constructor and destructor calls, its pool.
@@ -34,37 +34,43 @@ struct EntityStores {
       : shots(budgets.shots, kind),
         debris(budgets.debris, kind),
         sparks(budgets.sparks, kind),
-        explosions(budgets.explosions, kind) {}
+        explosions(budgets.explosions, kind),
+        threats(budgets.threats, kind) {}
 
   EntityStore<Shot> shots;
   EntityStore<Debris> debris;
   EntityStore<Spark> sparks;
   EntityStore<Explosion> explosions;
+  EntityStore<Threat> threats;
 
   void set_allocator(memory::AllocatorKind kind) noexcept {
     shots.set_allocator(kind);
     debris.set_allocator(kind);
     sparks.set_allocator(kind);
     explosions.set_allocator(kind);
+    threats.set_allocator(kind);
   }
   void begin_tick() noexcept {
     shots.begin_tick();
     debris.begin_tick();
     sparks.begin_tick();
     explosions.begin_tick();
+    threats.begin_tick();
   }
   void clear() noexcept {
     shots.clear();
     debris.clear();
     sparks.clear();
     explosions.clear();
+    threats.clear();
   }
   std::size_t live() const noexcept {
-    return shots.size() + debris.size() + sparks.size() + explosions.size();
+    return shots.size() + debris.size() + sparks.size() + explosions.size() + threats.size();
   }
   std::array<EntityReport, kEntityTypes> reports() const noexcept {
     return {report(EntityType::Shots, shots), report(EntityType::Debris, debris),
-            report(EntityType::Sparks, sparks), report(EntityType::Explosions, explosions)};
+            report(EntityType::Sparks, sparks), report(EntityType::Explosions, explosions),
+            report(EntityType::Threats, threats)};
   }
 
  private:

@@ -12,6 +12,8 @@ const char* entity_type_name(EntityType type) noexcept {
       return "sparks";
     case EntityType::Explosions:
       return "explosions";
+    case EntityType::Threats:
+      return "threats";
   }
   return "unknown";
 }

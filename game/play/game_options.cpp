@@ -5,12 +5,12 @@
 namespace quadpool::game::play {
 
 SessionStart session_start(const GameOptions& options, std::optional<Replay> replay,
-                           TaskSystem tasks, HeapCounter heap_counter) {
+                           TaskSystem tasks, sim::HeapCounter heap_counter) {
   SessionStart start;
   start.config = options.config;
   start.config.field.heap_counter = heap_counter;
   start.config.field.tasks = tasks;
-  start.pilot = options.bot ? Pilot::Bot : Pilot::Player;
+  start.pilot = options.pilot;
   start.bot_seed = options.config.field.scene.seed;
   start.replay = std::move(replay);  // PlaySession lets its start decide the game
   start.replay_file = options.replay;

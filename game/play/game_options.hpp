@@ -22,7 +22,9 @@ struct GameOptions {
   /// session_start(). The field runner runs config.field alone.
   PlayConfig config;
   std::uint32_t threads = 1;  ///< --threads: the tick's threads, the caller's included
-  bool bot = false;           ///< --bot: the bot flies (headless play has no other pilot)
+  /// --pilot bot|random|idle (--bot is --pilot bot): who flies instead of the player. Headless
+  /// play needs one: without a window there is no player.
+  Pilot pilot = Pilot::Player;
   std::string record;         ///< --record FILE: the game's replay is written there (empty: none)
   std::string replay;         ///< --replay FILE: its start decides the game (empty: none)
 };
@@ -32,6 +34,6 @@ struct GameOptions {
 /// counter (nullptr: no allocation counts). The bot is seeded with the scene's seed, so the same
 /// flags fly the same game in the window and headless.
 SessionStart session_start(const GameOptions& options, std::optional<Replay> replay,
-                           TaskSystem tasks, HeapCounter heap_counter);
+                           TaskSystem tasks, sim::HeapCounter heap_counter);
 
 }  // namespace quadpool::game::play

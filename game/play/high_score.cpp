@@ -1,7 +1,10 @@
 // The high score file: where it lives, its text, the careful read, the folders, the save.
 #include "game/play/high_score.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
@@ -21,17 +24,11 @@
 #include "game/util/regular_file.hpp"
 #include "game/util/shown_value.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::play {
 
 namespace {
 
-// Paths are quoted whole (a user may well have a long home folder), with control characters
-// escaped so that a log line stays one line.
-constexpr std::size_t kShownPathBytes = 4096;
-
-std::string shown_path(const std::string& path) {
-  return shown_value(path, kShownPathBytes);
-}
+using util::shown_path;
 
 // An environment variable that names a folder: set, non-empty and absolute.
 const char* absolute_folder_from(const char* variable) {
@@ -56,7 +53,7 @@ std::string no_data_folder_reason() {
     } else {
       relative = true;
       clauses.push_back(
-          fmt::format("{} is '{}', not an absolute path", variable, shown_value(value)));
+          fmt::format("{} is '{}', not an absolute path", variable, util::shown_value(value)));
     }
   }
   if (!relative) return "XDG_DATA_HOME and HOME give none";
@@ -69,24 +66,57 @@ std::string oversized(std::uint64_t bytes) {
 }
 
 // Creates the missing folders above `path`, outermost first, each with mode 0700 (the XDG
-// spec's choice for a data folder; folders that exist are left as they are).
+// spec's choice for a data folder; folders that exist are left as they are). Something that is
+// not a folder where one should be (XDG_DATA_HOME naming a file) is named as such.
 std::string create_folders_for(const std::string& path) {
   std::vector<std::filesystem::path> missing;
   std::filesystem::path folder = std::filesystem::path(path).parent_path();
   struct stat status {};
-  while (!folder.empty() && folder != folder.parent_path() &&
-         ::lstat(folder.c_str(), &status) != 0 && errno == ENOENT) {
+  while (!folder.empty() && folder != folder.parent_path() && ::stat(folder.c_str(), &status) != 0 &&
+         (errno == ENOENT || errno == ENOTDIR)) {
     missing.push_back(folder);
     folder = folder.parent_path();
+  }
+  if (!missing.empty() && !folder.empty() && ::stat(folder.c_str(), &status) == 0 &&
+      !S_ISDIR(status.st_mode)) {
+    return fmt::format("cannot create the folder {}: '{}' is {}, not a folder ({})",
+                       shown_path(missing.back().string()), shown_path(folder.string()),
+                       S_ISREG(status.st_mode) ? "a file" : "something else",
+                       util::system_words(ENOTDIR));
   }
   for (auto outer = missing.rbegin(); outer != missing.rend(); ++outer) {
     if (::mkdir(outer->c_str(), 0700) != 0 && errno != EEXIST) {
       return fmt::format("cannot create the folder {}: {}", shown_path(outer->string()),
-                         system_words(errno));
+                         util::system_words(errno));
     }
   }
   return {};
 }
+
+// Holds an exclusive flock(2) on a folder while it lives: the saves of games that run side by
+// side take turns. The folder itself is locked, not a lock file in it, so that a save leaves
+// nothing but the score file behind and still works in a folder that has become read-only
+// (where the write then says why it failed). A file system without flock (ENOLCK on some NFS
+// set-ups) saves unlocked, as every build before this one did.
+class FolderLock {
+ public:
+  explicit FolderLock(const std::string& file) {
+    std::filesystem::path folder = std::filesystem::path(file).parent_path();
+    if (folder.empty()) folder = ".";
+    fd_ = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0) return;
+    while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    }
+  }
+  ~FolderLock() {
+    if (fd_ >= 0) (void)::close(fd_);  // releases the lock
+  }
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
 
 }  // namespace
 
@@ -118,10 +148,10 @@ ParsedHighScore parse_high_score(std::string_view text) {
     return fail(fmt::format("foreign: it does not begin with '{}'", magic));
   }
   const std::string_view version_text = first.substr(magic.size() + 1);
-  const std::optional<std::uint64_t> version = parse_decimal(version_text);
+  const std::optional<std::uint64_t> version = util::parse_decimal(version_text);
   if (!version) {
-    return fail(
-        fmt::format("damaged: the format version '{}' is not a number", shown_value(version_text)));
+    return fail(fmt::format("damaged: the format version '{}' is not a number",
+                            util::shown_value(version_text)));
   }
   if (*version != kHighScoreFormatVersion) {
     return fail(fmt::format("foreign: format version {}, this build reads version {}", *version,
@@ -135,10 +165,10 @@ ParsedHighScore parse_high_score(std::string_view text) {
                              : "damaged: the score line does not end with a newline (truncated)");
   }
   const std::string_view score_text = rest.substr(0, score_end);
-  const std::optional<std::uint64_t> score = parse_decimal(score_text);
+  const std::optional<std::uint64_t> score = util::parse_decimal(score_text);
   if (!score) {
     return fail(fmt::format("damaged: the score '{}' is not a whole number in 0..{}",
-                            shown_value(score_text), UINT64_MAX));
+                            util::shown_value(score_text), UINT64_MAX));
   }
   if (const std::size_t extra = rest.size() - score_end - 1; extra != 0) {
     return fail(fmt::format("damaged: {} unexpected byte(s) after the score line", extra));
@@ -154,18 +184,24 @@ HighScoreFile::HighScoreFile(std::string path) : path_(std::move(path)) {
                             no_data_folder_reason()));
     return;
   }
-  const RegularFileRead read = read_regular_file(path_, kMaxHighScoreFileBytes);
-  if (read.outcome == RegularFileRead::Outcome::Missing) {
+  const util::RegularFileRead read = util::read_regular_file(path_, kMaxHighScoreFileBytes);
+  if (read.outcome == util::RegularFileRead::Outcome::Missing) {
     log_message(LogLevel::Debug, fmt::format("no high score file at {} yet: the best score is 0",
                                              shown_path(path_)));
     return;
   }
   ParsedHighScore parsed;
   switch (read.outcome) {
-    case RegularFileRead::Outcome::Read: parsed = parse_high_score(read.bytes); break;
-    case RegularFileRead::Outcome::Oversized: parsed.problem = oversized(read.size); break;
-    case RegularFileRead::Outcome::Missing:
-    case RegularFileRead::Outcome::Unreadable: parsed.problem = "unreadable: " + read.problem; break;
+    case util::RegularFileRead::Outcome::Read:
+      parsed = parse_high_score(read.bytes);
+      break;
+    case util::RegularFileRead::Outcome::Oversized:
+      parsed.problem = oversized(read.size);
+      break;
+    case util::RegularFileRead::Outcome::Missing:
+    case util::RegularFileRead::Outcome::Unreadable:
+      parsed.problem = "unreadable: " + read.problem;
+      break;
   }
   load_problem_ = parsed.problem;
   if (!load_problem_.empty()) {
@@ -192,16 +228,31 @@ std::string HighScoreFile::submit(std::uint64_t score) {
   if (score <= best_) return {};
   best_ = score;
   if (path_.empty()) return {};
-  // A file that could not be read may still hold a score (a permission changed, a folder put in
-  // its place): it is not ours to replace. A file that was read but damaged holds none.
-  std::string error =
-      load_problem_.starts_with("unreadable")
-          ? fmt::format("it could not be read when the game started ({}), so it is left as it is",
-                        load_problem_)
-          : create_folders_for(path_);
+  std::string error = create_folders_for(path_);
   if (error.empty()) {
-    const std::string text = high_score_file_text(score);
-    error = write_file_atomically(path_, std::as_bytes(std::span(text.data(), text.size())));
+    // Another game may have saved a better score since this one read the file at start-up:
+    // read it again under the lock, and write only a higher score.
+    const FolderLock lock(path_);
+    const util::RegularFileRead now = util::read_regular_file(path_, kMaxHighScoreFileBytes);
+    const bool damaged = now.outcome == util::RegularFileRead::Outcome::Oversized ||
+                         (now.outcome == util::RegularFileRead::Outcome::Read &&
+                          !parse_high_score(now.bytes).problem.empty());
+    if (now.outcome == util::RegularFileRead::Outcome::Read && !damaged) {
+      const std::uint64_t saved = parse_high_score(now.bytes).score;
+      if (saved >= score) {
+        best_ = saved;
+        return {};
+      }
+    }
+    // A file that cannot be read may still hold a score (a permission changed, a folder put in
+    // its place): it is not ours to replace. A damaged one holds none.
+    if (now.outcome == util::RegularFileRead::Outcome::Unreadable) {
+      error = fmt::format("it could not be read ({}), so it is left as it is", now.problem);
+    } else {
+      const std::string text = high_score_file_text(score);
+      error =
+          util::write_file_atomically(path_, std::as_bytes(std::span(text.data(), text.size())));
+    }
   }
   if (error.empty()) return {};
   std::string line = fmt::format("high score not saved: {}: {}", shown_path(path_), error);
@@ -209,4 +260,4 @@ std::string HighScoreFile::submit(std::uint64_t score) {
   return line;
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::play

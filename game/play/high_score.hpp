@@ -9,7 +9,8 @@
 ///
 /// It is read as untrusted input (at most kMaxHighScoreFileBytes, every byte checked) and
 /// written through write_file_atomically (game/util/atomic_file.hpp), so a reader sees the old score
-/// or the new one, never half of one. Nothing the file holds stops the game: a damaged file is
+/// or the new one, never half of one; the save merges under a lock, so the best score of games
+/// that overlap survives. Nothing the file holds stops the game: a damaged file is
 /// ignored with one warning, and a save that fails keeps the old file and says why.
 
 #include <cstddef>
@@ -17,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-namespace quadpool::game {
+namespace quadpool::game::play {
 
 /// The first line of a high score file, without its newline.
 inline constexpr char kHighScoreMagic[] = "quadpool high score";
@@ -59,16 +60,20 @@ class HighScoreFile {
   explicit HighScoreFile(std::string path);
   std::uint64_t best() const noexcept;
   const std::string& path() const noexcept;
-  /// Why the file was ignored at load (empty when it was read, or missing).
+  /// Why the file was ignored at load (empty when it was read, or missing). Only for the
+  /// reader: the save reads the file again and decides from what it finds then.
   const std::string& load_problem() const noexcept;
-  /// A finished game's score. When it beats best(): best() becomes it and the file is written
-  /// atomically (missing folders created with mode 0700, as the XDG spec asks). Returns "" when
-  /// nothing needed writing or the write worked (or the path is empty); else one line for the
-  /// screen, "high score not saved: <path>: <reason>", also logged as a warning: the old file
-  /// is then untouched (full disk, read-only folder). best() keeps the new score, so a later
-  /// higher score tries again. A file ignored at load as damaged, empty, foreign or oversized
-  /// is replaced by the first save; one that could not be read (a permission, a folder in its
-  /// place) is never written over: each save says so instead.
+  /// A finished game's score. When it beats best(): best() becomes it, and under an exclusive
+  /// flock(2) on the file's folder the file is read again and written atomically only when it
+  /// does not hold a score as high (then best() becomes that score and nothing is written), so
+  /// games that run side by side keep the best of their scores whichever finishes last. Missing
+  /// folders are created with mode 0700, as the XDG spec asks; something that is not a folder
+  /// in their place is named. Returns "" when nothing needed writing or the write worked (or
+  /// the path is empty); else one line for the screen, "high score not saved: <path>:
+  /// <reason>", also logged as a warning: the old file is then untouched (full disk, read-only
+  /// folder). best() keeps the new score, so a later higher score tries again. A damaged,
+  /// empty, foreign or oversized file is replaced; one that cannot be read at the save (a
+  /// permission, a folder in its place) is never written over: the save says so instead.
   std::string submit(std::uint64_t score);
 
  private:
@@ -77,4 +82,4 @@ class HighScoreFile {
   std::uint64_t best_ = 0;
 };
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::play

@@ -14,7 +14,8 @@ PlayEvents PlayEvents::of(const PlayMoment& before, const play::PlayWorld& world
   const play::EntityStores& stores = world.entities();
   PlayEvents events;
   events.shot = stores.shots.counts().created_tick > 0;
-  events.explosion = stores.explosions.counts().created_tick > 0;
+  // The dust's small bursts are many a tick: only a threat's break is an explosion to hear.
+  events.explosion = world.last_tick().threats_broken > 0;
   // A restart refills the lives and the shield: that is no hit and no life lost.
   const bool same_game = after.games == before.games;
   events.hit = same_game && after.shield < before.shield;

@@ -20,7 +20,7 @@ struct PlayMoment {
 struct PlayEvents {
   bool shot = false;       ///< shots were created this tick
   bool hit = false;        ///< the ship's shield dropped
-  bool explosion = false;  ///< explosions were created this tick
+  bool explosion = false;  ///< a threat split or burst this tick (the dust's bursts are not)
   bool life_lost = false;  ///< the lives dropped
   bool game_over = false;  ///< the game ended this tick
 

@@ -55,6 +55,13 @@ void mix_entities(Fnv1a& h, const EntityStores& stores) noexcept {
     h.mix_int(explosion->ticks_left);
     h.mix_int(explosion->lifetime);
   }
+  h.mix(stores.threats.size(), 8);
+  for (const Threat* threat : stores.threats.live()) {
+    h.mix(threat->motion.position);
+    h.mix(threat->motion.velocity);
+    h.mix(threat->radius);
+    h.mix(threat->kind, 1);
+  }
 }
 
 }  // namespace
@@ -70,16 +77,25 @@ std::uint64_t play_state_hash(const PlayWorld& world) noexcept {
   h.mix(ship.regen_clock, 4);
   const GameStatus& status = world.status();
   h.mix(status.score, 8);
-  for (const int value : {status.wave, status.lives, status.kills_this_wave}) h.mix_int(value);
+  for (const int value : {status.wave, status.lives, status.breather_ticks, status.wave_ticks,
+                          status.wave_hits, status.wave_bonus, status.storm_ticks}) {
+    h.mix_int(value);
+  }
   h.mix(status.kills, 8);
   h.mix(status.ticks_played, 8);
   h.mix(status.games, 8);
   h.mix(status.game_over ? 1u : 0u, 1);
   mix_entities(h, world.entities());
+  h.mix(world.pickup() ? 1u : 0u, 1);
+  if (const std::optional<Pickup>& pickup = world.pickup()) {
+    h.mix(pickup->position);
+    h.mix_int(pickup->ticks_left);
+  }
   h.mix(world.pending_removals().size(), 8);
   for (const std::uint32_t index : world.pending_removals()) h.mix(index, 4);
   // The rocks to come, with the field's own hash of sprites.
-  h.mix(game::state_hash(world.pending_rocks()), 8);
+  h.mix(game::sim::state_hash(world.pending_rocks()), 8);
+  h.mix(game::sim::state_hash(world.owed_rocks()), 8);
   return h.value();
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "game/sim/simulation.hpp"
+#include "game/util/shown_value.hpp"
 
 namespace quadpool::game::play {
 
@@ -31,6 +32,10 @@ const char* pilot_name(Pilot pilot) noexcept {
       return "player";
     case Pilot::Bot:
       return "bot";
+    case Pilot::Random:
+      return "random";
+    case Pilot::Idle:
+      return "idle";
     case Pilot::Replay:
       return "replay";
   }
@@ -41,7 +46,8 @@ PlaySession::PlaySession(SessionStart start)
     : start_(resolved(std::move(start))),
       world_(std::make_unique<play::PlayWorld>(start_.config)),
       pilot_(start_.pilot),
-      bot_(start_.bot_seed) {
+      bot_(start_.bot_seed),
+      masher_(start_.bot_seed) {
   // The recording holds one command a tick, sized up front so that a warm tick does not
   // allocate for it.
   if (start_.record) recorded_.reserve(start_.expected_ticks);
@@ -63,6 +69,10 @@ play::InputCommand PlaySession::next_command(const play::InputCommand& player) {
       return player;
     case Pilot::Bot:
       return bot_.decide(*world_);
+    case Pilot::Random:
+      return masher_.decide(*world_);
+    case Pilot::Idle:
+      return play::idle_command(*world_);
     case Pilot::Replay:
       return start_.replay->commands[replay_next_++];
   }
@@ -77,10 +87,11 @@ bool PlaySession::step(const play::InputCommand& player) {
   const PlayMoment before = PlayMoment::of(*world_);
   const bool warm = warmup_.next_tick(world_->field());
   const play::PlayTick& tick = world_->step(command);
-  sample_ = TickSample::of(tick.field, warm);
+  sample_ = sim::TickSample::of(tick.field, warm);
   sample_.ms.total = tick.ms_total;
   sample_.heap_allocations = tick.heap_allocations;
   events_ = PlayEvents::of(before, *world_);
+  log_.after_tick(*world_);
   return true;
 }
 
@@ -90,8 +101,10 @@ void PlaySession::restart() {
   world_.reset();  // the old world's pools go before the new one's are reserved
   world_ = std::make_unique<play::PlayWorld>(config);
   bot_ = play::BotPilot(start_.bot_seed);
+  masher_ = play::RandomPilot(start_.bot_seed);
   replay_next_ = 0;
   recorded_.clear();
+  log_ = GameLog{};
   warmup_.restart();
   events_ = {};
   last_command_ = {};
@@ -129,9 +142,11 @@ std::string PlaySession::replay_mismatch() const {
   if (!start_.replay || !replay_finished()) return {};
   const std::uint64_t hash = world_->state_hash();
   if (hash == start_.replay->final_hash) return {};
-  return fmt::format("quadpool: {}: the replay ended on state hash {}, not on the {} the file "
-                     "recorded",
-                     start_.replay_file, format_hash(hash), format_hash(start_.replay->final_hash));
+  return fmt::format(
+      "quadpool: {}: the replay ended on state hash {}, not on the {} the file "
+      "recorded",
+      util::shown_path(start_.replay_file), sim::format_hash(hash),
+      sim::format_hash(start_.replay->final_hash));
 }
 
 GameReport PlaySession::report() const {
@@ -139,10 +154,12 @@ GameReport PlaySession::report() const {
   report.status = world_->status();
   report.storm = start_.config.storm;
   report.entities = world_->entity_reports();
+  report.log = log_;
   if (start_.replay) {
     const std::uint64_t hash = world_->state_hash();
     report.replay = ReplayCheck{start_.replay_file, start_.replay->final_hash,
-                                replay_finished() && hash == start_.replay->final_hash};
+                                replay_finished() && hash == start_.replay->final_hash,
+                                replay_finished()};
   }
   return report;
 }

@@ -17,22 +17,24 @@
 #include <vector>
 
 #include "engine/memory/allocator_kind.hpp"
-#include "game/play/play_events.hpp"
 #include "game/play/bot_pilot.hpp"
 #include "game/play/input_command.hpp"
 #include "game/play/play_config.hpp"
+#include "game/play/play_events.hpp"
+#include "game/play/play_report.hpp"
 #include "game/play/play_world.hpp"
+#include "game/play/random_pilot.hpp"
 #include "game/play/replay.hpp"
 #include "game/play/vec2.hpp"
-#include "game/play/play_report.hpp"
 #include "game/sim/tick_recorder.hpp"
 
 namespace quadpool::game::play {
 
-/// Who flies the ship.
-enum class Pilot { Player, Bot, Replay };
+/// Who flies the ship: the player, one of the three pilots that measure the rules (the bot, a
+/// key-masher, an idle ship: random_pilot.hpp), or a replay file's commands.
+enum class Pilot { Player, Bot, Random, Idle, Replay };
 
-/// "player", "bot", "replay".
+/// "player", "bot", "random", "idle", "replay".
 const char* pilot_name(Pilot pilot) noexcept;
 
 /// How a session starts. With a replay, the replay's start decides the game (config.field's
@@ -40,7 +42,7 @@ const char* pilot_name(Pilot pilot) noexcept;
 struct SessionStart {
   play::PlayConfig config;
   Pilot pilot = Pilot::Player;
-  std::uint64_t bot_seed = 1;
+  std::uint64_t bot_seed = 1;  ///< the bot's and the key-masher's
   std::optional<play::Replay> replay;
   std::string replay_file;  ///< the replay's path, for the report
   bool record = false;      ///< keep every tick's command for recording()
@@ -83,7 +85,7 @@ class PlaySession {
   std::size_t replay_ticks() const noexcept;
   /// The last step's events and figures (a tick sample as the headless runner records it).
   const PlayEvents& events() const noexcept { return events_; }
-  const TickSample& last_sample() const noexcept { return sample_; }
+  const sim::TickSample& last_sample() const noexcept { return sample_; }
   /// The command the last step ran (for drawing the ship's flame).
   const play::InputCommand& last_command() const noexcept { return last_command_; }
   /// Where the chase camera looks: the ship.
@@ -108,11 +110,13 @@ class PlaySession {
   std::unique_ptr<play::PlayWorld> world_;
   Pilot pilot_;
   play::BotPilot bot_;
+  play::RandomPilot masher_;
   std::size_t replay_next_ = 0;
   std::vector<play::InputCommand> recorded_;
   play::InputCommand last_command_;
-  HeapWarmup warmup_;
-  TickSample sample_;
+  GameLog log_;
+  sim::HeapWarmup warmup_;
+  sim::TickSample sample_;
   PlayEvents events_;
 };
 

@@ -2,13 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
 #include "game/play/play_hash.hpp"
 
-// Sections: construction and the tick, the ship and its shots, breaking rocks, effects and
-// waves.
+// Sections: construction and the tick, the ship and its shots, threats, breaking rocks, effects
+// and waves.
 
 namespace quadpool::game::play {
 
@@ -26,7 +27,7 @@ const PlayConfig& checked(const PlayConfig& config) {
   return config;
 }
 
-Vec2 centre_of(const game::Simulation& field) noexcept {
+Vec2 centre_of(const game::sim::Simulation& field) noexcept {
   return {field.world_side() * 0.5f, field.world_side() * 0.5f};
 }
 
@@ -38,6 +39,39 @@ Ship fresh_ship(Vec2 at, const Tuning& tuning) noexcept {
   return ship;
 }
 
+// How far ahead a threat leads the ship it turns toward, at most.
+constexpr float kThreatLeadTicks = 90.0f;
+
+// Keeps a threat inside the world [0, side]^2: it bounces off the walls as the dust does.
+void bounce(float& position, float& velocity, float radius, float side) noexcept {
+  if (position < radius && velocity < 0.0f) velocity = -velocity;
+  if (position > side - radius && velocity > 0.0f) velocity = -velocity;
+}
+
+// Turns `velocity` toward `target` by at most one step of (cos, sin), keeping its length: onto
+// it when within the step, else by the step on the side where it lies.
+void turn_toward(Vec2& velocity, Vec2 target, float cos, float sin) noexcept {
+  const float along = dot(velocity, target);
+  const float norms_sq = length_sq(velocity) * length_sq(target);
+  if (along > 0.0f && along * along >= cos * cos * norms_sq) {
+    velocity = normalized_or(target, velocity) * std::sqrt(length_sq(velocity));
+    return;
+  }
+  const float cross = velocity.x * target.y - velocity.y * target.x;
+  velocity = rotated(velocity, cos, cross < 0.0f ? -sin : sin);
+}
+
+// The share t of the path from `from` along `path` (length_sq path_sq) at which it passes
+// closest to `centre`, when it passes within `reach`; nullopt when it does not.
+std::optional<float> passes_within(Vec2 from, Vec2 path, float path_sq, Vec2 centre,
+                                   float reach) noexcept {
+  float t = path_sq > 0.0f ? dot(centre - from, path) / path_sq : 0.0f;
+  t = std::clamp(t, 0.0f, 1.0f);
+  const Vec2 closest = from + path * t;
+  if (length_sq(centre - closest) >= reach * reach) return std::nullopt;
+  return t;
+}
+
 }  // namespace
 
 // --- construction and the tick -----------------------------------------------------------------
@@ -45,19 +79,21 @@ Ship fresh_ship(Vec2 at, const Tuning& tuning) noexcept {
 PlayWorld::PlayWorld(const PlayConfig& config)
     : config_(checked(config)),
       tuning_(tuning_for(config.storm)),
-      field_(std::make_unique<game::Simulation>(config.field)),
+      field_(std::make_unique<game::sim::Simulation>(config.field)),
       // A stream of its own: the scene and the field's spawn tool draw from others.
       rng_(config.field.scene.seed ^ 0x6a09e667f3bcc908ull),
       stores_(tuning_.budgets, config.field.allocator) {
   ship_ = fresh_ship(centre_of(*field_), tuning_);
   status_.lives = config.lives;
-  field_->remove_sprites_near(ship_.position.x, ship_.position.y, tuning_.safe_radius);
-  // The first tick builds the tree over this many rocks, so its buffers never need to grow.
-  rock_budget_ = field_->sprites().size();
-  dead_.reserve(rock_budget_);
-  kills_.reserve(rock_budget_);
-  removals_.reserve(rock_budget_);
-  births_.reserve(rock_budget_);
+  status_.breather_ticks = tuning_.first_breather_ticks;
+  // Broken dust comes back, so the field never holds more than this many sprites.
+  const std::size_t rocks = field_->sprites().size();
+  dead_.reserve(rocks);
+  kills_.reserve(rocks);
+  removals_.reserve(rocks);
+  births_.reserve(rocks);
+  owed_.reserve(2 * rocks);
+  children_.reserve(tuning_.budgets.threats);
 }
 
 PlayWorld::~PlayWorld() = default;
@@ -68,7 +104,7 @@ void PlayWorld::set_allocator(memory::AllocatorKind kind) noexcept {
 }
 
 const PlayTick& PlayWorld::step(const InputCommand& command) {
-  const game::HeapCounter heap_counter = config_.field.heap_counter;
+  const game::sim::HeapCounter heap_counter = config_.field.heap_counter;
   const std::uint64_t heap_before = heap_counter ? heap_counter() : 0;
   const Clock::time_point start = Clock::now();
   stores_.begin_tick();
@@ -78,14 +114,19 @@ const PlayTick& PlayWorld::step(const InputCommand& command) {
   last_.field = field_->step();
   dead_.assign(field_->sprites().size(), 0);
   kills_.clear();
+  last_.wave_cleared = 0;
+  last_.threats_broken = 0;
+  last_.pop_count = 0;
 
   if (!status_.game_over) {
     fly(ship_, command, tuning_, field_->world_side());
+    pick_up_storm();
     fire(command);
   }
   advance_shots();
-  if (!status_.game_over) collide_ship();
-  break_rocks();
+  advance_threats();
+  break_threats();
+  break_dust();
   advance_effects();
   advance_wave();
   if (!status_.game_over) ++status_.ticks_played;
@@ -110,13 +151,14 @@ const PlayTick& PlayWorld::step(const InputCommand& command) {
 void PlayWorld::apply_rock_changes() {
   field_->remove_sprites(removals_);
   removals_.clear();
-  // queue_rock() kept the births within the budget.
+  // respawn_dust() queued one sprite per one removed.
   for (const Sprite& rock : births_) field_->add_sprite(rock);
   births_.clear();
 }
 
 void PlayWorld::restart() {
   stores_.clear();
+  pickup_.reset();
   const std::uint64_t games = status_.games;
   const std::uint64_t kills = status_.kills;
   const std::uint64_t ticks_played = status_.ticks_played;
@@ -125,20 +167,35 @@ void PlayWorld::restart() {
   status_.games = games + 1;
   status_.kills = kills;
   status_.ticks_played = ticks_played;
+  status_.breather_ticks = tuning_.breather_ticks;
   ship_ = fresh_ship(centre_of(*field_), tuning_);
-  field_->remove_sprites_near(ship_.position.x, ship_.position.y, tuning_.safe_radius);
 }
 
 // --- the ship and its shots --------------------------------------------------------------------
 
+void PlayWorld::pick_up_storm() {
+  if (!pickup_) return;
+  const float reach = tuning_.ship_radius + tuning_.storm_pickup_radius;
+  if (length_sq(pickup_->position - ship_.position) >= reach * reach) return;
+  pickup_.reset();
+  status_.storm_ticks = tuning_.storm_ticks;
+}
+
 void PlayWorld::fire(const InputCommand& command) {
   if (!command.fire() || ship_.cooldown > 0) return;
-  ship_.cooldown = tuning_.fire_period;
+  const bool storm = status_.storm_ticks > 0;
+  ship_.cooldown = storm ? tuning_.storm_fire_period : tuning_.fire_period;
+  const int volley = storm ? tuning_.storm_volley : tuning_.volley;
+  // A ring's shots are kRingShots / volley steps of the ring's turn apart.
+  const int steps = volley > 1 ? kRingShots / volley : 1;
   Vec2 direction = aim_direction(ship_, command);
-  for (int i = 0; i < tuning_.volley; ++i) {
+  for (int i = 0; i < volley; ++i) {
     const Vec2 muzzle = ship_.position + direction * (tuning_.ship_radius + 1.0f);
     stores_.shots.spawn(muzzle, direction * tuning_.shot_speed, tuning_.shot_ticks);
-    direction = normalized_or(rotated(direction, tuning_.volley_cos, tuning_.volley_sin), direction);
+    for (int step = 0; step < steps; ++step) {
+      direction =
+          normalized_or(rotated(direction, tuning_.volley_cos, tuning_.volley_sin), direction);
+    }
   }
 }
 
@@ -148,51 +205,89 @@ void PlayWorld::advance_shots() {
     const Vec2 from = shot.motion.position;
     const bool alive = shot.motion.advance(1.0f);
     const Vec2 to = shot.motion.position;
-    if (const std::optional<std::uint32_t> rock = first_rock_on_path(from, to, tuning_.shot_radius)) {
-      kill(*rock, Cause::Shot, normalized_or(shot.motion.velocity, {1.0f, 0.0f}));
-      return false;
-    }
+    if (!shoot_along(from, to, normalized_or(shot.motion.velocity, {1.0f, 0.0f}))) return false;
     return alive && to.x >= 0.0f && to.y >= 0.0f && to.x <= side && to.y <= side;
   });
 }
 
-std::optional<std::uint32_t> PlayWorld::first_rock_on_path(Vec2 from, Vec2 to,
-                                                           float radius) const {
-  const float reach = radius + kTreeMargin;
+// One shot's move from `from` to `to`: the first threat on the path stops it; the dust before
+// that point breaks (all of it when shots pierce dust, else the first, which stops the shot).
+// Ties go to the lower index, so the tree's order never counts. True when the shot flies on.
+bool PlayWorld::shoot_along(Vec2 from, Vec2 to, Vec2 direction) {
+  const Vec2 path = to - from;
+  const float path_sq = length_sq(path);
+  Threat* threat = nullptr;
+  float stop = 2.0f;  // the share of the path where the shot stops; > 1: it does not
+  for (Threat* candidate : stores_.threats.live()) {
+    if (candidate->hit) continue;
+    const std::optional<float> t = passes_within(from, path, path_sq, candidate->motion.position,
+                                                 candidate->radius + tuning_.shot_radius);
+    if (t && *t < stop) {
+      stop = *t;
+      threat = candidate;
+    }
+  }
+  const float reach = tuning_.shot_radius + kTreeMargin;
   const spatial::Aabb area{std::min(from.x, to.x) - reach, std::min(from.y, to.y) - reach,
                            std::max(from.x, to.x) + reach, std::max(from.y, to.y) + reach};
   const auto rocks = field_->sprites();
-  const Vec2 path = to - from;
-  const float path_sq = length_sq(path);
-  std::optional<std::uint32_t> best;
-  float best_t = 2.0f;
+  std::optional<std::uint32_t> first_dust;
+  float first_t = 2.0f;
   field_->tree().query(area, [&](std::uint32_t id) {
     if (dead_[id] != 0) return;
     const Sprite& rock = rocks[id];
-    const Vec2 centre{rock.x, rock.y};
-    // The point of the path closest to the rock's centre, as a share t of the path.
-    float t = path_sq > 0.0f ? dot(centre - from, path) / path_sq : 0.0f;
-    t = std::clamp(t, 0.0f, 1.0f);
-    const Vec2 closest = from + path * t;
-    const float reach_sq = (rock.radius + radius) * (rock.radius + radius);
-    if (length_sq(centre - closest) >= reach_sq) return;
-    // The first rock along the path; the lower index on a tie, so the tree's order never counts.
-    if (t < best_t || (t == best_t && id < *best)) {
-      best_t = t;
-      best = id;
+    const std::optional<float> t =
+        passes_within(from, path, path_sq, {rock.x, rock.y}, rock.radius + tuning_.shot_radius);
+    if (!t || *t > stop) return;
+    if (tuning_.shots_pierce_dust) {
+      kill(id, Cause::Shot);
+    } else if (*t < first_t || (*t == first_t && id < *first_dust)) {
+      first_t = *t;
+      first_dust = id;
     }
   });
-  return best;
+  if (first_dust) {
+    kill(*first_dust, Cause::Shot);
+    return false;
+  }
+  if (threat == nullptr) return true;
+  threat->hit = true;
+  threat->shot_direction = direction;
+  return false;
 }
 
-void PlayWorld::collide_ship() {
+// --- threats -----------------------------------------------------------------------------------
+
+void PlayWorld::advance_threats() {
+  const float side = field_->world_side();
+  const float charge_sq = tuning_.threat_charge * tuning_.threat_charge;
+  for (Threat* threat : stores_.threats.live()) {
+    Motion& motion = threat->motion;
+    // Far from the ship a threat turns a little each tick toward where the ship will be when it
+    // arrives (if the ship keeps its course); near, it charges straight, faster. One that
+    // missed comes round again.
+    const Vec2 to_ship = ship_.position - motion.position;
+    const bool charging = length_sq(to_ship) <= charge_sq;
+    if (!charging) {
+      const float arrival =
+          std::sqrt(length_sq(to_ship) / std::max(length_sq(motion.velocity), 0.01f));
+      const Vec2 lead = to_ship + ship_.velocity * std::min(arrival, kThreatLeadTicks);
+      turn_toward(motion.velocity, lead, tuning_.threat_turn_cos, tuning_.threat_turn_sin);
+    }
+    bounce(motion.position.x, motion.velocity.x, threat->radius, side);
+    bounce(motion.position.y, motion.velocity.y, threat->radius, side);
+    motion.position =
+        motion.position + motion.velocity * (charging ? tuning_.threat_charge_boost : 1.0f);
+    if (!status_.game_over && !threat->hit) hit_ship(*threat);
+  }
+}
+
+void PlayWorld::hit_ship(Threat& threat) {
   if (tuning_.ship_immortal || ship_.invulnerable_ticks > 0) return;
-  std::optional<std::uint32_t> hit;
-  for_each_rock_near(ship_.position, tuning_.ship_radius, [&](std::uint32_t id, const Sprite&) {
-    if (!hit || id < *hit) hit = id;
-  });
-  if (!hit) return;
-  kill(*hit, Cause::Ship, {});
+  const float reach = threat.radius + tuning_.ship_radius;
+  if (length_sq(threat.motion.position - ship_.position) >= reach * reach) return;
+  threat.hit = true;  // no shot_direction: it bursts and scores nothing
+  ++status_.wave_hits;
   ship_.shield -= tuning_.hit_damage;
   ship_.invulnerable_ticks = tuning_.invulnerable_after_hit;
   if (ship_.shield > 0) return;
@@ -207,9 +302,10 @@ void PlayWorld::collide_ship() {
 
 // --- breaking rocks ----------------------------------------------------------------------------
 
-void PlayWorld::kill(std::uint32_t rock, Cause cause, Vec2 direction) {
+void PlayWorld::kill(std::uint32_t rock, Cause cause) {
+  if (dead_[rock] != 0) return;
   dead_[rock] = 1;
-  kills_.push_back({rock, cause, direction});
+  kills_.push_back({rock, cause});
 }
 
 // A game's score is final when it ends: shots still in flight and blasts still spreading break
@@ -218,92 +314,143 @@ void PlayWorld::add_score(int points) noexcept {
   if (!status_.game_over) status_.score += static_cast<std::uint64_t>(points);
 }
 
-void PlayWorld::break_rocks() {
+// A pop-up for points scored at `at`, while the game is on (and while the tick has room).
+void PlayWorld::pop(Vec2 at, int points) noexcept {
+  if (status_.game_over || points <= 0 || last_.pop_count >= last_.pops.size()) return;
+  last_.pops[last_.pop_count++] = {at, points};
+}
+
+void PlayWorld::break_threats() {
+  children_.clear();
+  stores_.threats.retain([&](Threat& threat) {
+    if (!threat.hit) return true;
+    ++last_.threats_broken;
+    const Motion& motion = threat.motion;
+    const bool shot = length_sq(threat.shot_direction) > 0.0f;
+    if (shot) ++status_.kills;
+    if (shot && threat.radius >= tuning_.split_radius) {
+      add_score(tuning_.score_split);
+      pop(motion.position, tuning_.score_split);
+      // Two smaller threats, thrown sideways to the shot, one each way.
+      const Vec2 side = perpendicular(threat.shot_direction);
+      const float radius = threat.radius * tuning_.child_scale;
+      for (const float sign : {1.0f, -1.0f}) {
+        children_.push_back({motion.position + side * (sign * radius),
+                             motion.velocity + side * (sign * tuning_.split_kick), radius,
+                             threat.kind});
+      }
+      spray_sparks(motion.position, motion.velocity, threat.radius, threat.kind,
+                   tuning_.split_sparks);
+      return false;
+    }
+    if (shot) {
+      add_score(tuning_.score_burst);
+      pop(motion.position, tuning_.score_burst);
+    }
+    burst(motion.position, motion.velocity, threat.radius, threat.kind, tuning_.threat_debris,
+          tuning_.threat_sparks, tuning_.blast_radius, shot ? Cause::Blast : Cause::Crash);
+    return false;
+  });
+  for (const Spawn& child : children_) {
+    stores_.threats.spawn(child.position, child.velocity, child.radius, child.kind);
+  }
+}
+
+void PlayWorld::break_dust() {
   const auto rocks = field_->sprites();
   // A blast appends kills while this runs; they are broken in the same pass (and blast nothing).
   for (std::size_t k = 0; k < kills_.size(); ++k) {
     const Kill kill = kills_[k];
     const Sprite rock = rocks[kill.rock];
-    const bool big = rock.radius >= tuning_.split_radius;
-    switch (kill.cause) {
-      case Cause::Shot:
-        add_score(big ? tuning_.score_split : tuning_.score_burst);
-        if (big) {
-          split(rock, kill.direction);
-        } else {
-          burst(rock, true);
-        }
-        break;
-      case Cause::Blast:
-        add_score(tuning_.score_blast);
-        burst(rock, false);
-        break;
-      case Cause::Ship:
-        burst(rock, false);
-        break;
-    }
-    if (kill.cause != Cause::Ship) {
+    // The crash of a threat into the ship breaks dust too, but scores and counts nothing.
+    if (kill.cause != Cause::Crash) {
+      add_score(tuning_.score_dust);
       ++status_.kills;
-      ++status_.kills_this_wave;
     }
+    const float blast = kill.cause == Cause::Shot ? tuning_.dust_blast_radius : 0.0f;
+    burst({rock.x, rock.y}, {rock.vx, rock.vy}, rock.radius, rock.kind, tuning_.dust_debris,
+          tuning_.dust_sparks, blast, Cause::Blast);
+    respawn_dust(rock);
   }
+  respawn_owed_dust();
   for (const Kill& kill : kills_) removals_.push_back(kill.rock);
   std::sort(removals_.begin(), removals_.end());
 }
 
-void PlayWorld::split(const Sprite& rock, Vec2 direction) {
-  // Two children of the same kind, thrown sideways to the shot, one each way.
-  const Vec2 side = perpendicular(direction);
-  const float radius = rock.radius * tuning_.child_scale;
-  for (const float sign : {1.0f, -1.0f}) {
-    Sprite child = rock;
-    child.radius = radius;
-    child.x = rock.x + side.x * (sign * radius);
-    child.y = rock.y + side.y * (sign * radius);
-    child.vx = rock.vx + side.x * (sign * tuning_.split_kick);
-    child.vy = rock.vy + side.y * (sign * tuning_.split_kick);
-    queue_rock(child);
-  }
-  spray_sparks(rock, tuning_.split_sparks);
-}
-
-void PlayWorld::spray_sparks(const Sprite& rock, int count) {
-  const Vec2 centre{rock.x, rock.y};
-  const Vec2 drift{rock.vx, rock.vy};
+void PlayWorld::spray_sparks(Vec2 centre, Vec2 drift, float radius, std::uint8_t hue, int count) {
   for (int i = 0; i < count; ++i) {
     const Vec2 out = random_unit();
     const auto ticks = static_cast<std::int32_t>(
         rng_.between(tuning_.spark_ticks_min, tuning_.spark_ticks_max));
-    stores_.sparks.spawn(centre + out * rock.radius, drift + out * rng_.uniform(1.5f, 4.0f), ticks,
-                         rock.kind);
+    stores_.sparks.spawn(centre + out * radius, drift + out * rng_.uniform(1.5f, 4.0f), ticks, hue);
   }
 }
 
-void PlayWorld::burst(const Sprite& rock, bool blasts) {
-  const Vec2 centre{rock.x, rock.y};
-  const Vec2 drift{rock.vx, rock.vy};
-  for (int i = 0; i < tuning_.burst_debris; ++i) {
+void PlayWorld::burst(Vec2 centre, Vec2 drift, float radius, std::uint8_t hue, int debris,
+                      int sparks, float blast, Cause blast_cause) {
+  for (int i = 0; i < debris; ++i) {
     const Vec2 out = random_unit();
     const auto ticks = static_cast<std::int32_t>(
         rng_.between(tuning_.debris_ticks_min, tuning_.debris_ticks_max));
-    const float size = rock.radius * rng_.uniform(0.15f, 0.4f);
-    stores_.debris.spawn(centre + out * (rock.radius * 0.5f), drift + out * rng_.uniform(0.3f, 1.2f),
+    const float size = radius * rng_.uniform(0.15f, 0.4f);
+    stores_.debris.spawn(centre + out * (radius * 0.5f), drift + out * rng_.uniform(0.3f, 1.2f),
                          ticks, size);
   }
-  spray_sparks(rock, tuning_.burst_sparks);
-  const float blast = blasts ? tuning_.blast_radius : 0.0f;
-  stores_.explosions.spawn(centre, std::max(blast, rock.radius * 2.0f), tuning_.explosion_ticks);
-  if (!blasts || blast <= 0.0f) return;
-  // The blast bursts the small rocks it reaches; big ones shrug it off.
-  for_each_rock_near(centre, blast, [&](std::uint32_t id, const Sprite& other) {
-    if (other.radius < tuning_.split_radius) kill(id, Cause::Blast, {});
+  spray_sparks(centre, drift, radius, hue, sparks);
+  stores_.explosions.spawn(centre, std::max(blast, radius * 2.0f), tuning_.explosion_ticks);
+  if (blast <= 0.0f) return;
+  for_each_rock_near(centre, blast,
+                     [&](std::uint32_t id, const Sprite&) { kill(id, blast_cause); });
+}
+
+// Broken dust comes back as a fresh rock of its size and look, where it overlaps no dust and
+// (when such a place turns up) out of the ship's sight, so the field keeps its size and the
+// dust around the ship thins where it was shot. A rock that finds no free place in a few tries
+// is owed, and tried again next tick.
+void PlayWorld::respawn_dust(const Sprite& rock) {
+  constexpr int kTries = 6;
+  const float side = field_->world_side();
+  const float far_sq = tuning_.dust_respawn_distance * tuning_.dust_respawn_distance;
+  std::optional<Vec2> best;
+  float best_sq = -1.0f;
+  for (int attempt = 0; attempt < kTries && best_sq < far_sq; ++attempt) {
+    const Vec2 at{rng_.uniform(rock.radius, side - rock.radius),
+                  rng_.uniform(rock.radius, side - rock.radius)};
+    const float away_sq = length_sq(at - ship_.position);
+    if (away_sq <= best_sq || dust_near(at, rock.radius)) continue;
+    best_sq = away_sq;
+    best = at;
+  }
+  if (!best) {
+    owed_.push_back(rock);
+    return;
+  }
+  Sprite fresh = rock;
+  fresh.x = best->x;
+  fresh.y = best->y;
+  const Vec2 heading = random_unit();
+  const float speed = config_.field.scene.speed * rng_.uniform(0.5f, 1.5f);
+  fresh.vx = heading.x * speed;
+  fresh.vy = heading.y * speed;
+  births_.push_back(fresh);
+}
+
+// True when a rock of `radius` at `at` would overlap live dust of this tick (the tree's) or
+// dust already coming back next tick.
+bool PlayWorld::dust_near(Vec2 at, float radius) const {
+  bool near = false;
+  for_each_rock_near(at, radius, [&](std::uint32_t, const Sprite&) { near = true; });
+  if (near) return true;
+  return std::any_of(births_.begin(), births_.end(), [&](const Sprite& born) {
+    return game::sim::circles_overlap(at.x, at.y, radius, born.x, born.y, born.radius);
   });
 }
 
-void PlayWorld::queue_rock(const Sprite& rock) {
-  // The rocks next tick: this tick's, less the dead, plus those already queued.
-  const std::size_t next = field_->sprites().size() - kills_.size() + births_.size();
-  if (next < rock_budget_) births_.push_back(rock);
+void PlayWorld::respawn_owed_dust() {
+  // Each owed rock is tried once more; those that fail again stay owed (in order).
+  const std::size_t owed = owed_.size();
+  for (std::size_t i = 0; i < owed; ++i) respawn_dust(owed_[i]);
+  owed_.erase(owed_.begin(), owed_.begin() + static_cast<std::ptrdiff_t>(owed));
 }
 
 Vec2 PlayWorld::random_unit() noexcept {
@@ -315,6 +462,14 @@ Vec2 PlayWorld::random_unit() noexcept {
   }
 }
 
+Vec2 PlayWorld::point_near_ship(float distance) noexcept {
+  const float side = field_->world_side();
+  const float margin = tuning_.threat_radius;
+  const Vec2 point = ship_.position + random_unit() * distance;
+  return {std::clamp(point.x, margin, std::max(margin, side - margin)),
+          std::clamp(point.y, margin, std::max(margin, side - margin))};
+}
+
 // --- effects and waves -------------------------------------------------------------------------
 
 void PlayWorld::advance_effects() {
@@ -323,28 +478,52 @@ void PlayWorld::advance_effects() {
   stores_.explosions.retain([](Explosion& explosion) { return explosion.advance(); });
 }
 
+// A wave: a breather (its banner), then its threats; cleared when none is left, or followed
+// by the next one on top of it when it lasts too long.
 void PlayWorld::advance_wave() {
-  const int quota = tuning_.wave_quota_base + status_.wave * tuning_.wave_quota_step;
-  if (status_.game_over || status_.kills_this_wave < quota) return;
+  if (status_.game_over) return;
+  if (pickup_ && --pickup_->ticks_left <= 0) pickup_.reset();
+  if (status_.storm_ticks > 0) --status_.storm_ticks;
+  if (status_.breather_ticks > 0) {
+    if (--status_.breather_ticks == 0) send_wave();
+    return;
+  }
+  if (stores_.threats.size() > 0) {
+    // Too slow: the next wave comes on top of this one, without a bonus or a breather.
+    if (++status_.wave_ticks >= tuning_.wave_time_limit) {
+      ++status_.wave;
+      send_wave();
+    }
+    return;
+  }
+  // The bonus is for a wave cleared without a hit.
+  status_.wave_bonus = status_.wave_hits == 0 ? tuning_.score_wave * status_.wave : 0;
+  add_score(status_.wave_bonus);
+  pop(ship_.position, status_.wave_bonus);
+  last_.wave_cleared = status_.wave;
+  const int every = tuning_.storm_pickup_every;
+  if (every > 0 && status_.wave % every == 0) {
+    pickup_ = Pickup{point_near_ship(rng_.uniform(120.0f, 200.0f)), tuning_.storm_pickup_ticks};
+  }
   ++status_.wave;
-  status_.kills_this_wave = 0;
-  // Each wave brings more rocks than the last, away from the ship, up to the rock budget.
-  const game::SimulationConfig& field = config_.field;
-  const float side = field_->world_side();
-  const int rocks = tuning_.wave_rocks_base + status_.wave * tuning_.wave_rocks_step;
-  const float safe_sq = tuning_.safe_radius * tuning_.safe_radius;
-  for (int i = 0; i < rocks; ++i) {
-    Sprite rock{};
-    rock.x = rng_.uniform(0.0f, side);
-    rock.y = rng_.uniform(0.0f, side);
-    const Vec2 heading = random_unit();
-    const float speed = field.scene.speed * rng_.uniform(0.5f, 1.5f);
-    rock.vx = heading.x * speed;
-    rock.vy = heading.y * speed;
-    rock.radius = rng_.uniform(field.scene.min_radius, field.scene.max_radius);
-    rock.kind = static_cast<std::uint8_t>(rng_.below(scene::kSpriteKinds));
-    if (length_sq(Vec2{rock.x, rock.y} - ship_.position) < safe_sq) continue;
-    queue_rock(rock);
+  status_.breather_ticks = tuning_.breather_ticks;
+}
+
+// The wave's threats come from all around, out of the ship's sight, each aimed at a point near
+// the ship.
+void PlayWorld::send_wave() {
+  status_.wave_ticks = 0;
+  status_.wave_hits = 0;
+  const int count = threats_in_wave(tuning_, status_.wave);
+  const float speed = threat_speed(tuning_, status_.wave);
+  for (int i = 0; i < count; ++i) {
+    const Vec2 from = point_near_ship(tuning_.threat_spawn_distance);
+    // One draw per statement: the order of two draws in one expression is the compiler's.
+    const Vec2 off = random_unit();
+    const Vec2 aim = ship_.position + off * rng_.uniform(0.0f, tuning_.threat_aim_spread);
+    const Vec2 velocity = normalized_or(aim - from, random_unit()) * speed;
+    const auto kind = static_cast<std::uint8_t>(rng_.below(scene::kSpriteKinds));
+    stores_.threats.spawn(from, velocity, tuning_.threat_radius, kind);
   }
 }
 

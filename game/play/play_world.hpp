@@ -1,24 +1,27 @@
 #pragma once
-/// PlayWorld: the game's rules on top of the simulation. The field's sprites are the rocks,
-/// drifting and colliding as in the lab; the world adds a ship, its shots, and the debris,
-/// sparks and explosions of broken rocks, each type in its own EntityStore. It advances by
-/// exactly one InputCommand per tick and draws nothing: the window, the headless runner, the
-/// bot and a replay all drive it through step().
+/// PlayWorld: the game's rules on top of the simulation. The field's sprites are the dust:
+/// thousands of harmless rocks drifting and colliding as in the lab, which shots break. The
+/// danger is the threats, a few large rocks each wave sends at the ship. The world adds the
+/// ship, its shots, the threats, the debris, sparks and explosions of broken rocks (each type
+/// in its own EntityStore) and the storm power-up. It advances by exactly one InputCommand per
+/// tick and draws nothing: the window, the headless runner, the bot and a replay all drive it
+/// through step().
 ///
 /// One tick:
-///   1. apply last tick's rock changes: remove the rocks that died (one ordered pass), add the
-///      split children and the new wave's rocks (up to the rock budget: the rocks in the field
-///      when play starts, the scene's less the ship's safe disc)
+///   1. apply last tick's dust changes: remove the dust that broke (one ordered pass), add it
+///      back far from the ship (the field keeps its size)
 ///   2. restart, when the game is over and the command asks
-///   3. step the field: rocks move and collide; the tree is rebuilt
-///   4. the ship flies (steer, thrust) and fires
-///   5. shots move; shot against rock is a tree query along the shot's path
-///   6. ship against rock, a tree query around the ship: shield, then a life
-///   7. dead rocks break: a big one splits in two, a small one bursts into debris, sparks and an
-///      explosion whose blast (a tree query) bursts the small rocks around it
-///   8. debris, sparks and explosions move and expire; 9. the wave advances when its quota of
-///      kills is reached
-/// Rocks die in step 5 to 7 but leave the field in step 1 of the next tick, so that between
+///   3. step the field: dust moves and collides; the tree is rebuilt
+///   4. the ship flies (steer, thrust), picks up the storm and fires
+///   5. shots move; along each shot's path a tree query finds the dust it breaks, and the
+///      threats are tested: a shot stops at the first threat (or, in storm, the first dust)
+///   6. threats move (turning toward the ship, then charging) and hit the ship: shield,
+///      then a life
+///   7. broken threats split in two or burst, and a burst's blast (a tree query) breaks the
+///      dust around it; broken dust bursts into debris and sparks
+///   8. debris, sparks and explosions move and expire; 9. the wave: a breather, then its
+///      threats; cleared when none is left, which scores a bonus and may drop the storm
+/// Dust breaks in step 5 and 7 but leaves the field in step 1 of the next tick, so that between
 /// ticks the tree's ids are the indices of sprites() (for the bot and the window):
 /// rock_is_dead() tells which of them are already broken.
 ///
@@ -52,23 +55,46 @@ namespace quadpool::game::play {
 /// little after the tree was built from its box.
 inline constexpr float kTreeMargin = 2.0f;
 
+/// The storm power-up, waiting where a cleared wave dropped it.
+struct Pickup {
+  Vec2 position;
+  int ticks_left = 0;
+};
+
 /// Score, lives, wave: what the overlay shows and the JSON's "game" object reports.
 struct GameStatus {
   std::uint64_t score = 0;
   int wave = 1;
   int lives = 0;
-  int kills_this_wave = 0;      ///< kills toward the wave's quota
-  std::uint64_t kills = 0;      ///< rocks broken by shots and blasts, all games
+  int breather_ticks = 0;   ///< ticks until the wave's threats come; 0 once they have
+  int wave_ticks = 0;       ///< ticks since the wave's threats came
+  int wave_hits = 0;        ///< threats that hit the ship since the wave's threats came
+  int wave_bonus = 0;       ///< what clearing the last wave scored (0: the ship was hit)
+  int storm_ticks = 0;      ///< ticks of the storm power-up left
+  std::uint64_t kills = 0;  ///< rocks (dust and threats) broken by shots and blasts, all games
   std::uint64_t ticks_played = 0;  ///< ticks with a game on (not over), all games
   std::uint64_t games = 1;      ///< 1 + restarts
   bool game_over = false;
 };
 
+/// Points scored at a place: a threat shot, a wave cleared (at the ship). For pop-ups.
+struct ScorePop {
+  Vec2 at;
+  int points = 0;
+};
+
 /// What one play tick did. Plain data.
 struct PlayTick {
+  /// The most score pop-ups a tick reports; more in one tick are left out.
+  static constexpr std::size_t kMostPops = 16;
+
   std::uint64_t tick = 0;
-  game::TickStats field;            ///< the field's own tick
+  game::sim::TickStats field;       ///< the field's own tick
   std::size_t kills = 0;            ///< rocks broken this tick, by any cause
+  int wave_cleared = 0;             ///< the wave cleared this tick (0: none), for the banner
+  int threats_broken = 0;           ///< threats that split or burst this tick, by any cause
+  std::array<ScorePop, kMostPops> pops{};  ///< the threats' and the wave's points this tick
+  std::size_t pop_count = 0;
   std::uint64_t created = 0;        ///< entities created this tick, all types
   std::uint64_t destroyed = 0;      ///< entities destroyed this tick, all types
   std::size_t live = 0;             ///< live entities after the tick, all types
@@ -78,11 +104,10 @@ struct PlayTick {
 
 class PlayWorld {
  public:
-  /// Builds the field (game::Simulation; its exceptions pass through) and clears a safe disc of
-  /// Tuning::safe_radius around the ship at the world's centre. The rocks left are the rock
-  /// budget: waves refill the field up to it, never past, so that the tree's buffers and the
-  /// rock vectors, all sized for it by the first tick, never grow. Throws std::invalid_argument
-  /// when lives is outside kMinLives..kMaxLives.
+  /// Builds the field (game::Simulation; its exceptions pass through) with the ship at the
+  /// world's centre. Broken dust comes back, so the field never holds more sprites than now and
+  /// the tree's buffers and the rock vectors, all sized by the first tick, never grow. Throws
+  /// std::invalid_argument when lives is outside kMinLives..kMaxLives.
   explicit PlayWorld(const PlayConfig& config);
   ~PlayWorld();
   PlayWorld(const PlayWorld&) = delete;
@@ -96,7 +121,10 @@ class PlayWorld {
   void set_allocator(memory::AllocatorKind kind) noexcept;
   memory::AllocatorKind allocator() const noexcept { return field_->allocator(); }
 
-  /// Calls f(std::uint32_t index, const scene::Sprite& rock) for every live rock whose circle
+  /// The storm power-up waiting to be picked up, if any.
+  const std::optional<Pickup>& pickup() const noexcept { return pickup_; }
+
+  /// Calls f(std::uint32_t index, const scene::Sprite& rock) for every live dust rock whose circle
   /// overlaps the disc (centre, radius), asking the last tick's tree (no scan of the field).
   template <class F>
   void for_each_rock_near(Vec2 centre, float radius, F&& f) const;
@@ -105,7 +133,7 @@ class PlayWorld {
     return index < dead_.size() && dead_[index] != 0;
   }
 
-  const game::Simulation& field() const noexcept { return *field_; }
+  const game::sim::Simulation& field() const noexcept { return *field_; }
   const Ship& ship() const noexcept { return ship_; }
   const GameStatus& status() const noexcept { return status_; }
   const PlayConfig& config() const noexcept { return config_; }
@@ -121,38 +149,54 @@ class PlayWorld {
   /// (in order): part of the state, so the hash covers them.
   const std::vector<std::uint32_t>& pending_removals() const noexcept { return removals_; }
   const std::vector<scene::Sprite>& pending_rocks() const noexcept { return births_; }
+  /// Broken dust still to come back: no free place was found for it yet.
+  const std::vector<scene::Sprite>& owed_rocks() const noexcept { return owed_; }
 
   /// See play_state_hash().
   std::uint64_t state_hash() const noexcept;
 
  private:
-  enum class Cause : std::uint8_t { Shot, Blast, Ship };
+  // Shot: a shot broke it; Blast: a blast of something shot; Crash: the blast of a threat
+  // that hit the ship.
+  enum class Cause : std::uint8_t { Shot, Blast, Crash };
   struct Kill {
     std::uint32_t rock;
     Cause cause;
-    Vec2 direction;  // of the shot, for a split's children
+  };
+  struct Spawn {
+    Vec2 position, velocity;
+    float radius;
+    std::uint8_t kind;
   };
 
   void apply_rock_changes();
   void restart();
+  void pick_up_storm();
   void fire(const InputCommand& command);
   void advance_shots();
-  std::optional<std::uint32_t> first_rock_on_path(Vec2 from, Vec2 to, float radius) const;
-  void collide_ship();
-  void kill(std::uint32_t rock, Cause cause, Vec2 direction);
+  bool shoot_along(Vec2 from, Vec2 to, Vec2 direction);
+  void advance_threats();
+  void hit_ship(Threat& threat);
+  void kill(std::uint32_t rock, Cause cause);
   void add_score(int points) noexcept;
-  void break_rocks();
-  void split(const scene::Sprite& rock, Vec2 direction);
-  void burst(const scene::Sprite& rock, bool blasts);
-  void spray_sparks(const scene::Sprite& rock, int count);
-  void queue_rock(const scene::Sprite& rock);
+  void pop(Vec2 at, int points) noexcept;
+  void break_threats();
+  void break_dust();
+  void burst(Vec2 centre, Vec2 drift, float radius, std::uint8_t hue, int debris, int sparks,
+             float blast, Cause blast_cause);
+  void spray_sparks(Vec2 centre, Vec2 drift, float radius, std::uint8_t hue, int count);
+  void respawn_dust(const scene::Sprite& rock);
+  bool dust_near(Vec2 at, float radius) const;
+  void respawn_owed_dust();
   void advance_effects();
   void advance_wave();
+  void send_wave();
+  Vec2 point_near_ship(float distance) noexcept;
   Vec2 random_unit() noexcept;
 
   PlayConfig config_;
   Tuning tuning_;
-  std::unique_ptr<game::Simulation> field_;
+  std::unique_ptr<game::sim::Simulation> field_;
   Random rng_;  // the rules' own stream: bursts, spawns
   Ship ship_;
   GameStatus status_;
@@ -162,7 +206,9 @@ class PlayWorld {
   std::vector<Kill> kills_;
   std::vector<std::uint32_t> removals_;
   std::vector<scene::Sprite> births_;
-  std::size_t rock_budget_ = 0;  // the most rocks the field holds: its count at the start
+  std::vector<scene::Sprite> owed_;  // broken dust that found no free place yet
+  std::vector<Spawn> children_;      // a tick's split threats, spawned after the threats' pass
+  std::optional<Pickup> pickup_;
   std::uint64_t ticks_ = 0;
   PlayTick last_;
 };
@@ -177,7 +223,7 @@ void PlayWorld::for_each_rock_near(Vec2 centre, float radius, F&& f) const {
   field_->tree().query(area, [&](std::uint32_t id) {
     if (id >= rocks.size() || rock_is_dead(id)) return;
     const scene::Sprite& rock = rocks[id];
-    if (game::circles_overlap(centre.x, centre.y, radius, rock.x, rock.y, rock.radius)) {
+    if (game::sim::circles_overlap(centre.x, centre.y, radius, rock.x, rock.y, rock.radius)) {
       f(id, rock);
     }
   });

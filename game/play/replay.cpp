@@ -1,19 +1,27 @@
 #include "game/play/replay.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <bit>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <array>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "game/util/atomic_file.hpp"
 #include "game/util/regular_file.hpp"
+#include "game/util/shown_value.hpp"
 #include "game/sim/simulation.hpp"
 #include "common/scene/scene.hpp"
 
-// Sections: the layout's sizes, writing bytes, reading bytes, the file.
+// Sections: the layout's sizes, writing bytes, reading bytes, the decoder (as the bytes arrive),
+// the file.
 
 namespace quadpool::game::play {
 
@@ -27,8 +35,10 @@ constexpr std::size_t kHeadBytes = kPreambleBytes + kStartBytes + 8;  // ... and
 constexpr std::size_t kCommandBytes = 6;
 constexpr std::size_t kTailBytes = 8 + 8;  // final hash, checksum
 
-std::uint64_t fnv1a(std::span<const std::byte> bytes) noexcept {
-  std::uint64_t hash = 0xcbf29ce484222325ull;
+constexpr std::uint64_t kFnvStart = 0xcbf29ce484222325ull;
+
+// FNV-1a 64 of `bytes`, continued from `hash` (the hash of the bytes before them).
+std::uint64_t fnv1a(std::span<const std::byte> bytes, std::uint64_t hash = kFnvStart) noexcept {
   for (const std::byte b : bytes) {
     hash ^= static_cast<std::uint64_t>(b);
     hash *= 0x100000001b3ull;
@@ -73,8 +83,10 @@ class ByteReader {
   std::size_t at_ = 0;
 };
 
+// The file's name as every message about a file quotes it: a newline or an escape sequence in
+// it must not split the line or reach the terminal.
 [[noreturn]] void fail(std::string_view name, const std::string& problem) {
-  throw ReplayError(fmt::format("{}: {}", name, problem));
+  throw ReplayError(fmt::format("{}: {}", game::util::shown_path(name), problem));
 }
 
 void check_preamble(std::span<const std::byte> bytes, std::string_view name) {
@@ -141,9 +153,9 @@ ReplayStart read_start(ByteReader& reader, std::string_view name) {
   start.min_radius = reader.get_float();
   start.max_radius = reader.get_float();
   start.speed = reader.get_float();
-  if (start.sprites < game::kMinSprites || start.sprites > game::kMaxSprites) {
+  if (start.sprites < game::sim::kMinSprites || start.sprites > game::sim::kMaxSprites) {
     fail(name, fmt::format("sprite count {} is out of range; it must be from {} to {}",
-                           start.sprites, game::kMinSprites, game::kMaxSprites));
+                           start.sprites, game::sim::kMinSprites, game::sim::kMaxSprites));
   }
   if (scene >= scene::kSceneKinds.size()) {
     fail(name, fmt::format("scene {} is unknown; it must be below {}", scene,
@@ -157,13 +169,15 @@ ReplayStart read_start(ByteReader& reader, std::string_view name) {
                            kMaxLives));
   }
   start.lives = static_cast<int>(lives);
-  if (start.tree_max_depth < game::kMinTreeDepth || start.tree_max_depth > game::kMaxTreeDepth ||
-      start.tree_leaf_capacity < game::kMinLeafCapacity ||
-      start.tree_leaf_capacity > game::kMaxLeafCapacity) {
+  if (start.tree_max_depth < game::sim::kMinTreeDepth ||
+      start.tree_max_depth > game::sim::kMaxTreeDepth ||
+      start.tree_leaf_capacity < game::sim::kMinLeafCapacity ||
+      start.tree_leaf_capacity > game::sim::kMaxLeafCapacity) {
     fail(name, fmt::format("tree settings depth {} and leaf capacity {} are out of range; depth "
                            "must be from {} to {}, leaf capacity from {} to {}",
-                           start.tree_max_depth, start.tree_leaf_capacity, game::kMinTreeDepth,
-                           game::kMaxTreeDepth, game::kMinLeafCapacity, game::kMaxLeafCapacity));
+                           start.tree_max_depth, start.tree_leaf_capacity, game::sim::kMinTreeDepth,
+                           game::sim::kMaxTreeDepth, game::sim::kMinLeafCapacity,
+                           game::sim::kMaxLeafCapacity));
   }
   const bool radii_ok = std::isfinite(start.min_radius) && std::isfinite(start.max_radius) &&
                         start.min_radius > 0.0f && start.min_radius <= start.max_radius &&
@@ -194,13 +208,132 @@ InputCommand read_command(ByteReader& reader, std::uint64_t tick, std::string_vi
   return command;
 }
 
+// --- the decoder (as the bytes arrive) -----------------------------------------------------------
+
+// The bytes of a replay in order, from memory or from an open file.
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  /// Fills all of `into`; false when the bytes end first.
+  virtual bool read(std::span<std::byte> into) = 0;
+  /// True when no byte is left.
+  virtual bool at_end() = 0;
+};
+
+class SpanSource final : public ByteSource {
+ public:
+  explicit SpanSource(std::span<const std::byte> bytes) noexcept : bytes_(bytes) {}
+  bool read(std::span<std::byte> into) override {
+    if (into.size() > bytes_.size()) return false;
+    if (into.empty()) return true;  // memcpy must not see the null pointer of an empty span
+    std::memcpy(into.data(), bytes_.data(), into.size());
+    bytes_ = bytes_.subspan(into.size());
+    return true;
+  }
+  bool at_end() override { return bytes_.empty(); }
+
+ private:
+  std::span<const std::byte> bytes_;
+};
+
+class FileSource final : public ByteSource {
+ public:
+  FileSource(int fd, std::string_view name) noexcept : fd_(fd), name_(name) {}
+  bool read(std::span<std::byte> into) override {
+    while (!into.empty()) {
+      const ssize_t n = ::read(fd_, into.data(), into.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) fail(name_, "read failed: " + game::util::system_words(errno));
+      if (n == 0) return false;
+      into = into.subspan(static_cast<std::size_t>(n));
+    }
+    return true;
+  }
+  bool at_end() override {
+    std::byte extra{};
+    return !read(std::span(&extra, 1));
+  }
+
+ private:
+  int fd_;
+  std::string_view name_;
+};
+
+// Decodes a replay of `size` bytes from `source`, checking the magic word and the header before
+// anything else is read, and decoding the commands as they arrive: nothing is held but the
+// commands (6 bytes in the file, 6 in memory) and one chunk, so a file never costs more memory
+// than its own size. The checks and their order are those of a whole-file decode: the preamble,
+// the sizes, the start, the checksum, then the commands (a damaged file is "damaged: the
+// checksum", whatever its bytes decode to).
+Replay decode_from(ByteSource& source, std::uint64_t size, std::string_view name) {
+  std::array<std::byte, kHeadBytes> head{};
+  const std::size_t preamble = static_cast<std::size_t>(std::min<std::uint64_t>(size, kPreambleBytes));
+  if (!source.read(std::span(head).first(preamble))) fail(name, "truncated: it changed while read");
+  check_preamble(std::span<const std::byte>(head).first(preamble), name);
+  if (size < kHeadBytes + kTailBytes) {
+    fail(name, fmt::format("truncated: {} bytes, shorter than an empty replay's {}", size,
+                           kHeadBytes + kTailBytes));
+  }
+  if (!source.read(std::span(head).subspan(kPreambleBytes))) {
+    fail(name, "truncated: it changed while read");
+  }
+  ByteReader reader(head);
+  reader.get(static_cast<int>(kPreambleBytes / 2));  // already checked: skip in two steps,
+  reader.get(static_cast<int>(kPreambleBytes / 2));  // as get() reads at most 8 bytes
+  Replay replay;
+  replay.start = read_start(reader, name);
+  const std::uint64_t ticks = reader.get(8);
+  // Divide, never multiply: a junk count must not overflow into a plausible size.
+  const std::uint64_t room = (size - kHeadBytes - kTailBytes) / kCommandBytes;
+  if (ticks > room) {
+    fail(name, fmt::format("truncated: it says {} ticks but holds {} bytes, room for {}", ticks,
+                           size, room));
+  }
+  const std::uint64_t expected = kHeadBytes + ticks * kCommandBytes + kTailBytes;
+  if (size != expected) {
+    fail(name, fmt::format("damaged: {} bytes longer than its {} ticks need", size - expected,
+                           ticks));
+  }
+  std::uint64_t hash = fnv1a(head);
+  replay.commands.reserve(static_cast<std::size_t>(ticks));
+  // A bad command is reported only once the checksum has matched, as a whole-file decode does.
+  std::optional<ReplayError> bad_command;
+  constexpr std::size_t kChunkCommands = 8192;
+  std::vector<std::byte> chunk(std::min<std::uint64_t>(ticks, kChunkCommands) * kCommandBytes);
+  for (std::uint64_t done = 0; done < ticks;) {
+    const std::size_t count = static_cast<std::size_t>(std::min<std::uint64_t>(ticks - done, kChunkCommands));
+    const std::span<std::byte> part = std::span(chunk).first(count * kCommandBytes);
+    if (!source.read(part)) fail(name, "truncated: it changed while read");
+    hash = fnv1a(part, hash);
+    ByteReader commands(part);
+    for (std::size_t i = 0; i < count && !bad_command; ++i) {
+      try {
+        replay.commands.push_back(read_command(commands, done + i, name));
+      } catch (const ReplayError& e) {
+        bad_command = e;
+      }
+    }
+    done += count;
+  }
+  std::array<std::byte, kTailBytes> tail_bytes{};
+  if (!source.read(tail_bytes)) fail(name, "truncated: it changed while read");
+  if (!source.at_end()) fail(name, "damaged: it grew while read");
+  ByteReader tail(tail_bytes);
+  replay.final_hash = tail.get(8);
+  hash = fnv1a(std::span(tail_bytes).first(8), hash);
+  if (tail.get(8) != hash) fail(name, "damaged: the checksum does not match the contents");
+  if (bad_command) throw *bad_command;
+  return replay;
+}
+
 // --- the file ----------------------------------------------------------------------------------
 
 // Every file the program writes goes through the one atomic writer: a failed write leaves the
 // old replay as it was.
 void write_atomically(const std::string& path, std::span<const std::byte> bytes) {
-  const std::string problem = game::write_file_atomically(path, bytes);
-  if (!problem.empty()) throw ReplayWriteError(fmt::format("{}: cannot write ({})", path, problem));
+  const std::string problem = game::util::write_file_atomically(path, bytes);
+  if (!problem.empty()) throw ReplayWriteError(
+        fmt::format("{}: cannot write ({})", game::util::shown_path(path), problem));
 }
 
 }  // namespace
@@ -265,52 +398,37 @@ std::vector<std::byte> encode_replay(const Replay& replay) {
 }
 
 Replay decode_replay(std::span<const std::byte> bytes, std::string_view name) {
-  check_preamble(bytes, name);
-  if (bytes.size() < kHeadBytes + kTailBytes) {
-    fail(name, fmt::format("truncated: {} bytes, shorter than an empty replay's {}", bytes.size(),
-                           kHeadBytes + kTailBytes));
-  }
-  ByteReader reader(bytes);
-  reader.get(static_cast<int>(kPreambleBytes / 2));  // already checked: skip in two steps,
-  reader.get(static_cast<int>(kPreambleBytes / 2));  // as get() reads at most 8 bytes
-  Replay replay;
-  replay.start = read_start(reader, name);
-  const std::uint64_t ticks = reader.get(8);
-  // Divide, never multiply: a junk count must not overflow into a plausible size.
-  const std::size_t room = (bytes.size() - kHeadBytes - kTailBytes) / kCommandBytes;
-  if (ticks > room) {
-    fail(name, fmt::format("truncated: it says {} ticks but holds {} bytes, room for {}", ticks,
-                           bytes.size(), room));
-  }
-  const std::size_t expected = kHeadBytes + static_cast<std::size_t>(ticks) * kCommandBytes + kTailBytes;
-  if (bytes.size() != expected) {
-    fail(name, fmt::format("damaged: {} bytes longer than its {} ticks need", bytes.size() - expected,
-                           ticks));
-  }
-  ByteReader tail(bytes.subspan(expected - kTailBytes));
-  replay.final_hash = tail.get(8);
-  if (tail.get(8) != fnv1a(bytes.first(expected - 8))) {
-    fail(name, "damaged: the checksum does not match the contents");
-  }
-  replay.commands.reserve(static_cast<std::size_t>(ticks));
-  for (std::uint64_t t = 0; t < ticks; ++t) replay.commands.push_back(read_command(reader, t, name));
-  return replay;
+  SpanSource source(bytes);
+  return decode_from(source, bytes.size(), name);
 }
 
 Replay read_replay(const std::string& path) {
-  // The one careful reader the high score uses too: a folder, a FIFO (it never waits for a
-  // writer), a socket or a device is named for what it is, and nothing is allocated beyond the
-  // file's own size and the cap.
-  game::RegularFileRead read = game::read_regular_file(path, kMaxReplayBytes);
-  switch (read.outcome) {
-    case game::RegularFileRead::Outcome::Read: break;
-    case game::RegularFileRead::Outcome::Oversized:
-      fail(path, fmt::format("{} bytes is too large for a replay (at most {})", read.size,
+  // The one careful opening the high score's read uses too: a folder, a FIFO (it never waits
+  // for a writer), a socket or a device is named for what it is, and a file over the cap is
+  // refused by its size before a byte is read.
+  const game::util::OpenedRegularFile file = game::util::open_regular_file(path, kMaxReplayBytes);
+  switch (file.outcome) {
+    case game::util::RegularFileRead::Outcome::Read:
+      break;
+    case game::util::RegularFileRead::Outcome::Oversized:
+      fail(path, fmt::format("{} bytes is too large for a replay (at most {})", file.size,
                              kMaxReplayBytes));
-    case game::RegularFileRead::Outcome::Missing:
-    case game::RegularFileRead::Outcome::Unreadable: fail(path, read.problem);
+    case game::util::RegularFileRead::Outcome::Missing:
+    case game::util::RegularFileRead::Outcome::Unreadable:
+      fail(path, file.problem);
   }
-  return decode_replay(std::as_bytes(std::span(read.bytes.data(), read.bytes.size())), path);
+  if (file.size == 0) {
+    // A file that reports no size (those in /proc) is read whole under the cap, then decoded.
+    const game::util::RegularFileRead read = game::util::read_regular_file(path, kMaxReplayBytes);
+    if (read.outcome != game::util::RegularFileRead::Outcome::Read) {
+      fail(path, read.outcome == game::util::RegularFileRead::Outcome::Oversized
+                     ? fmt::format("too large for a replay (at most {} bytes)", kMaxReplayBytes)
+                     : read.problem);
+    }
+    return decode_replay(std::as_bytes(std::span(read.bytes.data(), read.bytes.size())), path);
+  }
+  FileSource source(file.fd(), path);
+  return decode_from(source, file.size, path);
 }
 
 void write_replay(const std::string& path, const Replay& replay) {

@@ -2,8 +2,11 @@
 /// The replay file: how a game started and the InputCommand of every tick, so that any build
 /// plays it again to the same state hash. Read as untrusted input: every length, count and
 /// value is checked before it is used, and anything wrong is a ReplayError naming the file and
-/// the problem (the command line turns it into exit code 2). Nothing in a file can crash the
-/// reader or make it allocate more than the file's own size.
+/// the problem (the command line turns it into exit code 2; the name quoted as util::shown_path
+/// quotes it). Nothing in a file can crash the reader or make it allocate more than the file's
+/// own size: read_replay() checks the magic word and the header first, then decodes the
+/// commands as it reads them (one 48 KiB chunk at a time), never holding the file's bytes and
+/// the commands together.
 ///
 /// Layout, little-endian, no padding (format version 1):
 ///
@@ -95,10 +98,11 @@ std::vector<std::byte> encode_replay(const Replay& replay);
 Replay decode_replay(std::span<const std::byte> bytes, std::string_view name);
 
 /// Reads and decodes the file at `path`, which must be a regular file (a folder, a FIFO, a pipe
-/// such as /dev/stdin, a socket or a device is refused, and nothing waits for a writer): read
-/// through game::read_regular_file (game/util/regular_file.hpp), as the high score is. Throws
-/// ReplayError (missing, not a regular file, unreadable, too large, or anything
-/// decode_replay() refuses).
+/// such as /dev/stdin, a socket or a device is refused, and nothing waits for a writer): opened
+/// through util::open_regular_file (game/util/regular_file.hpp), as the high score's reader
+/// opens, and decoded as it is read, with decode_replay()'s checks in the same order. Peak
+/// memory: the commands (the file's size less 72 bytes) and one chunk. Throws ReplayError
+/// (missing, not a regular file, unreadable, too large, or anything decode_replay() refuses).
 Replay read_replay(const std::string& path);
 /// Writes `replay` to `path` atomically: a temporary file beside it, flushed, then renamed over
 /// `path`, so a reader never sees half a file. Throws ReplayWriteError naming the path and the

@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-namespace quadpool::game {
+namespace quadpool::game::sim {
 
 /// Median, 99th percentile (nearest rank) and maximum of a set of samples.
 struct Percentiles {
@@ -40,4 +40,4 @@ inline Percentiles percentiles(std::span<const double> samples) {
   return sorted_percentiles(copy);
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::sim

@@ -20,7 +20,7 @@
 #include "engine/spatial/quad_tree.hpp"
 #include "common/scene/scene.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::sim {
 
 namespace {
 
@@ -377,7 +377,7 @@ std::size_t Simulation::remove_sprites(std::span<const std::uint32_t> sorted_ind
 }
 
 std::uint64_t Simulation::state_hash() const noexcept {
-  return game::state_hash(sprites_, ids_);
+  return game::sim::state_hash(sprites_, ids_);
 }
 
 std::uint64_t state_hash(std::span<const scene::Sprite> sprites,
@@ -427,4 +427,4 @@ double kinetic_energy(std::span<const scene::Sprite> sprites) noexcept {
   return energy;
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::sim

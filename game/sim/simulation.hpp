@@ -53,7 +53,7 @@
 #include "engine/spatial/quad_tree.hpp"
 #include "common/scene/scene.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::sim {
 
 /// Ticks after a start or reset in which heap allocations are expected: the first ticks grow the
 /// buffers and the pool. The runner's heap_allocs_per_tick and the demo's check skip them.
@@ -251,4 +251,4 @@ std::string format_hash(std::uint64_t hash);
 /// accumulated in double.
 double kinetic_energy(std::span<const scene::Sprite> sprites) noexcept;
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::sim

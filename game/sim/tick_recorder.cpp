@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace quadpool::game {
+namespace quadpool::game::sim {
 
 namespace {
 
@@ -114,4 +114,4 @@ std::optional<Percentiles> TickRecorder::warm_heap_allocations() const {
   return heap;
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::sim

@@ -16,7 +16,7 @@
 #include "game/sim/percentiles.hpp"
 #include "game/sim/simulation.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::sim {
 
 /// One sample: the phase times, the allocator and the heap allocations of the ticks it covers.
 struct TickSample {
@@ -93,4 +93,4 @@ class TickRecorder {
   std::array<std::vector<float>, 4> phase_ms_;  // integrate, rebuild, pairs, resolve
 };
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::sim

@@ -5,7 +5,7 @@
 #include <charconv>
 #include <system_error>
 
-namespace quadpool::game {
+namespace quadpool::game::util {
 
 std::optional<std::uint64_t> parse_decimal(std::string_view text) {
   const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) {
@@ -19,4 +19,4 @@ std::optional<std::uint64_t> parse_decimal(std::string_view text) {
   return value;
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::util

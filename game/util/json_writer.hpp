@@ -1,7 +1,8 @@
 #pragma once
 /// A minimal JSON writer shared by the headless runner's report and the demo's exit summary:
-/// objects, string keys, numbers, booleans, strings, null. Any string makes valid JSON: quotes,
-/// backslashes and control characters are escaped, and bytes that are not UTF-8 become U+FFFD.
+/// objects, arrays, string keys, numbers, booleans, strings, null. Any string makes valid JSON:
+/// quotes, backslashes and control characters are escaped, and bytes that are not UTF-8 become
+/// U+FFFD.
 
 #include <cstddef>
 #include <cstdint>
@@ -9,7 +10,7 @@
 
 #include <fmt/format.h>
 
-namespace quadpool::game {
+namespace quadpool::game::util {
 
 /// Usage: begin(); number("x", 1); begin("inner"); ...; end(); end(); then text().
 class JsonWriter {
@@ -22,6 +23,16 @@ class JsonWriter {
   }
   void end() {
     out_ += '}';
+    first_ = false;
+  }
+  /// Opens an array; its values are written with a null key (integer(nullptr, 3), begin()).
+  void begin_array(const char* key) {
+    comma(key);
+    out_ += '[';
+    first_ = true;
+  }
+  void end_array() {
+    out_ += ']';
     first_ = false;
   }
   void number(const char* key, double value) {
@@ -117,4 +128,4 @@ class JsonWriter {
   bool first_ = true;
 };
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::util

@@ -7,7 +7,7 @@
 
 #include "engine/core/log.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::util {
 namespace {
 
 spdlog::level::level_enum spdlog_level(LogLevel level) {
@@ -47,4 +47,4 @@ void send_engine_log_to_logger() {
   set_log_handler(&write_engine_message);
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::util

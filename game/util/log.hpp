@@ -6,7 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
-namespace quadpool::game {
+namespace quadpool::game::util {
 
 /// The process-wide game logger, created on first use. Thread-safe.
 spdlog::logger& logger();
@@ -16,4 +16,4 @@ spdlog::logger& logger();
 /// right before the abort). Call it once at start-up.
 void send_engine_log_to_logger();
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::util

@@ -9,11 +9,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <utility>
 
 #include "engine/core/assert.hpp"
 #include "game/util/shown_value.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::util {
 
 namespace {
 
@@ -62,39 +63,61 @@ void read_to_end(int fd, std::uint64_t reported, std::uint64_t max_bytes, Regula
 
 }  // namespace
 
-RegularFileRead read_regular_file(const std::string& path, std::uint64_t max_bytes) {
-  QUADPOOL_ASSERT(max_bytes < SIZE_MAX, "read_regular_file: the cap must leave room for one more byte");
-  RegularFileRead read;
+OpenedRegularFile::~OpenedRegularFile() {
+  if (fd_ >= 0) (void)::close(fd_);
+}
+
+OpenedRegularFile::OpenedRegularFile(OpenedRegularFile&& other) noexcept
+    : outcome(other.outcome),
+      size(other.size),
+      problem(std::move(other.problem)),
+      fd_(std::exchange(other.fd_, -1)) {}
+
+OpenedRegularFile open_regular_file(const std::string& path, std::uint64_t max_bytes) {
+  OpenedRegularFile opened;
   // O_NONBLOCK: opening a FIFO for reading must not wait for a writer. O_NOCTTY: a terminal
   // named by mistake must not become the controlling one.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     const int error = errno;
-    read.outcome = error == ENOENT ? RegularFileRead::Outcome::Missing
-                                   : RegularFileRead::Outcome::Unreadable;
+    opened.outcome = error == ENOENT ? RegularFileRead::Outcome::Missing
+                                     : RegularFileRead::Outcome::Unreadable;
     // A socket, or a device without a driver, cannot be opened at all (ENXIO, "No such device
     // or address"): what it is tells the user more.
     struct stat status {};
-    read.problem = error == ENXIO && ::stat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode)
-                       ? type_problem(status.st_mode)
-                       : "cannot open it: " + system_words(error);
-    return read;
+    opened.problem = error == ENXIO && ::stat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode)
+                         ? type_problem(status.st_mode)
+                         : "cannot open it: " + system_words(error);
+    return opened;
   }
   struct stat status {};
   if (::fstat(fd, &status) != 0) {
-    read.outcome = RegularFileRead::Outcome::Unreadable;
-    read.problem = "cannot inspect it: " + system_words(errno);
+    opened.outcome = RegularFileRead::Outcome::Unreadable;
+    opened.problem = "cannot inspect it: " + system_words(errno);
   } else if (!S_ISREG(status.st_mode)) {
-    read.outcome = RegularFileRead::Outcome::Unreadable;
-    read.problem = type_problem(status.st_mode);
-  } else if (static_cast<std::uint64_t>(status.st_size) > max_bytes) {
-    read.outcome = RegularFileRead::Outcome::Oversized;
-    read.size = static_cast<std::uint64_t>(status.st_size);
+    opened.outcome = RegularFileRead::Outcome::Unreadable;
+    opened.problem = type_problem(status.st_mode);
   } else {
-    read_to_end(fd, static_cast<std::uint64_t>(status.st_size), max_bytes, read);
+    opened.size = static_cast<std::uint64_t>(status.st_size);
+    if (opened.size > max_bytes) opened.outcome = RegularFileRead::Outcome::Oversized;
   }
-  (void)::close(fd);
+  if (opened.outcome == RegularFileRead::Outcome::Read) {
+    opened.fd_ = fd;
+  } else {
+    (void)::close(fd);
+  }
+  return opened;
+}
+
+RegularFileRead read_regular_file(const std::string& path, std::uint64_t max_bytes) {
+  QUADPOOL_ASSERT(max_bytes < SIZE_MAX, "read_regular_file: the cap must leave room for one more byte");
+  RegularFileRead read;
+  const OpenedRegularFile opened = open_regular_file(path, max_bytes);
+  read.outcome = opened.outcome;
+  read.problem = opened.problem;
+  if (opened.outcome == RegularFileRead::Outcome::Oversized) read.size = opened.size;
+  if (opened.fd() >= 0) read_to_end(opened.fd(), opened.size, max_bytes, read);
   return read;
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::util

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-namespace quadpool::game {
+namespace quadpool::game::util {
 
 /// What read_regular_file() found at a path.
 struct RegularFileRead {
@@ -28,6 +28,34 @@ struct RegularFileRead {
   std::string problem;
 };
 
+/// A regular file opened by open_regular_file(), for a caller that reads it in parts (a replay,
+/// decoded as it is read). Owns the descriptor: closed on destruction.
+class OpenedRegularFile {
+ public:
+  OpenedRegularFile() = default;
+  ~OpenedRegularFile();
+  OpenedRegularFile(OpenedRegularFile&& other) noexcept;
+  OpenedRegularFile& operator=(OpenedRegularFile&&) = delete;
+  OpenedRegularFile(const OpenedRegularFile&) = delete;
+  OpenedRegularFile& operator=(const OpenedRegularFile&) = delete;
+
+  /// Read: the file is open (fd() valid) and `size` is what fstat reported, at most the cap.
+  /// Otherwise fd() is -1 and `outcome`, `size` and `problem` say why, as in RegularFileRead.
+  RegularFileRead::Outcome outcome = RegularFileRead::Outcome::Read;
+  std::uint64_t size = 0;
+  std::string problem;
+  int fd() const noexcept { return fd_; }
+
+ private:
+  friend OpenedRegularFile open_regular_file(const std::string& path, std::uint64_t max_bytes);
+  int fd_ = -1;
+};
+
+/// Opens `path` as read_regular_file() does (never blocking, never taking a terminal) and checks
+/// on the open file that it is a regular file of at most `max_bytes` bytes, reading nothing.
+/// A file that reports size 0 (those in /proc) may hold more: read it to its end.
+OpenedRegularFile open_regular_file(const std::string& path, std::uint64_t max_bytes);
+
 /// Reads all of the regular file at `path` if it holds at most `max_bytes` bytes. Opens with
 /// O_NONBLOCK | O_NOCTTY | O_CLOEXEC, checks the type and the size with fstat on the open file,
 /// then reads until the end, so a file whose reported size is 0 (those in /proc) is read whole
@@ -37,4 +65,4 @@ struct RegularFileRead {
 /// the memory for a file within the cap is missing).
 RegularFileRead read_regular_file(const std::string& path, std::uint64_t max_bytes);
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::util

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-namespace quadpool::game {
+namespace quadpool::game::util {
 
 std::string shown_value(std::string_view text, std::size_t longest) {
   std::size_t cut = std::min(longest, text.size());
@@ -32,8 +32,12 @@ std::string shown_value(std::string_view text, std::size_t longest) {
   return out;
 }
 
+std::string shown_path(std::string_view path) {
+  return shown_value(path, kShownPathBytes);
+}
+
 std::string system_words(int error) {
   return std::generic_category().message(error);
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::util

@@ -8,24 +8,16 @@
 
 namespace quadpool::game::window {
 
-void AbExperiment::start(const SimulationConfig& subject, const Controls& controls,
+void AbExperiment::start(const sim::SimulationConfig& subject, const Controls& controls,
                          memory::AllocatorKind allocator) {
   running_ = true;
   cancelled_ = false;
-  elapsed_ms_ = 0;
-  leg_ = 0;
-  frames_in_leg_ = 0;
+  legs_.start(kLegs, kLegFrames);
   subject_ = subject;
-  for (std::vector<double>& frame_ms : frame_ms_) {
-    frame_ms.clear();
-    frame_ms.reserve(kLegFrames * kLegs / 2);
-  }
-  ticks_.clear();
-  ticks_.reserve(kLegFrames * kLegs);
   result_.reset();
   saved_controls_ = controls;
   saved_allocator_ = allocator;
-  logger().info(
+  util::logger().info(
       "A/B: {} scene, {} sprites, seed {}, tree depth {} leaf capacity {}, {} legs of {} "
       "frames",
       scene::scene_name(subject.scene.kind), subject.scene.sprites, subject.scene.seed,
@@ -33,36 +25,25 @@ void AbExperiment::start(const SimulationConfig& subject, const Controls& contro
 }
 
 AbExperiment::Next AbExperiment::record(const FrameSample& sample) {
-  if (!running_ || !sample.ticked) return Next::Continue;
-  const int mode = sample.tick.allocator == memory::AllocatorKind::Pool ? 0 : 1;
-  frame_ms_[mode].push_back(sample.total);
-  ticks_.record(sample.tick);
-  elapsed_ms_ += sample.total;
-  if (++frames_in_leg_ < kLegFrames) return Next::Continue;
-  frames_in_leg_ = 0;
+  if (!running_) return Next::Continue;
   // Every leg replays the same seeded scene from its start, in the other mode.
-  if (++leg_ < kLegs) return Next::NewLeg;
+  const Next next = legs_.record(sample);
+  if (next != Next::Done) return next;
 
   AbResult result;
+  static_cast<LegFigures&>(result) = legs_.figures();
   result.sprites = subject_.scene.sprites;
   result.seed = subject_.scene.seed;
   result.scene = subject_.scene.kind;
   result.tree_max_depth = subject_.tree_max_depth;
   result.tree_leaf_capacity = subject_.tree_leaf_capacity;
   result.settings = saved_controls_;
-  for (int m = 0; m < 2; ++m) {
-    const AllocatorSummary ticks =
-        ticks_.summary(m == 0 ? memory::AllocatorKind::Pool : memory::AllocatorKind::NewDelete);
-    result.frame_ms[m] = percentiles(frame_ms_[m]);
-    result.tick_ms[m] = ticks.tick_ms;
-    result.heap_allocations_per_tick[m] = ticks.warm_heap_allocations_mean;
-  }
   const std::string heap =
       result.heap_allocations_per_tick[0] && result.heap_allocations_per_tick[1]
           ? fmt::format("{:.1f} pool, {:.1f} new-delete", *result.heap_allocations_per_tick[0],
                         *result.heap_allocations_per_tick[1])
           : std::string("not counted");
-  logger().info(
+  util::logger().info(
       "A/B done ({} scene, {} sprites, seed {}): tick median / p99 {:.3f} / {:.3f} ms pool, {:.3f} "
       "/ "
       "{:.3f} ms new-delete (new-delete / pool {:.2f}x); frame median / p99 {:.2f} / {:.2f} ms "
@@ -80,20 +61,19 @@ void AbExperiment::cancel() noexcept {
   if (!running_) return;
   running_ = false;
   cancelled_ = true;
-  logger().info("A/B cancelled in leg {} of {}", leg_ + 1, kLegs);
+  util::logger().info("A/B cancelled in leg {} of {}", legs_.leg() + 1, kLegs);
 }
 
 double AbExperiment::seconds_left() const noexcept {
-  const std::uint64_t done = static_cast<std::uint64_t>(leg_) * kLegFrames + frames_in_leg_;
+  const std::uint64_t done = legs_.frames_done();
   if (!running_ || done == 0) return 0.0;
-  const std::uint64_t left = kLegs * kLegFrames - done;
-  return static_cast<double>(left) * elapsed_ms_ / static_cast<double>(done) / 1000.0;
+  const std::uint64_t left = legs_.frames_total() - done;
+  return static_cast<double>(left) * legs_.elapsed_ms() / static_cast<double>(done) / 1000.0;
 }
 
 float AbExperiment::progress() const noexcept {
   if (!running_) return result_ ? 1.0f : 0.0f;
-  return static_cast<float>(static_cast<std::uint64_t>(leg_) * kLegFrames + frames_in_leg_) /
-         static_cast<float>(kLegs * kLegFrames);
+  return static_cast<float>(legs_.frames_done()) / static_cast<float>(legs_.frames_total());
 }
 
 }  // namespace quadpool::game::window

@@ -29,6 +29,25 @@ void Camera::center_on(float world_x, float world_y, const ScreenRect& area) noe
   offset_y_ = area.y + 0.5f * area.h - world_y * scale_;
 }
 
+namespace {
+
+// The offset on one axis that keeps [area_lo, area_lo + area_len] inside the world's
+// [offset, offset + world_len] on screen, or centres the world when it is the shorter.
+float clamped_offset(float offset, float area_lo, float area_len, float world_len) noexcept {
+  if (world_len <= area_len) return area_lo + 0.5f * (area_len - world_len);
+  return std::clamp(offset, area_lo + area_len - world_len, area_lo);
+}
+
+}  // namespace
+
+void Camera::center_within(float world_x, float world_y, float world_side,
+                           const ScreenRect& area) noexcept {
+  center_on(world_x, world_y, area);
+  const float world_len = world_side * scale_;
+  offset_x_ = clamped_offset(offset_x_, area.x, area.w, world_len);
+  offset_y_ = clamped_offset(offset_y_, area.y, area.h, world_len);
+}
+
 spatial::Aabb Camera::visible_world(const ScreenRect& area) const noexcept {
   const ScreenPoint lo = to_world(area.x, area.y);
   const ScreenPoint hi = to_world(area.x + area.w, area.y + area.h);

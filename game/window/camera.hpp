@@ -36,6 +36,11 @@ class Camera {
   /// Puts the world point (world_x, world_y) at the centre of `area`, keeping the zoom: the
   /// game's chase camera.
   void center_on(float world_x, float world_y, const ScreenRect& area) noexcept;
+  /// center_on(), then moved back so that `area` shows no space past the world square
+  /// [0, world_side]^2 on an axis where the world is wider than the view; on an axis where it is
+  /// narrower, the world is centred on it. The game's chase camera near the world's edge.
+  void center_within(float world_x, float world_y, float world_side,
+                     const ScreenRect& area) noexcept;
 
   /// Moves the view by a mouse motion of (dx, dy) pixels.
   void pan(float dx, float dy) noexcept;

@@ -34,10 +34,10 @@ double FrameStats::recent_fps() const noexcept {
 }
 
 ModeSummary FrameStats::summary(memory::AllocatorKind kind) const {
-  const AllocatorSummary ticks = ticks_.summary(kind);
+  const sim::AllocatorSummary ticks = ticks_.summary(kind);
   ModeSummary s;
   s.frames = ticks.samples;
-  s.frame_ms = percentiles(ticked_frame_ms_[index(kind)]);
+  s.frame_ms = sim::percentiles(ticked_frame_ms_[index(kind)]);
   s.tick_ms = ticks.tick_ms;
   s.warm_ticks = ticks.warm_samples;
   s.warm_ticks_with_heap_allocations = ticks.warm_samples_with_heap_allocations;
@@ -45,12 +45,12 @@ ModeSummary FrameStats::summary(memory::AllocatorKind kind) const {
   return s;
 }
 
-Percentiles FrameStats::frame_ms() const {
-  return percentiles(all_frame_ms_);
+sim::Percentiles FrameStats::frame_ms() const {
+  return sim::percentiles(all_frame_ms_);
 }
 
 double FrameStats::render_median() const {
-  return percentiles(render_ms_).median;
+  return sim::percentiles(render_ms_).median;
 }
 
 }  // namespace quadpool::game::window

@@ -18,7 +18,7 @@ namespace quadpool::game::window {
 
 /// One frame, in milliseconds.
 struct FrameSample {
-  TickSample tick;  // the frame's ticks, summed; all zero when ticked is false (paused)
+  sim::TickSample tick;  // the frame's ticks, summed; all zero when ticked is false (paused)
   bool ticked = false;
   float render = 0;  // drawing, the overlay and presenting
   float total = 0;   // the whole frame, events included
@@ -27,7 +27,7 @@ struct FrameSample {
 /// Per-allocator figures over a run.
 struct ModeSummary {
   std::uint64_t frames = 0;  // frames whose tick used this allocator
-  Percentiles frame_ms, tick_ms;
+  sim::Percentiles frame_ms, tick_ms;
   std::uint64_t warm_ticks = 0;  // ticked frames past warm-up with a heap count
   std::uint64_t warm_ticks_with_heap_allocations = 0;
   std::uint64_t max_warm_tick_heap_allocations = 0;
@@ -38,7 +38,7 @@ class FrameStats {
   /// Frames the overlay's graph shows.
   static constexpr std::size_t kHistory = 300;
   /// Samples kept per allocator for the summary; later frames still count, but are not kept.
-  static constexpr std::size_t kMaxKeptSamples = TickRecorder::kMaxKept;
+  static constexpr std::size_t kMaxKeptSamples = sim::TickRecorder::kMaxKept;
 
   void record(const FrameSample& sample);
 
@@ -54,9 +54,9 @@ class FrameStats {
   double recent_fps() const noexcept;
 
   ModeSummary summary(memory::AllocatorKind kind) const;
-  Percentiles frame_ms() const;
+  sim::Percentiles frame_ms() const;
   /// Median of each tick phase over every ticked frame.
-  PhaseTimes phase_medians() const { return ticks_.phase_medians(); }
+  sim::PhaseTimes phase_medians() const { return ticks_.phase_medians(); }
   /// Median render time over every frame.
   double render_median() const;
 
@@ -64,7 +64,7 @@ class FrameStats {
   std::array<FrameSample, kHistory> ring_{};
   std::uint64_t count_ = 0;
   std::optional<FrameSample> last_ticked_;
-  TickRecorder ticks_;
+  sim::TickRecorder ticks_;
   std::array<std::vector<double>, 2> ticked_frame_ms_;  // [0] pool, [1] new-delete
   std::vector<double> all_frame_ms_, render_ms_;
 };

@@ -24,7 +24,7 @@ class SimRunner {
   /// tree on `allocator` with the game's default settings; `heap_counter` may be nullptr (then
   /// no allocation counts).
   SimRunner(const scene::SceneConfig& scene, memory::AllocatorKind allocator,
-            HeapCounter heap_counter, TaskSystem tasks = {});
+            sim::HeapCounter heap_counter, TaskSystem tasks = {});
 
   /// Replaces the scene with a new one of `sprites` (clamped) from `seed`, of the same kind, on
   /// the same allocator and tree settings.
@@ -39,17 +39,17 @@ class SimRunner {
   void set_tree_limits(int max_depth, int leaf_capacity);
   /// The allocator from the next tick on; a real change is counted and logged.
   void set_allocator(memory::AllocatorKind kind);
-  /// Runs this frame's ticks (one after a step, none while paused, `controls.speed` per frame on
-  /// average otherwise) and adds their phases and heap allocations to `sample`.
-  void tick_frame(Controls& controls, FrameSample& sample);
+  /// Runs this frame's ticks (one for a step, none while paused, `speed` per frame on average
+  /// while running) and adds their phases and heap allocations to `sample`.
+  void tick_frame(Pace pace, float speed, FrameSample& sample);
   /// Spawns `count` sprites within `spread` of world point (x, y).
   void spawn(float x, float y, std::size_t count, float spread);
 
-  const Simulation& sim() const noexcept { return *sim_; }
+  const sim::Simulation& sim() const noexcept { return *sim_; }
   /// The scene reset() last built: kind, seed and sprite count.
   const scene::SceneConfig& scene() const noexcept { return config_.scene; }
   /// The scene, the tree settings and the heap counter every reset uses.
-  const SimulationConfig& config() const noexcept { return config_; }
+  const sim::SimulationConfig& config() const noexcept { return config_; }
   std::uint64_t allocator_switches() const noexcept { return allocator_switches_; }
   /// Per sprite, 1 when its circle touched another in the last tick.
   std::span<const std::uint8_t> in_contact() const noexcept { return in_contact_; }
@@ -58,9 +58,9 @@ class SimRunner {
   void update_contacts();
   void rebuild_simulation();
 
-  std::unique_ptr<Simulation> sim_;
-  SimulationConfig config_;  // what the next reset builds (its allocator: the current one)
-  HeapWarmup warmup_;
+  std::unique_ptr<sim::Simulation> sim_;
+  sim::SimulationConfig config_;  // what the next reset builds (its allocator: the current one)
+  sim::HeapWarmup warmup_;
   std::uint64_t allocator_switches_ = 0;
   float tick_debt_ = 0;  // fractional ticks owed at speeds below 1
   std::vector<std::uint8_t> in_contact_;

@@ -74,7 +74,8 @@ void VertexStream::grow(std::uint64_t at_least_bytes) {
   allocator_.extend(added);
   capacity_ = new_capacity;
   ++grows_;
-  logger().info("vertex stream grew to {:.1f} MiB", static_cast<double>(capacity_) / (1 << 20));
+  util::logger().info("vertex stream grew to {:.1f} MiB",
+                      static_cast<double>(capacity_) / (1 << 20));
 }
 
 VertexStreamStats VertexStream::stats() const noexcept {

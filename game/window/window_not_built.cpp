@@ -4,9 +4,9 @@
 
 #include "game/window/window_options.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::window {
 
-int run_window(const WindowOptions& /*options*/) {
+int run_window(const WindowOptions& /*options*/, sim::HeapCounter /*heap_counter*/) {
   std::fputs(
       "quadpool: this build has no demo (it was configured with QUADPOOL_BUILD_DEMO=OFF, for "
       "machines without SDL2 and Dear ImGui); run 'quadpool --headless', or build the demo with "
@@ -15,4 +15,4 @@ int run_window(const WindowOptions& /*options*/) {
   return 2;
 }
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::window

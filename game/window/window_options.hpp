@@ -11,35 +11,48 @@
 
 #include "engine/core/task_system.hpp"
 #include "game/play/game_options.hpp"
+#include "game/sim/simulation.hpp"
 
-namespace quadpool::game {
+namespace quadpool::game::window {
 
 /// The demo's caps (named in --help).
 inline constexpr std::uint64_t kMaxFrames = 100'000'000;
 inline constexpr int kMinWindowWidth = 320, kMaxWindowWidth = 7680;
 inline constexpr int kMinWindowHeight = 240, kMaxWindowHeight = 4320;
+/// --ramp-to: the ramp's top, whose steps climb from a hundredth of it (so at 100 from 1).
+inline constexpr std::uint64_t kMinRampTop = 100, kDefaultRampTop = 1'000'000;
 
 struct WindowOptions {
   /// The flags the headless runner takes too: the scene and the field, --threads, and the
   /// game's --bot (attract mode), --storm, --record (the game since its last restart) and
   /// --replay (it decides the game).
   play::GameOptions game;
-  /// The workers the tick runs on: run_window() starts game.threads of them and sets this (the
-  /// default runs every task inline).
-  TaskSystem tasks{};
   int window_width = 1280;
   int window_height = 800;
   bool window_size_given = false;  // --window: that size; else the default, shrunk to the display
   std::optional<std::uint64_t> frames;  // quit after this many frames
   std::string screenshot;               // PNG or BMP of the last frame; empty for none
   bool vsync = true;
+  bool shake = true;  // --shake: the game's screen shake (off: the view stays still)
   bool ab = false;  // start an A/B run on the first frame (so --frames runs can record it)
+  bool ramp = false;  // start the ramp on the first frame (in the lab: --ramp opens it)
+  std::uint64_t ramp_to = kDefaultRampTop;  // the ramp's top, for --ramp and the key alike
   // The window opens on the game (see docs/window.md, "Two modes, one key apart", for why);
   // --lab opens the lab.
   bool lab = false;
+  /// $QUADPOOL_FRAME_TICKS (run_window() reads it): the game's ticks in every frame of a
+  /// scripted run, instead of 60 a second of wall time (window::FixedStep).
+  std::optional<int> frame_ticks;
+};
+
+/// What the window runs on besides its options: the program's runtime, not the command line's.
+struct WindowRuntime {
+  /// The workers the tick runs on: run_window() starts options.game.threads of them (the
+  /// default runs every task inline).
+  TaskSystem tasks{};
   /// Counts heap allocations (quadpool::heap_allocations when the executable links
   /// quadpool::heap_hook); nullptr: the overlay and the summary show no allocation counts.
-  std::uint64_t (*heap_counter)() noexcept = nullptr;
+  sim::HeapCounter heap_counter = nullptr;
 };
 
 /// Opens the window and runs until the user quits or `frames` have been drawn. Returns the
@@ -54,6 +67,6 @@ struct WindowOptions {
 /// allocator, the heap allocations of warm pool-mode ticks, the pool, the vertex stream. For
 /// scripted tests, $QUADPOOL_DEMO_KEYS="FRAME:KEY,..." (SDL key names, e.g. "100:A,200:A")
 /// injects key presses through SDL's event queue at the start of those frames.
-int run_window(const WindowOptions& options);
+int run_window(const WindowOptions& options, sim::HeapCounter heap_counter);
 
-}  // namespace quadpool::game
+}  // namespace quadpool::game::window

@@ -15,16 +15,18 @@
 
 #include "game/play/replay.hpp"
 
+namespace play = quadpool::game::play;
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data), size);
   try {
-    const quadpool::game::play::Replay replay = quadpool::game::play::decode_replay(bytes, "fuzz.qpr");
-    const std::vector<std::byte> again = quadpool::game::play::encode_replay(replay);
+    const play::Replay replay = play::decode_replay(bytes, "fuzz.qpr");
+    const std::vector<std::byte> again = play::encode_replay(replay);
     if (again.size() != size || std::memcmp(again.data(), data, size) != 0) {
       std::fprintf(stderr, "replay_fuzz: a decoded replay does not encode to the same bytes\n");
       std::abort();
     }
-  } catch (const quadpool::game::play::ReplayError& e) {
+  } catch (const play::ReplayError& e) {
     if (std::string(e.what()).rfind("fuzz.qpr: ", 0) != 0) {
       std::fprintf(stderr, "replay_fuzz: a message without the file's name: %s\n", e.what());
       std::abort();

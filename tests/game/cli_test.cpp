@@ -2,6 +2,8 @@
 // real executable (exit code 2 and one line on stderr that names the flag and the range).
 #include "game/cli.hpp"
 
+#include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -17,6 +19,7 @@
 #include "engine/memory/allocator_kind.hpp"
 #include "game/sim/simulation.hpp"
 #include "common/scene/scene.hpp"
+#include "tests/helpers/forked_child.hpp"
 #include "tests/helpers/run_quadpool.hpp"
 
 namespace quadpool::game {
@@ -31,7 +34,7 @@ TEST(CommandLine, NoFlagsRunsTheDemoWithItsDefaults) {
   const ParseResult r = parse({});
   ASSERT_TRUE(r.command.has_value()) << r.message;
   EXPECT_EQ(r.command->mode, CommandLine::Mode::Demo);
-  const WindowOptions defaults;
+  const window::WindowOptions defaults;
   EXPECT_EQ(r.command->demo.game.config.field.scene.sprites, defaults.game.config.field.scene.sprites);
   EXPECT_EQ(r.command->demo.window_width, defaults.window_width);
   EXPECT_TRUE(r.command->demo.vsync);
@@ -44,7 +47,7 @@ TEST(CommandLine, HeadlessFlagsAreAllParsed) {
              "--allocator", "new-delete", "--switch-allocator-every", "7", "--threads", "7",
              "--verify", "--json"});
   ASSERT_TRUE(r.command.has_value()) << r.message;
-  const HeadlessOptions& h = r.command->headless;
+  const headless::HeadlessOptions& h = r.command->headless;
   EXPECT_EQ(r.command->mode, CommandLine::Mode::Headless);
   EXPECT_EQ(h.game.config.field.scene.sprites, 1234u);
   EXPECT_EQ(h.ticks, 77u);
@@ -58,10 +61,11 @@ TEST(CommandLine, HeadlessFlagsAreAllParsed) {
 
 TEST(CommandLine, PlayAndReplayFlagsAreParsed) {
   const ParseResult play = parse({"--headless", "--play", "--bot", "--storm", "--record",
-                                  "game.qpr", "--ticks", "50", "--seed", "3"});
+                                  "game.qpr", "--ticks", "50", "--seed", "3", "--lives", "7"});
   ASSERT_TRUE(play.command.has_value()) << play.message;
   EXPECT_TRUE(play.command->headless.play);
   EXPECT_TRUE(play.command->headless.game.config.storm);
+  EXPECT_EQ(play.command->headless.game.config.lives, 7);
   EXPECT_EQ(play.command->headless.game.record, "game.qpr");
   EXPECT_TRUE(play.command->headless.game.replay.empty());
 
@@ -79,14 +83,20 @@ TEST(CommandLine, ThePlayFlagsWorkInTheWindowToo) {
   const ParseResult bot = parse({"--bot", "--storm", "--record", "game.qpr", "--ab"});
   ASSERT_TRUE(bot.command.has_value()) << bot.message;
   EXPECT_EQ(bot.command->mode, CommandLine::Mode::Demo);
-  EXPECT_TRUE(bot.command->demo.game.bot);
+  EXPECT_EQ(bot.command->demo.game.pilot, play::Pilot::Bot);
   EXPECT_TRUE(bot.command->demo.game.config.storm);
   EXPECT_TRUE(bot.command->demo.ab);
   EXPECT_FALSE(bot.command->demo.lab);
   EXPECT_EQ(bot.command->demo.game.record, "game.qpr");
+  const ParseResult masher = parse({"--pilot", "random"});
+  ASSERT_TRUE(masher.command.has_value()) << masher.message;
+  EXPECT_EQ(masher.command->demo.game.pilot, play::Pilot::Random);
+  const ParseResult idle = parse({"--headless", "--play", "--pilot", "idle"});
+  ASSERT_TRUE(idle.command.has_value()) << idle.message;
+  EXPECT_EQ(idle.command->headless.game.pilot, play::Pilot::Idle);
   const ParseResult play = parse({"--play", "--frames", "3"});
   ASSERT_TRUE(play.command.has_value()) << play.message;
-  EXPECT_FALSE(play.command->demo.game.bot);
+  EXPECT_EQ(play.command->demo.game.pilot, play::Pilot::Player);
   const ParseResult replay = parse({"--replay", "game.qpr", "--allocator", "new-delete"});
   ASSERT_TRUE(replay.command.has_value()) << replay.message;
   EXPECT_EQ(replay.command->demo.game.replay, "game.qpr");
@@ -96,12 +106,29 @@ TEST(CommandLine, ThePlayFlagsWorkInTheWindowToo) {
   EXPECT_TRUE(lab.command->demo.lab);
 }
 
+// --ramp starts the ramp at launch, in the lab; --ramp-to sets its top for --ramp and G alike.
+TEST(CommandLine, RampOpensTheLabAndRampToSetsItsTop) {
+  const ParseResult plain = parse({"--lab"});
+  ASSERT_TRUE(plain.command.has_value()) << plain.message;
+  EXPECT_FALSE(plain.command->demo.ramp);
+  EXPECT_EQ(plain.command->demo.ramp_to, 1'000'000u);
+  const ParseResult ramp = parse({"--ramp", "--ramp-to", "0500"});
+  ASSERT_TRUE(ramp.command.has_value()) << ramp.message;
+  EXPECT_TRUE(ramp.command->demo.ramp);
+  EXPECT_TRUE(ramp.command->demo.lab);
+  EXPECT_EQ(ramp.command->demo.ramp_to, 500u);  // decimal, not octal
+  const ParseResult key = parse({"--lab", "--ramp-to", "100"});
+  ASSERT_TRUE(key.command.has_value()) << key.message;
+  EXPECT_FALSE(key.command->demo.ramp);
+  EXPECT_EQ(key.command->demo.ramp_to, 100u);
+}
+
 TEST(CommandLine, DemoFlagsFillDemoOptions) {
   const ParseResult r =
       parse({"--sprites", "5000", "--seed", "9", "--allocator", "new-delete", "--window",
              "1920x1080", "--frames", "120", "--screenshot", "shot.PNG", "--vsync", "off"});
   ASSERT_TRUE(r.command.has_value()) << r.message;
-  const WindowOptions& d = r.command->demo;
+  const window::WindowOptions& d = r.command->demo;
   EXPECT_EQ(d.game.config.field.scene.sprites, 5000u);
   EXPECT_EQ(d.game.config.field.scene.seed, 9u);
   EXPECT_EQ(d.game.config.field.allocator, memory::AllocatorKind::NewDelete);
@@ -110,6 +137,8 @@ TEST(CommandLine, DemoFlagsFillDemoOptions) {
   EXPECT_EQ(d.frames, 120u);
   EXPECT_EQ(d.screenshot, "shot.PNG");
   EXPECT_FALSE(d.vsync);
+  EXPECT_TRUE(d.shake);
+  EXPECT_FALSE(parse({"--shake", "off"}).command->demo.shake);
 }
 
 TEST(CommandLine, SceneAndAbReachBothModes) {
@@ -137,6 +166,9 @@ TEST(CommandLine, HelpNamesEveryDefaultAndCap) {
         "--switch-allocator-every", "--verify", "--json", "--window", "--frames", "--screenshot",
         "--vsync", "default pool", "--scene", "uniform|clustered|mixed|streams", "default uniform",
         "--ab", "--threads", "1..256"}) {
+    EXPECT_NE(r.message.find(text), std::string::npos) << "help lacks '" << text << "'";
+  }
+  for (const char* text : {"--ramp", "--ramp-to N", "100..1000000", "(default 1000000)"}) {
     EXPECT_NE(r.message.find(text), std::string::npos) << "help lacks '" << text << "'";
   }
 }
@@ -207,6 +239,20 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--headless", "--scene"}, "--scene", "'uniform', 'clustered', 'mixed', 'streams'"},
       {{"--headless", "--ab"}, "--ab", "cannot be used with --headless"},
       {{"--ab=1"}, "--ab", "takes no value"},
+      // The ramp: its top in [100, 1000000], a demo flag of the lab's, alone among measurements.
+      {{"--ramp-to", "99"}, "--ramp-to", "[100, 1000000]"},
+      {{"--ramp-to", "1000001"}, "--ramp-to", "[100, 1000000]"},
+      {{"--ramp-to", "1e6"}, "--ramp-to", "[100, 1000000]"},
+      {{"--ramp-to", "-5"}, "--ramp-to", "[100, 1000000]"},
+      {{"--ramp-to"}, "--ramp-to", "[100, 1000000]"},
+      {{"--ramp-to="}, "--ramp-to", "[100, 1000000]"},
+      {{"--ramp-to", "500", "--ramp-to", "600"}, "--ramp-to", "more than once"},
+      {{"--ramp=1"}, "--ramp", "takes no value"},
+      {{"--headless", "--ramp"}, "--ramp", "cannot be used with --headless"},
+      {{"--headless", "--ramp-to", "1000"}, "--ramp-to", "cannot be used with --headless"},
+      {{"--ramp", "--ab"}, "--ramp", "cannot be used with --ab"},
+      {{"--ramp", "--bot"}, "--bot", "cannot be used with --ramp"},
+      {{"--ramp", "--replay", "r.qpr"}, "--replay", "cannot be used with --ramp"},
       // Each of these was accepted, or misreported, before.
       {{"--headless", "--json", "--json"}, "--json", "more than once"},
       {{"--headless", "--headless"}, "--headless", "more than once"},
@@ -231,10 +277,21 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--screenshot", "/proc/quadpool-shot.png"}, "--screenshot", "cannot be written"},
       {{"--screenshot", "/sys/quadpool-shot.png"}, "--screenshot", "cannot be written"},
       {{"--screenshot", too_long_screenshot_name().c_str()}, "--screenshot", "300 bytes long"},
-      // Play: headless has no player but the bot, and a replay decides its own game.
-      {{"--headless", "--play"}, "--play", "needs --bot"},
+      // Play: headless has no player but a pilot, and a replay decides its own game.
+      {{"--headless", "--play"}, "--play", "needs --pilot bot|random|idle (or --bot)"},
+      {{"--headless", "--play", "--pilot", "masher"}, "--pilot", "'bot', 'random' or 'idle'"},
+      {{"--headless", "--play", "--pilot", "player"}, "--pilot", "'bot', 'random' or 'idle'"},
+      {{"--headless", "--play", "--pilot", "bot", "--bot"}, "--bot", "give one of them"},
+      {{"--headless", "--pilot", "idle"}, "--pilot", "needs --play"},
+      {{"--lab", "--pilot", "idle"}, "--pilot", "cannot be used with --lab"},
+      {{"--replay", "r.qpr", "--pilot", "idle"}, "--pilot", "the replay file decides"},
       {{"--headless", "--bot"}, "--bot", "needs --play"},
       {{"--headless", "--storm"}, "--storm", "needs --play"},
+      {{"--headless", "--lives", "2"}, "--lives", "needs --play"},
+      {{"--headless", "--play", "--bot", "--lives", "0"}, "--lives", "[1, 9]"},
+      {{"--play", "--lives", "10"}, "--lives", "[1, 9]"},
+      {{"--lab", "--lives", "2"}, "--lives", "cannot be used with --lab"},
+      {{"--replay", "r.qpr", "--lives", "2"}, "--lives", "the replay file decides"},
       {{"--headless", "--record", "r.qpr"}, "--record", "needs --play"},
       {{"--lab", "--bot"}, "--bot", "cannot be used with --lab"},
       {{"--lab", "--replay", "r.qpr"}, "--replay", "cannot be used with --lab"},
@@ -244,8 +301,12 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--headless", "--play=1", "--bot"}, "--play", "takes no value"},
       {{"--headless", "--replay", "r.qpr", "--play", "--bot"}, "--play", "the replay file decides"},
       {{"--headless", "--replay", "r.qpr", "--seed", "3"}, "--seed", "the replay file decides"},
-      {{"--headless", "--replay", "r.qpr", "--scene", "mixed"}, "--scene", "the replay file decides"},
-      {{"--headless", "--replay", "r.qpr", "--sprites", "9"}, "--sprites", "the replay file decides"},
+      {{"--headless", "--replay", "r.qpr", "--scene", "mixed"},
+       "--scene",
+       "the replay file decides"},
+      {{"--headless", "--replay", "r.qpr", "--sprites", "9"},
+       "--sprites",
+       "the replay file decides"},
       {{"--headless", "--replay", "r.qpr", "--storm"}, "--storm", "the replay file decides"},
       {{"--headless", "--replay", "r.qpr", "--ticks", "9"}, "--ticks", "the replay file decides"},
       {{"--headless", "--replay", "r.qpr", "--record", "s.qpr"}, "--record", "is the record"},
@@ -260,7 +321,9 @@ const std::vector<BadInput>& bad_inputs() {
       {{"--headless", "--play", "--bot", "--record", "/no-such-quadpool-folder/r.qpr"},
        "--record",
        "'/no-such-quadpool-folder' is not a folder that exists"},
-      {{"--headless", "--play", "--bot", "--record", "/proc/quadpool.qpr"}, "--record", "cannot be written"},
+      {{"--headless", "--play", "--bot", "--record", "/proc/quadpool.qpr"},
+       "--record",
+       "cannot be written"},
   };
   return cases;
 }
@@ -447,6 +510,86 @@ TEST(CommandLine, AScreenshotNameThatIsALinkToNothingIsRefusedAndALinkToAFileAcc
   EXPECT_EQ(seen.output, refused.message + "\n");
 }
 
+// Another user's file in a sticky folder (/tmp): this user may write it, but not rename a new
+// file over it, which is how the replay is finished. Refused before the game, not after it.
+// As root, a forked child takes the identity of `nobody` to be that other user.
+TEST(CommandLine, ARecordThisUserMayWriteButNotReplaceInAStickyFolderIsRefusedAtStartUp) {
+  if (::geteuid() != 0) {
+    GTEST_SKIP() << "needs a file of another user in a sticky folder: run as root, which then "
+                    "becomes 'nobody' in a forked child";
+  }
+  const passwd* nobody = ::getpwnam("nobody");
+  if (nobody == nullptr) GTEST_SKIP() << "no user 'nobody' to become";
+  const auto base = scratch_folder();
+  const std::filesystem::path sticky = base / "sticky";
+  std::filesystem::create_directories(sticky);
+  ASSERT_EQ(::chmod(base.c_str(), 0755), 0);
+  ASSERT_EQ(::chmod(sticky.c_str(), 01777), 0);
+  const std::string theirs = (sticky / "theirs.qpr").string();
+  std::ofstream(theirs) << "root's file";
+  ASSERT_EQ(::chmod(theirs.c_str(), 0666), 0);  // anyone may write it, not replace it
+  const std::string said = test::in_child([&]() -> std::string {
+    if (::setgid(nobody->pw_gid) != 0 || ::setuid(nobody->pw_uid) != 0) return "skip: setuid";
+    const ParseResult r = parse({"--headless", "--play", "--bot", "--record", theirs.c_str()});
+    const ParseResult own =
+        parse({"--headless", "--play", "--bot", "--record", (sticky / "mine.qpr").c_str()});
+    return std::to_string(r.exit_code) + "|" + r.message + "|" +
+           (own.command.has_value() ? "own accepted" : own.message);
+  });
+  std::filesystem::remove_all(base);
+  if (said.rfind("skip: ", 0) == 0) GTEST_SKIP() << said;
+  EXPECT_EQ(said, "2|quadpool: --record '" + theirs + "' cannot be written: it belongs to "
+                  "another user in a sticky folder, where only its owner may replace it"
+                  "|own accepted");
+}
+
+// Two outputs that are one file: the last writer wins and the other is lost behind exit 0.
+TEST(CommandLine, TwoOutputsThatAreTheSameFileAreRefused) {
+  const auto base = scratch_folder();
+  const std::string same = (base / "same.png").string();
+  const std::string existing = (base / "existing.png").string();
+  const std::string linked = (base / "linked.qpr").string();
+  std::ofstream(existing) << "x";
+  std::filesystem::create_hard_link(existing, linked);
+  const ParseResult twice = parse({"--record", same.c_str(), "--screenshot", same.c_str()});
+  const std::string relative = "./" + std::filesystem::relative(same).string();
+  const ParseResult spelled = parse({"--record", same.c_str(), "--screenshot", relative.c_str()});
+  const ParseResult hard = parse({"--record", linked.c_str(), "--screenshot", existing.c_str()});
+  const ParseResult apart =
+      parse({"--record", (base / "a.qpr").c_str(), "--screenshot", (base / "b.png").c_str()});
+  std::filesystem::remove_all(base);
+  for (const ParseResult* r : {&twice, &spelled, &hard}) {
+    EXPECT_EQ(r->exit_code, 2) << r->message;
+    EXPECT_NE(r->message.find("--record and --screenshot name the same file"), std::string::npos)
+        << r->message;
+    EXPECT_EQ(r->message.find('\n'), std::string::npos) << r->message;
+  }
+  EXPECT_TRUE(apart.command.has_value()) << apart.message;
+}
+
+// `--record /dev/stdout --json > report.json`: the replay would be renamed over the report's
+// file, and the report written into a deleted file, with exit 0.
+TEST(Executable, ARecordOntoStandardOutputIsRefusedBeforeTheGame) {
+  const auto base = scratch_folder();
+  const std::string out = (base / "report.json").string();
+  // In braces: the helper's own redirections come after, and must not move this stdout.
+  const test::ProcessResult r = test::run_command(
+      std::string("{ '") + QUADPOOL_EXE +
+          "' --headless --play --bot --sprites 200 --ticks 5 --record /dev/stdout --json > '" +
+          out + "'; }",
+      test::Capture::Stderr);
+  // Where stdout is a pipe or a terminal, /dev/stdout is no regular file: refused as such.
+  const test::ProcessResult piped = test::run_quadpool(
+      "--headless --play --bot --sprites 200 --ticks 5 --record /dev/stdout --json",
+      test::Capture::Stderr);
+  EXPECT_EQ(piped.exit_code, 2) << piped.output;
+  std::filesystem::remove_all(base);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(r.output,
+            "quadpool: --record '/dev/stdout' is the standard output, where the report goes: "
+            "give it a file of its own\n");
+}
+
 // The same table through the real executable: what a user sees.
 TEST(Executable, BadInputExitsWithCodeTwoAndOneLineOnStderr) {
   for (const BadInput& c : bad_inputs()) {
@@ -523,14 +666,14 @@ TEST(Executable, AReportThatCannotBeWrittenGivesANonZeroExitAndAMessage) {
 // count the demo runs, and its log line and its --frames summary both say so (the demo once
 // ran 100 sprites for --sprites 1 while the log said 1).
 TEST(Executable, TheDemoRunsTheSmallestSpriteCountTheCommandLineAccepts) {
-  const std::string smallest = std::to_string(kMinSprites);
+  const std::string smallest = std::to_string(sim::kMinSprites);
   const test::ProcessResult r =
       run_bash("SDL_VIDEODRIVER=dummy \"$QUADPOOL\" --lab --sprites " + smallest +
                " --frames 2 --vsync off 1>&2; echo \"exit=$?\" >&2");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("demo: " + smallest + " sprites,"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("\"sprites\": " + smallest + ","), std::string::npos) << r.output;
-  const ParseResult below = parse({"--sprites", std::to_string(kMinSprites - 1).c_str()});
+  const ParseResult below = parse({"--sprites", std::to_string(sim::kMinSprites - 1).c_str()});
   EXPECT_EQ(below.exit_code, 2);
   EXPECT_NE(below.message.find("[" + smallest + ", "), std::string::npos) << below.message;
 }

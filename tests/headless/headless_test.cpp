@@ -34,20 +34,20 @@ std::map<std::string, std::string> run_json(const std::string& args) {
 TEST(Percentiles, MedianP99AndMaxFollowTheirDefinitions) {
   std::vector<double> samples;
   for (int i = 200; i >= 1; --i) samples.push_back(i);  // 1..200, given in reverse
-  const Percentiles p = percentiles(samples);
+  const sim::Percentiles p = sim::percentiles(samples);
   EXPECT_DOUBLE_EQ(p.median, 100.5);  // mean of the middle two
   EXPECT_DOUBLE_EQ(p.p99, 198.0);     // nearest rank: ceil(0.99 * 200) = 198th
   EXPECT_DOUBLE_EQ(p.max, 200.0);
-  const Percentiles one = percentiles(std::vector<double>{7.0});
+  const sim::Percentiles one = sim::percentiles(std::vector<double>{7.0});
   EXPECT_DOUBLE_EQ(one.median, 7.0);
   EXPECT_DOUBLE_EQ(one.p99, 7.0);
-  const Percentiles none = percentiles({});
+  const sim::Percentiles none = sim::percentiles({});
   EXPECT_DOUBLE_EQ(none.max, 0.0);
 }
 
 // A file name or a driver's name can hold any byte; the writer must still make valid JSON.
 std::string written(const std::string& value) {
-  JsonWriter json;
+  util::JsonWriter json;
   json.begin();
   json.string("k", value);
   json.end();
@@ -75,19 +75,20 @@ TEST(JsonWriter, KeepsUtf8AndReplacesBytesThatAreNotUtf8) {
 }
 
 TEST(HeadlessRunner, ReportMatchesTheSimulationItRan) {
-  HeadlessOptions options;
+  headless::HeadlessOptions options;
   options.game.config.field.scene.sprites = 800;
   options.ticks = 300;
   options.game.config.field.scene.seed = 21;
   options.verify = true;
-  const HeadlessOutcome outcome = run_ticks(options, &quadpool::heap_allocations, nullptr);
+  const headless::HeadlessOutcome outcome =
+      headless::run_ticks(options, &quadpool::heap_allocations, nullptr);
   ASSERT_TRUE(outcome.report.has_value()) << outcome.failure;
-  const HeadlessReport& r = *outcome.report;
+  const headless::HeadlessReport& r = *outcome.report;
 
-  SimulationConfig config;
+  sim::SimulationConfig config;
   config.scene.sprites = 800;
   config.scene.seed = 21;
-  Simulation sim(config);
+  sim::Simulation sim(config);
   for (int t = 0; t < 300; ++t) sim.step();
   EXPECT_EQ(r.state_hash, sim.state_hash());
   EXPECT_EQ(r.contacts_total, sim.contacts_total());
@@ -104,23 +105,25 @@ TEST(HeadlessRunner, ReportMatchesTheSimulationItRan) {
 TEST(HeadlessRunner, VerifyNamesTheTickAndThePairOfAMismatch) {
   const std::vector<spatial::Aabb> boxes = {{0, 0, 2, 2}, {1, 1, 3, 3}, {9, 9, 10, 10}};
   spatial::PairChecker checker;
-  EXPECT_FALSE(verify_tick(checker, 5, boxes, std::vector<spatial::Pair>{{0, 1}}).has_value());
-  const auto missing = verify_tick(checker, 41, boxes, std::vector<spatial::Pair>{});
+  EXPECT_FALSE(
+      headless::verify_tick(checker, 5, boxes, std::vector<spatial::Pair>{{0, 1}}).has_value());
+  const auto missing = headless::verify_tick(checker, 41, boxes, std::vector<spatial::Pair>{});
   ASSERT_TRUE(missing.has_value());
   EXPECT_NE(missing->find("tick 41"), std::string::npos) << *missing;
   EXPECT_NE(missing->find("pair (0, 1) missing"), std::string::npos) << *missing;
-  const auto spurious = verify_tick(checker, 7, boxes, std::vector<spatial::Pair>{{0, 1}, {1, 2}});
+  const auto spurious =
+      headless::verify_tick(checker, 7, boxes, std::vector<spatial::Pair>{{0, 1}, {1, 2}});
   ASSERT_TRUE(spurious.has_value());
   EXPECT_NE(spurious->find("tick 7: pair (1, 2)"), std::string::npos) << *spurious;
   EXPECT_EQ(spurious->find('\n'), std::string::npos);
 }
 
 TEST(HeadlessRunner, SwitchingSplitsTheTicksBetweenTheAllocators) {
-  HeadlessOptions options;
+  headless::HeadlessOptions options;
   options.game.config.field.scene.sprites = 300;
   options.ticks = 100;
   options.switch_allocator_every = 7;
-  const HeadlessOutcome outcome = run_ticks(options, nullptr, nullptr);
+  const headless::HeadlessOutcome outcome = headless::run_ticks(options, nullptr, nullptr);
   ASSERT_TRUE(outcome.report.has_value());
   // Ticks 0-6 pool, 7-13 new-delete, ...: 98 ticks in 14 runs of 7, then 2 pool ticks.
   EXPECT_EQ(outcome.report->pool_ticks.samples, 7u * 7u + 2u);
@@ -201,12 +204,12 @@ TEST(Executable, StateHashIsTheSameForPoolNewDeleteAndSwitchingEverySeven) {
   EXPECT_EQ(run_json(run + " --switch-allocator-every 7")["state_hash"], pool);
 
   // And the runner's hash is the Simulation API's.
-  SimulationConfig config;
+  sim::SimulationConfig config;
   config.scene.sprites = 1000;
   config.scene.seed = 77;
-  Simulation sim(config);
+  sim::Simulation sim(config);
   for (int t = 0; t < 200; ++t) sim.step();
-  EXPECT_EQ(format_hash(sim.state_hash()), pool);
+  EXPECT_EQ(sim::format_hash(sim.state_hash()), pool);
 }
 
 class ExecutableScene : public ::testing::TestWithParam<scene::SceneKind> {};
@@ -221,11 +224,11 @@ TEST_P(ExecutableScene, NamesTheSceneAndHashesAgreeForPoolNewDeleteAndSwitchingW
   EXPECT_EQ(run_json(run + " --switch-allocator-every 7")["state_hash"], pool["state_hash"]);
 
   // The runner ran that scene, not another: its hash is the Simulation API's for the kind.
-  SimulationConfig config;
+  sim::SimulationConfig config;
   config.scene = {.seed = 9, .sprites = 2000, .kind = GetParam()};
-  Simulation sim(config);
+  sim::Simulation sim(config);
   for (int t = 0; t < 120; ++t) sim.step();
-  EXPECT_EQ(format_hash(sim.state_hash()), pool["state_hash"]);
+  EXPECT_EQ(sim::format_hash(sim.state_hash()), pool["state_hash"]);
 
   const test::ProcessResult summary = test::run_quadpool(
       "--headless --scene " + name + " --sprites 300 --ticks 5", test::Capture::Stdout);

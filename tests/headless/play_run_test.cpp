@@ -57,6 +57,22 @@ struct TempFile {
   std::string quoted() const { return "'" + path.string() + "'"; }
 };
 
+// --pilot idle headless: the JSON's game log has one score and one length per finished game,
+// and a wave list whose first entry is wave 1.
+TEST(PlayRun, TheIdlePilotsGamesAreLoggedOneEntryPerFinishedGame) {
+  const Json json = run_json("--play --pilot idle --sprites 600 --ticks 4000 --seed 2");
+  const std::uint64_t finished = number(json, "game.games_finished");
+  EXPECT_GE(finished, 2u) << "an idle ship should not last 2,000 ticks in this field";
+  EXPECT_EQ(number(json, "game.scores"), finished) << "the array's length";
+  EXPECT_EQ(number(json, "game.lengths_ticks"), finished);
+  for (std::uint64_t i = 0; i < finished; ++i) {
+    EXPECT_EQ(number(json, "game.scores." + std::to_string(i)), 0u);
+    EXPECT_GT(number(json, "game.lengths_ticks." + std::to_string(i)), 0u);
+  }
+  EXPECT_GE(number(json, "game.waves"), 1u);
+  EXPECT_EQ(number(json, "game.waves.0.wave"), 1u);
+}
+
 TEST(PlayRun, TheBotScoresAndEveryTypeCountsAddUp) {
   const Json json = run_json(kGame);
   EXPECT_GT(number(json, "game.score"), 0u) << "the bot never scored";
@@ -167,8 +183,8 @@ TEST(PlayRun, AGameRecordedByTheBaselineBuildReplaysToItsHashOnThisBuild) {
       std::string(QUADPOOL_SOURCE_DIR) + "/tests/game/data/bot_game_gcc_baseline.qpr";
   const Json json = run_json("--replay '" + file + "'");
   EXPECT_EQ(json.at("game.replay.matches"), "true");
-  EXPECT_EQ(json.at("state_hash"), "6607c195ad3fb0bf");
-  EXPECT_EQ(json.at("game.score"), "4860");
+  EXPECT_EQ(json.at("state_hash"), "60beb881c7e531dd");
+  EXPECT_EQ(json.at("game.score"), "2452");
 }
 
 TEST(PlayRun, AReplayThatMissesItsHashSaysSoAndExitsOne) {
@@ -248,12 +264,12 @@ TEST(PlayRun, AReplayWhoseSpritesCoverFarMoreThanTheWorldExitsTwoAtOnce) {
 TEST(PlayRun, ARecordThatCannotBeWrittenExitsOneNamingTheFileAndStillReports) {
   // The command line refuses such a path up front; a folder that disappears during the run
   // reaches the writer, as this one does when the run is called directly.
-  HeadlessOptions options;
+  headless::HeadlessOptions options;
   options.play = true;
   options.game.config.field.scene.sprites = 300;
   options.ticks = 20;
   options.game.record = "/no-such-quadpool-folder/game.qpr";
-  const HeadlessOutcome outcome = run_play(options, nullptr, nullptr);
+  const headless::HeadlessOutcome outcome = headless::run_play(options, nullptr, nullptr);
   EXPECT_EQ(outcome.exit_code, 1);
   EXPECT_NE(outcome.failure.find(options.game.record), std::string::npos) << outcome.failure;
   ASSERT_TRUE(outcome.report.has_value());

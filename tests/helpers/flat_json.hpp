@@ -9,9 +9,10 @@
 
 namespace quadpool::test {
 
-// A strict reader for the JSON subset the runner writes (objects, strings without escapes
-// other than \" and \\, numbers, true, false, null). It flattens nested keys with dots:
-// {"tick_ms": {"median": 1}} gives "tick_ms.median" -> "1". Anything else fails the parse.
+// A strict reader for the JSON subset the runner writes (objects, arrays, strings without
+// escapes other than \" and \\, numbers, true, false, null). It flattens nested keys with dots:
+// {"tick_ms": {"median": 1}} gives "tick_ms.median" -> "1", {"scores": [5, 7]} gives
+// "scores" -> "2", "scores.0" -> "5", "scores.1" -> "7". Anything else fails the parse.
 class FlatJson {
  public:
   static std::optional<std::map<std::string, std::string>> parse(const std::string& text) {
@@ -55,36 +56,55 @@ class FlatJson {
       if (!key || !eat(':')) return false;
       const std::string path = prefix.empty() ? *key : prefix + "." + *key;
       if (values_.count(path) != 0) return false;  // duplicate key
-      skip_space();
-      if (pos_ < text_.size() && text_[pos_] == '{') {
-        values_[path] = "{}";
-        if (!object(path)) return false;
-      } else if (pos_ < text_.size() && text_[pos_] == '"') {
-        const auto value = string();
-        if (!value) return false;
-        values_[path] = *value;
-      } else {
-        const std::size_t start = pos_;
-        while (pos_ < text_.size() &&
-               (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.' ||
-                text_[pos_] == '-' || text_[pos_] == '+')) {
-          ++pos_;
-        }
-        const std::string value = text_.substr(start, pos_ - start);
-        if (value.empty()) return false;
-        if (value != "true" && value != "false" && value != "null") {
-          std::size_t used = 0;
-          try {
-            (void)std::stod(value, &used);
-          } catch (...) {
-            return false;
-          }
-          if (used != value.size()) return false;
-        }
-        values_[path] = value;
-      }
+      if (!value(path)) return false;
     } while (eat(','));
     return eat('}');
+  }
+  // An array's elements are "path.0", "path.1", ...; "path" holds its length.
+  bool array(const std::string& path) {
+    if (!eat('[')) return false;
+    std::size_t n = 0;
+    if (!eat(']')) {
+      do {
+        if (!value(path + "." + std::to_string(n++))) return false;
+      } while (eat(','));
+      if (!eat(']')) return false;
+    }
+    values_[path] = std::to_string(n);
+    return true;
+  }
+  bool value(const std::string& path) {
+    skip_space();
+    if (pos_ < text_.size() && text_[pos_] == '{') {
+      values_[path] = "{}";
+      return object(path);
+    }
+    if (pos_ < text_.size() && text_[pos_] == '[') return array(path);
+    if (pos_ < text_.size() && text_[pos_] == '"') {
+      const auto text = string();
+      if (!text) return false;
+      values_[path] = *text;
+      return true;
+    }
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.' ||
+            text_[pos_] == '-' || text_[pos_] == '+')) {
+      ++pos_;
+    }
+    const std::string scalar = text_.substr(start, pos_ - start);
+    if (scalar.empty()) return false;
+    if (scalar != "true" && scalar != "false" && scalar != "null") {
+      std::size_t used = 0;
+      try {
+        (void)std::stod(scalar, &used);
+      } catch (...) {
+        return false;
+      }
+      if (used != scalar.size()) return false;
+    }
+    values_[path] = scalar;
+    return true;
   }
 
   const std::string& text_;

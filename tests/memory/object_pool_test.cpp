@@ -12,30 +12,16 @@
 
 #include "engine/core/random.hpp"
 #include "tests/helpers/assert_throws.hpp"
+#include "tests/helpers/counted.hpp"
 #include "tests/helpers/pool_counts.hpp"
 #include "tests/helpers/skip.hpp"
 
 namespace quadpool::memory {
 namespace {
 
+using test::Counted;
 using test::LifetimeCounter;
-
-struct Counted {
-  explicit Counted(int v) : value(v) { ++LifetimeCounter::constructed; }
-  ~Counted() { ++LifetimeCounter::destroyed; }
-  Counted(const Counted&) = delete;
-  Counted& operator=(const Counted&) = delete;
-  int value;
-};
-
-struct ThrowsWhenAsked {
-  explicit ThrowsWhenAsked(bool fail) {
-    if (fail) throw std::runtime_error("constructor failed");
-    ++LifetimeCounter::constructed;
-  }
-  ~ThrowsWhenAsked() { ++LifetimeCounter::destroyed; }
-  char payload[40];
-};
+using test::ThrowsWhenAsked;
 
 struct alignas(64) CacheLine {
   std::uint64_t words[8];

@@ -21,29 +21,15 @@
 #include "engine/memory/allocator_kind.hpp"
 #include "engine/memory/handle.hpp"
 #include "tests/helpers/assert_throws.hpp"
+#include "tests/helpers/counted.hpp"
 #include "tests/helpers/skip.hpp"
 
 namespace quadpool::memory {
 namespace {
 
+using test::Counted;
 using test::LifetimeCounter;
-
-struct Counted {
-  explicit Counted(int v) : value(v) { ++LifetimeCounter::constructed; }
-  ~Counted() { ++LifetimeCounter::destroyed; }
-  Counted(const Counted&) = delete;
-  Counted& operator=(const Counted&) = delete;
-  int value;
-};
-
-struct ThrowsWhenAsked {
-  explicit ThrowsWhenAsked(bool fail) {
-    if (fail) throw std::runtime_error("constructor failed");
-    ++LifetimeCounter::constructed;
-  }
-  ~ThrowsWhenAsked() { ++LifetimeCounter::destroyed; }
-  char payload[40];
-};
+using test::ThrowsWhenAsked;
 
 struct alignas(128) Wide {
   char bytes[200];

@@ -9,6 +9,7 @@
 
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -114,7 +115,7 @@ TEST_F(HighScore, TheDefaultPathFollowsXdgDataHomeWhenAbsoluteElseHomeElseNone) 
     set_environment("HOME", c.home);
     SCOPED_TRACE("XDG_DATA_HOME=" + c.xdg_data_home.value_or("(unset)") +
                  " HOME=" + c.home.value_or("(unset)"));
-    EXPECT_EQ(default_high_score_path(), c.expected);
+    EXPECT_EQ(play::default_high_score_path(), c.expected);
   }
 }
 
@@ -143,7 +144,7 @@ TEST_F(HighScore, WithoutADataFolderOneInfoLineSaysWhichVariableIsRelative) {
     SCOPED_TRACE("XDG_DATA_HOME=" + c.xdg_data_home.value_or("(unset)") +
                  " HOME=" + c.home.value_or("(unset)"));
     logged().clear();
-    HighScoreFile high_score(default_high_score_path());
+    play::HighScoreFile high_score(play::default_high_score_path());
     EXPECT_EQ(high_score.path(), "");
     EXPECT_EQ(logged_at(LogLevel::Info),
               std::vector<std::string>{"no data folder (" + c.reason +
@@ -156,7 +157,7 @@ TEST_F(HighScore, WithoutADataFolderOneInfoLineSaysWhichVariableIsRelative) {
   set_environment("XDG_DATA_HOME", std::nullopt);
   set_environment("HOME", "/home/me");
   logged().clear();
-  const HighScoreFile chosen("");
+  const play::HighScoreFile chosen("");
   EXPECT_EQ(logged_at(LogLevel::Info),
             std::vector<std::string>{
                 "no data folder (none given): the high score is kept in memory only"});
@@ -169,20 +170,20 @@ TEST_F(HighScore, TheTextRoundTripsEveryScoreAndEveryProperPrefixIsRefused) {
   std::vector<std::uint64_t> scores = {0, 1, 9, 10, UINT64_MAX - 1, UINT64_MAX};
   for (int i = 0; i < 200; ++i) scores.push_back(random() >> (random() % 64));
   for (const std::uint64_t score : scores) {
-    const std::string text = high_score_file_text(score);
+    const std::string text = play::high_score_file_text(score);
     ASSERT_LE(text.size(), 43u);
-    const ParsedHighScore parsed = parse_high_score(text);
+    const play::ParsedHighScore parsed = play::parse_high_score(text);
     ASSERT_EQ(parsed.problem, "") << text;
     ASSERT_EQ(parsed.score, score);
     for (std::size_t length = 0; length < text.size(); ++length) {
-      ASSERT_NE(parse_high_score(text.substr(0, length)).problem, "") << "prefix " << length;
+      ASSERT_NE(play::parse_high_score(text.substr(0, length)).problem, "") << "prefix " << length;
     }
   }
-  EXPECT_EQ(high_score_file_text(12345), "quadpool high score 1\n12345\n");
+  EXPECT_EQ(play::high_score_file_text(12345), "quadpool high score 1\n12345\n");
 }
 
 TEST_F(HighScore, AMissingFileIsAFirstGameWithoutAWarning) {
-  const HighScoreFile high_score(file_.string());
+  const play::HighScoreFile high_score(file_.string());
   EXPECT_EQ(high_score.best(), 0u);
   EXPECT_EQ(high_score.load_problem(), "");
   EXPECT_EQ(high_score.path(), file_.string());
@@ -194,7 +195,7 @@ TEST_F(HighScore, AMissingFileIsAFirstGameWithoutAWarning) {
 
 TEST_F(HighScore, AGoodFileIsReadWithoutAWarning) {
   write_file(file_, "quadpool high score 1\n0042\n");
-  const HighScoreFile high_score(file_.string());
+  const play::HighScoreFile high_score(file_.string());
   EXPECT_EQ(high_score.best(), 42u);
   EXPECT_EQ(high_score.load_problem(), "");
   EXPECT_TRUE(logged_at(LogLevel::Warning).empty());
@@ -208,7 +209,7 @@ void expect_ignored(const fs::path& file, const std::string& problem) {
   const bool regular = fs::is_regular_file(file, ignored);
   const std::string before = regular ? test::contents(file) : "";
   logged().clear();
-  const HighScoreFile high_score(file.string());
+  const play::HighScoreFile high_score(file.string());
   EXPECT_EQ(high_score.best(), 0u);
   EXPECT_EQ(high_score.load_problem().rfind(problem, 0), 0u)
       << "'" << high_score.load_problem() << "' does not start with '" << problem << "'";
@@ -247,7 +248,7 @@ TEST_F(HighScore, EveryKindOfDamagedFileIsIgnoredWithExactlyOneWarning) {
       {head + std::string("5\0", 2) + "\n", "damaged: the score '5\\x00'"},
       {head + "5\n6\n", "damaged: 2 unexpected byte(s) after the score line"},
       {head + "5\n\n", "damaged: 1 unexpected byte(s) after the score line"},
-      {std::string(kMaxHighScoreFileBytes + 1, '7'),
+      {std::string(play::kMaxHighScoreFileBytes + 1, '7'),
        "oversized: 257 bytes, a high score file holds at most 256"},
       {head + std::string(1 << 20, '9') + "\n", "oversized: 1048599 bytes"},
   };
@@ -273,7 +274,7 @@ TEST_F(HighScore, AFolderAFifoOrAFileAboveItIsIgnoredWithOneWarningAndNothingBlo
 TEST_F(HighScore, AFileThatCouldNotBeReadIsNeverWrittenOver) {
   const fs::path fifo = dir_ / "fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
-  HighScoreFile high_score(fifo.string());
+  play::HighScoreFile high_score(fifo.string());
   logged().clear();
   const std::string said = high_score.submit(10);
   EXPECT_EQ(said.rfind("high score not saved: " + fifo.string() + ": it could not be read", 0), 0u)
@@ -288,20 +289,20 @@ TEST_F(HighScore, AFileWithoutReadPermissionIsIgnoredWithOneWarning) {
   write_file(file_, "quadpool high score 1\n7\n");
   fs::permissions(file_, fs::perms::none);
   expect_ignored(file_, std::string("unreadable: cannot open it: ") + std::strerror(EACCES));
-  EXPECT_NE(HighScoreFile(file_.string()).submit(8), "");
+  EXPECT_NE(play::HighScoreFile(file_.string()).submit(8), "");
   fs::permissions(file_, fs::perms::owner_read);
   EXPECT_EQ(test::contents(file_), "quadpool high score 1\n7\n") << "a score was written over";
 }
 
 TEST_F(HighScore, AScoreThatDoesNotBeatTheBestWritesNothing) {
-  HighScoreFile fresh(file_.string());
+  play::HighScoreFile fresh(file_.string());
   EXPECT_EQ(fresh.submit(0), "");
   EXPECT_TRUE(test::names_in(dir_).empty()) << "a score of 0 wrote a file";
 
   write_file(file_, "quadpool high score 1\n100\n");
   fs::last_write_time(file_, fs::file_time_type::clock::now() - std::chrono::hours(1));
   const auto written_at = fs::last_write_time(file_);
-  HighScoreFile high_score(file_.string());
+  play::HighScoreFile high_score(file_.string());
   EXPECT_EQ(high_score.submit(99), "");
   EXPECT_EQ(high_score.submit(100), "");
   EXPECT_EQ(high_score.best(), 100u);
@@ -312,7 +313,7 @@ TEST_F(HighScore, AScoreThatDoesNotBeatTheBestWritesNothing) {
 
 TEST_F(HighScore, AHigherScoreIsSavedInNewFoldersAndReadBackByTheNextGame) {
   const fs::path file = dir_ / "data" / "quadpool" / "high_score";
-  HighScoreFile high_score(file.string());
+  play::HighScoreFile high_score(file.string());
   EXPECT_EQ(high_score.submit(41), "");
   EXPECT_EQ(high_score.submit(UINT64_MAX), "");
   EXPECT_EQ(high_score.best(), UINT64_MAX);
@@ -324,21 +325,21 @@ TEST_F(HighScore, AHigherScoreIsSavedInNewFoldersAndReadBackByTheNextGame) {
     EXPECT_EQ(status.st_mode & 0777, 0700u) << folder << ": the XDG spec's mode";
   }
   EXPECT_TRUE(logged_at(LogLevel::Warning).empty());
-  const HighScoreFile next_game(file.string());
+  const play::HighScoreFile next_game(file.string());
   EXPECT_EQ(next_game.best(), UINT64_MAX);
   EXPECT_EQ(next_game.load_problem(), "");
 }
 
 TEST_F(HighScore, ADamagedFileIsReplacedByTheFirstSave) {
   write_file(file_, "quadpool high score 1\n-3\n");
-  HighScoreFile high_score(file_.string());
+  play::HighScoreFile high_score(file_.string());
   ASSERT_EQ(high_score.best(), 0u);
   EXPECT_EQ(high_score.submit(1), "");
-  EXPECT_EQ(HighScoreFile(file_.string()).best(), 1u);
+  EXPECT_EQ(play::HighScoreFile(file_.string()).best(), 1u);
 }
 
 TEST_F(HighScore, WithoutAPathTheScoreIsKeptInMemory) {
-  HighScoreFile high_score("");
+  play::HighScoreFile high_score("");
   EXPECT_EQ(high_score.submit(5), "");
   EXPECT_EQ(high_score.best(), 5u);
   EXPECT_TRUE(logged_at(LogLevel::Warning).empty());
@@ -348,7 +349,7 @@ TEST_F(HighScore, WithoutAPathTheScoreIsKeptInMemory) {
 TEST_F(HighScore, ASaveWhoseFolderCannotBeMadeSaysWhyOnceAndKeepsTheScore) {
   write_file(dir_ / "plain", "a file where a folder should be");
   const fs::path file = dir_ / "plain" / "quadpool" / "high_score";
-  HighScoreFile high_score(file.string());
+  play::HighScoreFile high_score(file.string());
   logged().clear();
   const std::string said = high_score.submit(10);
   EXPECT_EQ(said.rfind("high score not saved: " + file.string() + ": ", 0), 0u) << said;
@@ -362,7 +363,7 @@ TEST_F(HighScore, ASaveToAReadOnlyFolderKeepsTheOldFile) {
   if (::geteuid() == 0) GTEST_SKIP() << "root writes anywhere; the read-only tmpfs test covers it";
   write_file(file_, "quadpool high score 1\n100\n");
   fs::permissions(dir_, fs::perms::owner_read | fs::perms::owner_exec);
-  HighScoreFile high_score(file_.string());
+  play::HighScoreFile high_score(file_.string());
   const std::string said = high_score.submit(200);
   fs::permissions(dir_, fs::perms::owner_all);
   EXPECT_EQ(said, "high score not saved: " + file_.string() +
@@ -377,9 +378,10 @@ TEST_F(HighScore, ASaveToAReadOnlyFolderKeepsTheOldFile) {
 std::string submit_in_child(const fs::path& dir, const std::function<std::string()>& prepare) {
   return test::in_child([&]() -> std::string {
     const fs::path file = dir / "high_score";
-    if (HighScoreFile(file.string()).submit(100) != "") return "the old file could not be written";
+    if (play::HighScoreFile(file.string()).submit(100) != "")
+      return "the old file could not be written";
     if (std::string problem = prepare(); !problem.empty()) return problem;
-    HighScoreFile high_score(file.string());
+    play::HighScoreFile high_score(file.string());
     const std::string said = high_score.submit(200);
     std::string names;
     for (const std::string& name : test::names_in(dir)) names += name + " ";
@@ -429,6 +431,68 @@ TEST_F(HighScore, ASaveToAReadOnlyFileSystemKeepsTheOldFileAndSaysWhyEvenForRoot
   if (result.rfind("skip: ", 0) == 0) GTEST_SKIP() << result;
   EXPECT_EQ(result, expected_failure(dir_, std::string("cannot create a file in its folder: ") +
                                                std::strerror(EROFS)));
+}
+
+// Games that overlap each read the file at start-up; the one that finishes last must not write
+// its lower score over a better one saved meanwhile. Each game here is a process of its own,
+// all reading the empty file first; the best finishes first and the lower ones after it, in
+// turn, each a few milliseconds after the one before (so that without the merge the last,
+// lowest score would be the one left), and some finish at the same moment.
+TEST_F(HighScore, OverlappingGamesKeepTheBestScoreWhicheverFinishesLast) {
+  constexpr int kGames = 12;
+  std::vector<pid_t> games;
+  int ready[2], go[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  ASSERT_EQ(::pipe(go), 0);
+  for (int game = 0; game < kGames; ++game) {
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0) << std::strerror(errno);
+    if (pid == 0) {
+      play::HighScoreFile high_score(file_.string());  // every game starts from the empty file
+      char byte = 'r';
+      (void)!::write(ready[1], &byte, 1);
+      (void)!::read(go[0], &byte, 1);  // all start their end together
+      ::usleep(static_cast<useconds_t>(5000 * (game / 2)));  // the best first, two at a time
+      const std::string said = high_score.submit(static_cast<std::uint64_t>(1000 - game));
+      ::_exit(said.empty() ? 0 : 1);
+    }
+    games.push_back(pid);
+  }
+  char byte = 0;
+  for (int game = 0; game < kGames; ++game) ASSERT_EQ(::read(ready[0], &byte, 1), 1);
+  const std::string all(kGames, 'g');
+  ASSERT_EQ(::write(go[1], all.data(), all.size()), static_cast<ssize_t>(all.size()));
+  for (const pid_t pid : games) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a save failed";
+  }
+  for (const int fd : {ready[0], ready[1], go[0], go[1]}) ::close(fd);
+  EXPECT_EQ(test::contents(file_), "quadpool high score 1\n1000\n");
+  EXPECT_EQ(play::HighScoreFile(file_.string()).best(), 1000u);
+}
+
+// A game that read a lower score at start-up and then loses to a score saved meanwhile learns
+// the better score at its save, and writes nothing.
+TEST_F(HighScore, ASaveBelowAScoreSavedMeanwhileWritesNothingAndLearnsIt) {
+  play::HighScoreFile slow(file_.string());
+  ASSERT_EQ(play::HighScoreFile(file_.string()).submit(500), "");
+  EXPECT_EQ(slow.submit(300), "");
+  EXPECT_EQ(test::contents(file_), "quadpool high score 1\n500\n");
+  EXPECT_EQ(slow.best(), 500u);
+}
+
+// XDG_DATA_HOME (or HOME) names a file: there is no score file, so the save must not say that
+// one "could not be read when the game started"; it says what is in the way.
+TEST_F(HighScore, ADataFolderThatIsAFileIsNamedAtTheSaveNotCalledAnUnreadableScoreFile) {
+  write_file(dir_ / "plain", "not a folder");
+  set_environment("XDG_DATA_HOME", (dir_ / "plain").string());
+  play::HighScoreFile high_score(play::default_high_score_path());
+  const std::string said = high_score.submit(10);
+  EXPECT_EQ(said.find("could not be read"), std::string::npos) << said;
+  EXPECT_NE(said.find((dir_ / "plain").string() + "' is a file, not a folder"), std::string::npos)
+      << said;
+  EXPECT_EQ(test::contents(dir_ / "plain"), "not a folder");
 }
 
 }  // namespace

@@ -129,6 +129,45 @@ TEST(PlaySession, EveryABLegPlaysTheSameGameAndTheEndGivesThePlayerANewOne) {
   EXPECT_TRUE(session.recording()->commands.empty());  // the record is the game since the restart
 }
 
+// The measuring pilots: the idle ship and the key-masher play game after game (restarting
+// after each), and the log holds one score and one length per finished game, in order, and
+// each wave reached once with its threats and the ticks spent in it.
+TEST(PlaySession, TheMeasuringPilotsPlayGameAfterGameAndTheLogCountsEach) {
+  for (const Pilot pilot : {Pilot::Idle, Pilot::Random}) {
+    // A small field, whose walls keep the threats close: an idle game lasts about 1,700 ticks
+    // and a key-masher's about 5,000 (seed 2).
+    PlaySession session(start_of(pilot, 600, 2));
+    const int ticks = pilot == Pilot::Idle ? 4000 : 11000;
+    for (int t = 0; t < ticks; ++t) session.step(InputCommand{});
+    const GameReport report = session.report();
+    const GameLog& log = report.log;
+    ASSERT_GE(log.scores().size(), 2u) << pilot_name(pilot) << ": every game lasted too long";
+    ASSERT_EQ(log.lengths_ticks().size(), log.scores().size());
+    std::uint64_t played = 0;
+    for (const std::uint64_t length : log.lengths_ticks()) {
+      EXPECT_GT(length, 0u);
+      played += length;
+    }
+    EXPECT_LE(played, report.status.ticks_played) << "finished games within the ticks played";
+    // Every finished game was restarted by the pilot: one more game than finished, or the
+    // last one over and waiting for its restart this tick.
+    EXPECT_GE(report.status.games, log.scores().size());
+    ASSERT_FALSE(log.waves().empty());
+    EXPECT_EQ(log.waves()[0].wave, 1);
+    EXPECT_EQ(log.waves()[0].reached, report.status.games) << "every game starts in wave 1";
+    EXPECT_GT(log.waves()[0].rocks, 0u);
+    EXPECT_GT(log.waves()[0].mean_speed, 0.0);
+    std::uint64_t in_waves = 0;
+    for (const GameLog::Wave& wave : log.waves()) in_waves += wave.ticks;
+    EXPECT_EQ(in_waves, report.status.ticks_played) << "every tick of a game is in a wave";
+    if (pilot == Pilot::Idle) {
+      for (const std::uint64_t score : log.scores()) {
+        EXPECT_EQ(score, 0u) << "idle never fires, and a wave it is hit in earns no bonus";
+      }
+    }
+  }
+}
+
 TEST(PlaySession, TheCameraFollowsTheShip) {
   PlaySession session(start_of(Pilot::Player, 500, 2));
   InputCommand thrust;

@@ -5,6 +5,7 @@
 // world) is refused with a message naming the file and the problem, never a crash or a wait.
 #include "game/play/replay.hpp"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,7 @@
 #include "game/play/play_world.hpp"
 #include "game/sim/simulation.hpp"
 #include "common/scene/scene.hpp"
+#include "tests/helpers/forked_child.hpp"
 #include "tests/play/play_configs.hpp"
 
 namespace quadpool::game::play {
@@ -271,7 +274,8 @@ TEST(Replay, SpritesThatWouldCoverMoreThanTheWorldHoldsAreRefusedNamingTheRule) 
 // Every scene the program can record: SceneConfig's radii, every kind, every count it allows.
 TEST(Replay, EveryStartTheGameCanRecordPassesTheCoverageBoundWithRoomToSpare) {
   for (const scene::SceneKind kind : scene::kSceneKinds) {
-    for (const std::size_t sprites : {game::kMinSprites, std::size_t{50}, game::kMaxSprites}) {
+    for (const std::size_t sprites :
+         {game::sim::kMinSprites, std::size_t{50}, game::sim::kMaxSprites}) {
       PlayConfig config;
       config.field.scene.kind = kind;
       config.field.scene.sprites = sprites;
@@ -281,7 +285,8 @@ TEST(Replay, EveryStartTheGameCanRecordPassesTheCoverageBoundWithRoomToSpare) {
           << scene::scene_name(kind) << " at " << sprites << " sprites";
     }
     double most = 0.0;
-    for (std::size_t sprites = game::kMinSprites; sprites <= game::kMaxSprites; ++sprites) {
+    for (std::size_t sprites = game::sim::kMinSprites; sprites <= game::sim::kMaxSprites;
+         ++sprites) {
       most = std::max(most, scene::coverage({.sprites = sprites, .kind = kind}));
     }
     EXPECT_LE(most, kMaxReplayCoverage / 2) << scene::scene_name(kind);
@@ -309,6 +314,88 @@ TEST(Replay, AFailedWriteNamesThePathAndLeavesNothingBehind) {
     EXPECT_EQ(entry.path().filename().string().find("in-the-way.qpr.tmp"), std::string::npos);
   }
   std::filesystem::remove_all(folder);
+}
+
+// A file name with a newline or an escape sequence in it must not split the error line in two or
+// reach the terminal: the replay's messages quote the name as the command line's do.
+TEST(Replay, ReadAndWriteErrorsQuoteAFileNameWithControlCharacters) {
+  const std::string odd = temp_path("two\nlines\x1b[2J.qpr");
+  const std::string read_error = read_message_of(odd);
+  ASSERT_FALSE(read_error.empty());
+  EXPECT_EQ(read_error.find('\n'), std::string::npos) << read_error;
+  EXPECT_EQ(read_error.find('\x1b'), std::string::npos) << read_error;
+  EXPECT_NE(read_error.find("two\\nlines\\x1b[2J.qpr"), std::string::npos) << read_error;
+  try {
+    write_replay(temp_path("no-such-dir\n/x\x1b.qpr"), record_bot_game(300, 2, 5));
+    FAIL() << "wrote into a missing folder";
+  } catch (const ReplayWriteError& e) {
+    const std::string said = e.what();
+    EXPECT_EQ(said.find('\n'), std::string::npos) << said;
+    EXPECT_EQ(said.find('\x1b'), std::string::npos) << said;
+    EXPECT_NE(said.find("no-such-dir\\n/x\\x1b.qpr"), std::string::npos) << said;
+  }
+}
+
+// The reader's peak memory, measured with an address-space limit in a forked child: the
+// sanitizers reserve terabytes of shadow memory, where such a limit means nothing.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kAddressSpaceLimitWorks = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+constexpr bool kAddressSpaceLimitWorks = false;
+#else
+constexpr bool kAddressSpaceLimitWorks = true;
+#endif
+#else
+constexpr bool kAddressSpaceLimitWorks = true;
+#endif
+
+// In a forked child: read_replay(path) with the address space limited to what the child uses
+// now plus `room` bytes. Returns the outcome: "read N ticks", the ReplayError's message, or
+// "out of memory".
+std::string read_within(const std::string& path, std::uint64_t room) {
+  return ::quadpool::test::in_child([&]() -> std::string {
+    std::ifstream statm("/proc/self/statm");
+    std::uint64_t pages = 0;
+    statm >> pages;
+    const std::uint64_t used = pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const rlimit limit{used + room, used + room};
+    if (::setrlimit(RLIMIT_AS, &limit) != 0) return "setrlimit failed";
+    try {
+      const Replay replay = read_replay(path);
+      return fmt::format("read {} ticks", replay.commands.size());
+    } catch (const ReplayError& e) {
+      return e.what();
+    } catch (const std::bad_alloc&) {
+      return "out of memory";
+    }
+  });
+}
+
+// replay.hpp promises that a file cannot make the reader allocate more than its own size: the
+// bytes read and the commands decoded from them must not be held together.
+TEST(Replay, AValidReplayIsReadInLittleMoreMemoryThanItsSize) {
+  if (!kAddressSpaceLimitWorks) GTEST_SKIP() << "an address-space limit means nothing here";
+  Replay replay = record_bot_game(300, 2, 5);
+  replay.commands.resize(4'000'000);  // 24 MB of commands, all "do nothing"
+  const std::string path = temp_path("replay-large.qpr");
+  write_replay(path, replay);
+  const std::uint64_t size = std::filesystem::file_size(path);
+  EXPECT_EQ(read_within(path, size + size / 2), "read 4000000 ticks");
+  std::filesystem::remove(path);
+}
+
+// A large file that is not a replay is refused by its first bytes, before the rest is read.
+TEST(Replay, ALargeFileThatIsNotAReplayIsRefusedByItsHeaderBeforeTheRestIsRead) {
+  if (!kAddressSpaceLimitWorks) GTEST_SKIP() << "an address-space limit means nothing here";
+  const std::string path = temp_path("replay-huge-junk.qpr");
+  std::filesystem::remove(path);
+  std::ofstream(path, std::ios::binary) << "NOTAREPLAY, only a large file";
+  std::filesystem::resize_file(path, kMaxReplayBytes);  // sparse: no disk is used
+  EXPECT_EQ(read_within(path, 64u << 20),
+            path + ": not a quadpool replay (it does not start with the magic word QPREPLAY)");
+  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -22,9 +22,9 @@
 namespace quadpool::game {
 namespace {
 
-SimulationConfig parallel_config(scene::SceneKind kind, std::uint64_t seed,
-                                 memory::AllocatorKind allocator) {
-  SimulationConfig config;
+sim::SimulationConfig parallel_config(scene::SceneKind kind, std::uint64_t seed,
+                                      memory::AllocatorKind allocator) {
+  sim::SimulationConfig config;
   // Enough sprites that the pairs are cut into many pieces and the per-sprite phases into
   // several ranges.
   config.scene.sprites = 40'000;
@@ -41,10 +41,10 @@ struct Trace {
   std::vector<spatial::Pair> last_contacts;  // the last tick's, in the order resolved
 };
 
-Trace run(SimulationConfig config, std::uint32_t threads, int ticks) {
+Trace run(sim::SimulationConfig config, std::uint32_t threads, int ticks) {
   WorkerPool pool(threads);
   if (threads > 1) config.tasks = pool.task_system();
-  Simulation sim(config);
+  sim::Simulation sim(config);
   Trace trace;
   for (int t = 0; t < ticks; ++t) {
     sim.step();
@@ -59,7 +59,8 @@ class ParallelTick : public ::testing::TestWithParam<scene::SceneKind> {};
 
 TEST_P(ParallelTick, EveryTickMatchesOneThreadOnTwoAndFourThreadsAndBothAllocators) {
   const auto seed = test::announce_seed("ParallelTick", 3);
-  const SimulationConfig pool_config = parallel_config(GetParam(), seed, memory::AllocatorKind::Pool);
+  const sim::SimulationConfig pool_config =
+      parallel_config(GetParam(), seed, memory::AllocatorKind::Pool);
   const Trace one = run(pool_config, 1, 12);
   // The streams scene's crowds meet later than these ticks; the others have pairs at once.
   if (GetParam() != scene::SceneKind::Streams) {
@@ -97,15 +98,15 @@ struct CountingTasks {
 };
 
 TEST(ParallelTickSize, ASmallSceneRunsOnTheCallingThreadAndALargerOneOnTheWorkers) {
-  for (const std::size_t sprites : {kMinSpritesForWorkers - 1, kMinSpritesForWorkers}) {
+  for (const std::size_t sprites : {sim::kMinSpritesForWorkers - 1, sim::kMinSpritesForWorkers}) {
     CountingTasks counting;
-    SimulationConfig config;
+    sim::SimulationConfig config;
     config.scene.sprites = sprites;
     config.tasks = counting.system();
-    Simulation sim(config);
+    sim::Simulation sim(config);
     counting.jobs = 0;
     sim.step();
-    if (sprites < kMinSpritesForWorkers) {
+    if (sprites < sim::kMinSpritesForWorkers) {
       EXPECT_EQ(counting.jobs, 0) << sprites << " sprites";
     } else {
       EXPECT_GT(counting.jobs, 0) << sprites << " sprites";
@@ -116,10 +117,10 @@ TEST(ParallelTickSize, ASmallSceneRunsOnTheCallingThreadAndALargerOneOnTheWorker
 TEST_P(ParallelTick, AWarmPoolTickAllocatesNothingOnFourThreads) {
   QUADPOOL_SKIP_UNLESS(quadpool::heap_counting_enabled(), "the heap counter (ThreadSanitizer build)");
   WorkerPool pool(4);
-  SimulationConfig config = parallel_config(GetParam(), 5, memory::AllocatorKind::Pool);
+  sim::SimulationConfig config = parallel_config(GetParam(), 5, memory::AllocatorKind::Pool);
   config.tasks = pool.task_system();
-  Simulation sim(config);
-  for (std::uint64_t t = 0; t < kHeapWarmupTicks; ++t) sim.step();
+  sim::Simulation sim(config);
+  for (std::uint64_t t = 0; t < sim::kHeapWarmupTicks; ++t) sim.step();
   std::uint64_t allocating_ticks = 0;
   for (int t = 0; t < 100; ++t) allocating_ticks += *sim.step().heap_allocations != 0 ? 1 : 0;
   // As on one thread: only a new high of a pair count may grow a buffer, by half each time.

@@ -32,9 +32,9 @@
 namespace quadpool::game {
 namespace {
 
-SimulationConfig config_for(std::size_t sprites, std::uint64_t seed,
-                            memory::AllocatorKind kind = memory::AllocatorKind::Pool) {
-  SimulationConfig config;
+sim::SimulationConfig config_for(std::size_t sprites, std::uint64_t seed,
+                                 memory::AllocatorKind kind = memory::AllocatorKind::Pool) {
+  sim::SimulationConfig config;
   config.scene.sprites = sprites;
   config.scene.seed = seed;
   config.allocator = kind;
@@ -50,7 +50,7 @@ bool inside_world(const scene::Sprite& s, float side) {
 
 double largest_sprite_energy(std::span<const scene::Sprite> sprites) {
   double largest = 0.0;
-  for (const scene::Sprite& s : sprites) largest = std::max(largest, kinetic_energy({&s, 1}));
+  for (const scene::Sprite& s : sprites) largest = std::max(largest, sim::kinetic_energy({&s, 1}));
   return largest;
 }
 
@@ -71,16 +71,16 @@ class TickRun : public ::testing::TestWithParam<LongRun> {};
 // Runs `ticks` ticks and asserts on every one: the pairs match the reference (every
 // `check_every`-th tick), every sprite is inside the world, and the energy stays within the
 // rounding bound explained below.
-void expect_healthy_run(const SimulationConfig& config, std::uint64_t ticks,
+void expect_healthy_run(const sim::SimulationConfig& config, std::uint64_t ticks,
                         std::uint64_t check_every) {
-  Simulation sim(config);
+  sim::Simulation sim(config);
   spatial::PairChecker checker;
-  const double energy_first = kinetic_energy(sim.sprites());
+  const double energy_first = sim::kinetic_energy(sim.sprites());
   double energy_error_bound = 0.0;
   double largest_energy = largest_sprite_energy(sim.sprites());
 
   for (std::uint64_t t = 0; t < ticks; ++t) {
-    const TickStats& tick = sim.step();
+    const sim::TickStats& tick = sim.step();
     if (t % check_every == 0 || t + 1 == ticks) {
       const auto mismatch = checker.check(sim.last_boxes(), sim.last_pairs());
       ASSERT_FALSE(mismatch.has_value())
@@ -104,7 +104,7 @@ void expect_healthy_run(const SimulationConfig& config, std::uint64_t ticks,
     largest_energy = std::max(largest_energy, largest_sprite_energy(sim.sprites()));
     energy_error_bound +=
         static_cast<double>(tick.contacts) * 16.0 * 0x1.0p-24 * 2.0 * (2.0 * largest_energy);
-    const double energy = kinetic_energy(sim.sprites());
+    const double energy = sim::kinetic_energy(sim.sprites());
     ASSERT_LE(std::abs(energy - energy_first), energy_error_bound + 1e-9 * energy_first)
         << "tick " << t << ": kinetic energy " << energy << ", started at " << energy_first;
   }
@@ -132,9 +132,9 @@ INSTANTIATE_TEST_SUITE_P(Sizes, TickRun,
 std::vector<std::uint64_t> hashes_with(std::uint64_t switch_every, memory::AllocatorKind first,
                                        scene::SceneKind scene = scene::SceneKind::Uniform,
                                        std::size_t sprites = 1000) {
-  SimulationConfig config = config_for(sprites, 7, first);
+  sim::SimulationConfig config = config_for(sprites, 7, first);
   config.scene.kind = scene;
-  Simulation sim(config);
+  sim::Simulation sim(config);
   memory::AllocatorKind kind = first;
   std::vector<std::uint64_t> hashes;
   for (std::uint64_t t = 0; t < 600; ++t) {
@@ -158,35 +158,35 @@ TEST(Simulation, StateHashIsTheSameForPoolNewDeleteAndSwitchingEverySevenTicks) 
 }
 
 TEST(Simulation, DifferentSeedsGiveDifferentStates) {
-  Simulation a(config_for(500, 1));
-  Simulation b(config_for(500, 2));
+  sim::Simulation a(config_for(500, 1));
+  sim::Simulation b(config_for(500, 2));
   EXPECT_NE(a.state_hash(), b.state_hash());
 }
 
 TEST(Simulation, StateHashSeesASingleBitOfOneVelocity) {
-  Simulation sim(config_for(300, 3));
+  sim::Simulation sim(config_for(300, 3));
   std::vector<scene::Sprite> sprites(sim.sprites().begin(), sim.sprites().end());
-  const std::uint64_t before = state_hash(sprites);
+  const std::uint64_t before = sim::state_hash(sprites);
   sprites[123].vy = std::nextafter(sprites[123].vy, 1.0f);
-  EXPECT_NE(before, state_hash(sprites));
-  EXPECT_EQ(format_hash(0x0123456789abcdefull), "0123456789abcdef");
-  EXPECT_EQ(format_hash(0x1ull), "0000000000000001");
+  EXPECT_NE(before, sim::state_hash(sprites));
+  EXPECT_EQ(sim::format_hash(0x0123456789abcdefull), "0123456789abcdef");
+  EXPECT_EQ(sim::format_hash(0x1ull), "0000000000000001");
 }
 
 // The sprites move in memory: at every kSpriteSortPeriod-th tick they are put in the tree's
 // order. Each keeps its id, the hash follows the ids and not the memory order, and the tree
 // speaks of the new indices.
 TEST(Simulation, PutsTheSpritesInTheTreesOrderEveryFewTicksAndEachKeepsItsId) {
-  Simulation sim(config_for(3000, 8));
+  sim::Simulation sim(config_for(3000, 8));
   std::vector<scene::Sprite> spawned(sim.sprites().begin(), sim.sprites().end());
   for (std::uint32_t i = 0; i < sim.ids().size(); ++i) ASSERT_EQ(sim.ids()[i], i);
   bool moved = false;
-  for (std::uint64_t t = 0; t < 3 * kSpriteSortPeriod; ++t) {
+  for (std::uint64_t t = 0; t < 3 * sim::kSpriteSortPeriod; ++t) {
     sim.step();
     std::vector<std::uint32_t> ids(sim.ids().begin(), sim.ids().end());
     std::sort(ids.begin(), ids.end());
     for (std::uint32_t i = 0; i < ids.size(); ++i) ASSERT_EQ(ids[i], i) << "tick " << t;
-    if (t % kSpriteSortPeriod == 0) {
+    if (t % sim::kSpriteSortPeriod == 0) {
       for (std::uint32_t i = 0; i < sim.tree().item_order().size(); ++i) {
         ASSERT_EQ(sim.tree().item_order()[i], i) << "tick " << t;
       }
@@ -215,23 +215,23 @@ TEST(Simulation, PutsTheSpritesInTheTreesOrderEveryFewTicksAndEachKeepsItsId) {
 }
 
 TEST(StateHash, IsAHashOfTheSetOfSpritesWithTheirIds) {
-  Simulation sim(config_for(400, 9));
+  sim::Simulation sim(config_for(400, 9));
   for (int t = 0; t < 5; ++t) sim.step();
   const std::vector<scene::Sprite> sprites(sim.sprites().begin(), sim.sprites().end());
   const std::vector<std::uint32_t> ids(sim.ids().begin(), sim.ids().end());
-  EXPECT_EQ(state_hash(sprites, ids), sim.state_hash());
+  EXPECT_EQ(sim::state_hash(sprites, ids), sim.state_hash());
   // The same sprites with the same ids in another memory order: the same hash.
   std::vector<scene::Sprite> reversed(sprites.rbegin(), sprites.rend());
   std::vector<std::uint32_t> reversed_ids(ids.rbegin(), ids.rend());
-  EXPECT_EQ(state_hash(reversed, reversed_ids), sim.state_hash());
+  EXPECT_EQ(sim::state_hash(reversed, reversed_ids), sim.state_hash());
   // Two sprites that trade ids, or a plain list hashed by index: another state.
   std::swap(reversed_ids[3], reversed_ids[200]);
-  EXPECT_NE(state_hash(reversed, reversed_ids), sim.state_hash());
-  EXPECT_NE(state_hash(reversed), state_hash(sprites));
+  EXPECT_NE(sim::state_hash(reversed, reversed_ids), sim.state_hash());
+  EXPECT_NE(sim::state_hash(reversed), sim::state_hash(sprites));
 }
 
 TEST(Simulation, SetAllocatorTakesEffectAtTheNextTick) {
-  Simulation sim(config_for(500, 4));
+  sim::Simulation sim(config_for(500, 4));
   sim.step();
   EXPECT_EQ(sim.last_tick().allocator, memory::AllocatorKind::Pool);
   sim.set_allocator(memory::AllocatorKind::NewDelete);
@@ -245,38 +245,38 @@ TEST(Simulation, SetAllocatorTakesEffectAtTheNextTick) {
 // --- allocations and memory ------------------------------------------------------------------
 
 TEST(Simulation, PoolModeMakesNoHeapAllocationPerTickAfterWarmUp) {
-  Simulation sim(config_for(3000, 5));
+  sim::Simulation sim(config_for(3000, 5));
   for (int t = 0; t < 20; ++t) sim.step();  // the pool, the pair buffer and the boxes grow here
   for (int t = 20; t < 520; ++t) {
-    const TickStats& tick = sim.step();
+    const sim::TickStats& tick = sim.step();
     ASSERT_TRUE(tick.heap_allocations.has_value());
     ASSERT_EQ(*tick.heap_allocations, 0u) << "tick " << t << " allocated";
   }
 }
 
 TEST(Simulation, NewDeleteModeAllocatesEveryTickSoTheCounterIsLive) {
-  Simulation sim(config_for(3000, 5, memory::AllocatorKind::NewDelete));
+  sim::Simulation sim(config_for(3000, 5, memory::AllocatorKind::NewDelete));
   for (int t = 0; t < 20; ++t) sim.step();
-  const TickStats& tick = sim.step();
+  const sim::TickStats& tick = sim.step();
   ASSERT_TRUE(tick.heap_allocations.has_value());
   EXPECT_GT(*tick.heap_allocations, 0u);
 }
 
 TEST(Simulation, WithoutACounterNoAllocationCountIsReported) {
-  SimulationConfig config = config_for(200, 5);
+  sim::SimulationConfig config = config_for(200, 5);
   config.heap_counter = nullptr;
-  Simulation sim(config);
+  sim::Simulation sim(config);
   EXPECT_FALSE(sim.step().heap_allocations.has_value());
 }
 
 TEST(Simulation, PoolHighWaterStaysBoundedOverTwentyThousandTicksAndNothingLeaks) {
   const std::uint64_t heap_live_before = heap_allocations() - heap_deallocations();
   {
-    Simulation sim(config_for(150, 6));
+    sim::Simulation sim(config_for(150, 6));
     std::size_t high_water_after_warm_up = 0;
     std::size_t capacity_after_warm_up = 0;
     for (int t = 0; t < 20000; ++t) {
-      const TickStats& tick = sim.step();
+      const sim::TickStats& tick = sim.step();
       if (t == 999) {
         high_water_after_warm_up = tick.pool.high_water;
         capacity_after_warm_up = tick.pool.capacity;
@@ -302,7 +302,7 @@ TEST(Simulation, PoolHighWaterStaysBoundedOverTwentyThousandTicksAndNothingLeaks
 
 TEST(Simulation, SpawnAndRemoveBetweenTicksAreDeterministicAndStayInside) {
   const auto play = [] {
-    Simulation sim(config_for(400, 8));
+    sim::Simulation sim(config_for(400, 8));
     for (int t = 0; t < 30; ++t) sim.step();
     EXPECT_EQ(sim.spawn_at(10.0f, 10.0f, 50, 40.0f), 50u);  // partly outside: clamped in
     for (int t = 0; t < 30; ++t) sim.step();
@@ -318,7 +318,7 @@ TEST(Simulation, SpawnAndRemoveBetweenTicksAreDeterministicAndStayInside) {
 }
 
 TEST(Simulation, RemoveSpritesNearRemovesExactlyTheSpritesInTheCircle) {
-  Simulation sim(config_for(1000, 9));
+  sim::Simulation sim(config_for(1000, 9));
   const float cx = sim.world_side() * 0.3f;
   const float cy = sim.world_side() * 0.6f;
   const float r = 100.0f;
@@ -335,13 +335,13 @@ TEST(Simulation, RemoveSpritesNearRemovesExactlyTheSpritesInTheCircle) {
 }
 
 TEST(Simulation, TheTickRecordsItsContactsInResolveOrderAsASubsequenceOfItsPairs) {
-  SimulationConfig config;
+  sim::SimulationConfig config;
   config.scene.sprites = 3000;
   config.scene.seed = 9;
-  Simulation sim(config);
+  sim::Simulation sim(config);
   std::uint64_t recorded = 0;
   for (int t = 0; t < 50; ++t) {
-    const TickStats& tick = sim.step();
+    const sim::TickStats& tick = sim.step();
     const std::span<const spatial::Pair> pairs = sim.last_pairs();
     const std::span<const spatial::Pair> contacts = sim.last_contacts();
     ASSERT_EQ(contacts.size(), tick.contacts) << "tick " << t;
@@ -359,7 +359,7 @@ TEST(Simulation, TheTickRecordsItsContactsInResolveOrderAsASubsequenceOfItsPairs
 }
 
 TEST(Simulation, RemoveSpritesRemovesTheListedIndicesAndKeepsTheOrderOfTheRest) {
-  Simulation sim(config_for(300, 4));
+  sim::Simulation sim(config_for(300, 4));
   sim.step();
   std::vector<scene::Sprite> expected;
   std::vector<std::uint32_t> doomed;
@@ -373,14 +373,14 @@ TEST(Simulation, RemoveSpritesRemovesTheListedIndicesAndKeepsTheOrderOfTheRest) 
   const std::uint64_t before = heap_allocations();
   EXPECT_EQ(sim.remove_sprites(doomed), doomed.size());
   EXPECT_EQ(heap_allocations() - before, 0u);
-  EXPECT_EQ(state_hash(sim.sprites()), state_hash(expected));
+  EXPECT_EQ(sim::state_hash(sim.sprites()), sim::state_hash(expected));
   EXPECT_EQ(sim.remove_sprites({}), 0u);
 }
 
 TEST(Simulation, RemoveSpritesAssertsOnUnsortedOrOutOfRangeIndicesAndMovesNothing) {
   QUADPOOL_SKIP_WITHOUT_ASSERTS();
   test::ScopedThrowingAsserts throwing;
-  Simulation sim(config_for(50, 4));
+  sim::Simulation sim(config_for(50, 4));
   const std::uint64_t hash = sim.state_hash();
   const std::vector<std::uint32_t> unsorted{3, 9, 9}, out_of_range{1, 50};
   EXPECT_THROW(sim.remove_sprites(unsorted), test::AssertionError);
@@ -389,14 +389,14 @@ TEST(Simulation, RemoveSpritesAssertsOnUnsortedOrOutOfRangeIndicesAndMovesNothin
 }
 
 TEST(Simulation, CirclesOverlapOnlyWhenCloserThanTheirRadiiAndTouchingIsNoContact) {
-  EXPECT_TRUE(circles_overlap(0, 0, 1, 1.5f, 0, 1));
-  EXPECT_FALSE(circles_overlap(0, 0, 1, 2, 0, 1));        // touching
-  EXPECT_FALSE(circles_overlap(0, 0, 1, 1.5f, 1.5f, 1));  // boxes overlap, circles do not
-  EXPECT_TRUE(circles_overlap(3, 4, 2, 3, 4, 0.5f));      // concentric
+  EXPECT_TRUE(sim::circles_overlap(0, 0, 1, 1.5f, 0, 1));
+  EXPECT_FALSE(sim::circles_overlap(0, 0, 1, 2, 0, 1));        // touching
+  EXPECT_FALSE(sim::circles_overlap(0, 0, 1, 1.5f, 1.5f, 1));  // boxes overlap, circles do not
+  EXPECT_TRUE(sim::circles_overlap(3, 4, 2, 3, 4, 0.5f));      // concentric
 }
 
 TEST(Simulation, HeadOnContactOfEqualSpritesSwapsTheirVelocities) {
-  Simulation sim(config_for(1000, 10));
+  sim::Simulation sim(config_for(1000, 10));
   sim.remove_sprites_near(0.0f, 0.0f, 1e6f);
   ASSERT_TRUE(sim.sprites().empty());
   // After the integrate step they are 7.5 apart with radii 4: overlapping and approaching.
@@ -404,7 +404,7 @@ TEST(Simulation, HeadOnContactOfEqualSpritesSwapsTheirVelocities) {
       scene::Sprite{.x = 100.0f, .y = 100.0f, .vx = 0.5f, .vy = 0.0f, .radius = 4.0f, .kind = 0});
   sim.add_sprite(
       scene::Sprite{.x = 108.5f, .y = 100.0f, .vx = -0.5f, .vy = 0.0f, .radius = 4.0f, .kind = 1});
-  const TickStats& tick = sim.step();
+  const sim::TickStats& tick = sim.step();
   EXPECT_EQ(tick.pairs_tested, 1u);
   EXPECT_EQ(tick.contacts, 1u);
   const auto s = sim.sprites();
@@ -417,13 +417,13 @@ TEST(Simulation, HeadOnContactOfEqualSpritesSwapsTheirVelocities) {
 }
 
 TEST(Simulation, ContactConservesMomentumAndEnergyBetweenUnequalSprites) {
-  Simulation sim(config_for(1000, 10));
+  sim::Simulation sim(config_for(1000, 10));
   sim.remove_sprites_near(0.0f, 0.0f, 1e6f);
   sim.add_sprite(
       scene::Sprite{.x = 100.0f, .y = 100.0f, .vx = 0.4f, .vy = 0.1f, .radius = 6.0f, .kind = 0});
   sim.add_sprite(
       scene::Sprite{.x = 107.0f, .y = 103.0f, .vx = -0.3f, .vy = -0.2f, .radius = 2.0f, .kind = 0});
-  const double energy_before = kinetic_energy(sim.sprites());
+  const double energy_before = sim::kinetic_energy(sim.sprites());
   const auto momentum = [&](auto get) {
     double sum = 0;
     for (const scene::Sprite& s : sim.sprites()) sum += static_cast<double>(s.radius) * s.radius * get(s);
@@ -432,13 +432,13 @@ TEST(Simulation, ContactConservesMomentumAndEnergyBetweenUnequalSprites) {
   const double px = momentum([](const scene::Sprite& s) { return s.vx; });
   const double py = momentum([](const scene::Sprite& s) { return s.vy; });
   EXPECT_EQ(sim.step().contacts, 1u);
-  EXPECT_NEAR(kinetic_energy(sim.sprites()), energy_before, 1e-5 * energy_before);
+  EXPECT_NEAR(sim::kinetic_energy(sim.sprites()), energy_before, 1e-5 * energy_before);
   EXPECT_NEAR(momentum([](const scene::Sprite& s) { return s.vx; }), px, 1e-4);
   EXPECT_NEAR(momentum([](const scene::Sprite& s) { return s.vy; }), py, 1e-4);
 }
 
 TEST(Simulation, SeparatingSpritesArePushedApartButKeepTheirVelocities) {
-  Simulation sim(config_for(1000, 10));
+  sim::Simulation sim(config_for(1000, 10));
   sim.remove_sprites_near(0.0f, 0.0f, 1e6f);
   sim.add_sprite(
       scene::Sprite{.x = 100.0f, .y = 100.0f, .vx = -0.5f, .vy = 0.0f, .radius = 4.0f, .kind = 0});
@@ -451,7 +451,7 @@ TEST(Simulation, SeparatingSpritesArePushedApartButKeepTheirVelocities) {
 }
 
 TEST(Simulation, AddSpriteClampsIntoTheWorld) {
-  Simulation sim(config_for(1000, 11));
+  sim::Simulation sim(config_for(1000, 11));
   const std::size_t i =
       sim.add_sprite(scene::Sprite{.x = -50.0f, .y = 1e5f, .vx = 0, .vy = 0, .radius = 3.0f, .kind = 9});
   const scene::Sprite& s = sim.sprites()[i];
@@ -463,7 +463,7 @@ TEST(Simulation, AddSpriteClampsIntoTheWorld) {
 TEST(Simulation, AddSpriteAssertsOnANonFiniteOrNonPositiveRadius) {
   QUADPOOL_SKIP_WITHOUT_ASSERTS();
   test::ScopedThrowingAsserts throwing;
-  Simulation sim(config_for(100, 12));
+  sim::Simulation sim(config_for(100, 12));
   EXPECT_THROW(sim.add_sprite(scene::Sprite{.x = 1, .y = 1, .vx = 0, .vy = 0, .radius = 0.0f, .kind = 0}),
                test::AssertionError);
   EXPECT_THROW(
@@ -474,7 +474,7 @@ TEST(Simulation, AddSpriteAssertsOnANonFiniteOrNonPositiveRadius) {
 TEST(Simulation, SpawnAndRemoveAssertOnBadArgumentsAndLeaveTheSceneAlone) {
   QUADPOOL_SKIP_WITHOUT_ASSERTS();
   test::ScopedThrowingAsserts throwing;
-  Simulation sim(config_for(100, 12));
+  sim::Simulation sim(config_for(100, 12));
   EXPECT_THROW(sim.spawn_at(NAN, 1.0f, 5, 1.0f), test::AssertionError);
   EXPECT_THROW(sim.spawn_at(1.0f, 1.0f, 5, -1.0f), test::AssertionError);
   EXPECT_THROW(sim.remove_sprite(100), test::AssertionError);
@@ -482,9 +482,9 @@ TEST(Simulation, SpawnAndRemoveAssertOnBadArgumentsAndLeaveTheSceneAlone) {
 }
 
 TEST(Simulation, ZeroSpritesIsRejectedWithAClearMessage) {
-  SimulationConfig config = config_for(0, 1);
+  sim::SimulationConfig config = config_for(0, 1);
   try {
-    Simulation sim(config);
+    sim::Simulation sim(config);
     FAIL() << "no exception";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("scene.sprites"), std::string::npos) << e.what();
@@ -492,9 +492,9 @@ TEST(Simulation, ZeroSpritesIsRejectedWithAClearMessage) {
 }
 
 TEST(Simulation, AnEmptiedSceneStillTicksAndCanBeRefilled) {
-  Simulation sim(config_for(500, 14));
+  sim::Simulation sim(config_for(500, 14));
   EXPECT_EQ(sim.remove_sprites_near(0.0f, 0.0f, 1e6f), 500u);
-  const TickStats& empty = sim.step();
+  const sim::TickStats& empty = sim.step();
   EXPECT_EQ(empty.sprites, 0u);
   EXPECT_EQ(empty.pairs_tested, 0u);
   EXPECT_EQ(sim.spawn_at(sim.world_side() / 2, sim.world_side() / 2, 200, 50.0f), 200u);
@@ -504,7 +504,7 @@ TEST(Simulation, AnEmptiedSceneStillTicksAndCanBeRefilled) {
 }
 
 TEST(Simulation, ASingleSpriteInItsTinyWorldStaysInside) {
-  Simulation sim(config_for(1, 13));
+  sim::Simulation sim(config_for(1, 13));
   for (int t = 0; t < 1000; ++t) sim.step();
   EXPECT_TRUE(inside_world(sim.sprites()[0], sim.world_side()));
 }
@@ -518,7 +518,7 @@ bool same_pool_stats(const memory::PoolStats& a, const memory::PoolStats& b) {
 
 TEST(Simulation, EveryTicksPoolStatsAreThePoolsOwnWhicheverAllocatorRan) {
   // The tick reads the pool's stats only when the pool changed; they must still be exact.
-  Simulation sim(config_for(2000, 4, memory::AllocatorKind::NewDelete));
+  sim::Simulation sim(config_for(2000, 4, memory::AllocatorKind::NewDelete));
   EXPECT_TRUE(same_pool_stats(sim.last_tick().pool, sim.tree().pool_stats()));
   for (int t = 0; t < 60; ++t) {
     if (t % 7 == 3) {
@@ -533,7 +533,7 @@ TEST(Simulation, EveryTicksPoolStatsAreThePoolsOwnWhicheverAllocatorRan) {
 }
 
 TEST(Simulation, NewTreeLimitsTakeEffectAtOnceOverTheSameSpritesAndBadOnesChangeNothing) {
-  Simulation sim(config_for(3000, 8));
+  sim::Simulation sim(config_for(3000, 8));
   for (int t = 0; t < 5; ++t) sim.step();
   const std::uint64_t hash = sim.state_hash();
   sim.set_tree_limits(3, 64);
@@ -542,7 +542,7 @@ TEST(Simulation, NewTreeLimitsTakeEffectAtOnceOverTheSameSpritesAndBadOnesChange
   EXPECT_EQ(sim.tree().config().leaf_capacity, 64);
   EXPECT_EQ(sim.config().tree_leaf_capacity, 64);
   EXPECT_EQ(sim.tree().stats().items, 3000u) << "built at once from the last tick's boxes";
-  const TickStats& tick = sim.step();
+  const sim::TickStats& tick = sim.step();
   EXPECT_LE(tick.tree.max_depth_reached, 3u);
   spatial::PairChecker checker;
   EXPECT_FALSE(checker.check(sim.last_boxes(), sim.last_pairs()).has_value());
@@ -555,8 +555,8 @@ TEST(Simulation, NewTreeLimitsTakeEffectAtOnceOverTheSameSpritesAndBadOnesChange
 
 // --- scenes -------------------------------------------------------------------------------------
 
-SimulationConfig scene_config(scene::SceneKind kind, std::size_t sprites, std::uint64_t seed) {
-  SimulationConfig config = config_for(sprites, seed);
+sim::SimulationConfig scene_config(scene::SceneKind kind, std::size_t sprites, std::uint64_t seed) {
+  sim::SimulationConfig config = config_for(sprites, seed);
   config.scene.kind = kind;
   return config;
 }
@@ -585,9 +585,10 @@ void PrintTo(const PinnedHash& pinned, std::ostream* os) {
 class PinnedStateHash : public ::testing::TestWithParam<PinnedHash> {};
 
 TEST_P(PinnedStateHash, TheSceneKeepsItsStateHashAfterThreeHundredTicks) {
-  Simulation sim(scene_config(GetParam().kind, 5000, 42));
+  sim::Simulation sim(scene_config(GetParam().kind, 5000, 42));
   for (int t = 0; t < 300; ++t) sim.step();
-  EXPECT_EQ(format_hash(sim.state_hash()), GetParam().hash) << scene::scene_name(GetParam().kind);
+  EXPECT_EQ(sim::format_hash(sim.state_hash()), GetParam().hash)
+      << scene::scene_name(GetParam().kind);
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, PinnedStateHash, ::testing::ValuesIn(kPinnedHashes),
@@ -609,8 +610,8 @@ TEST_P(SceneTicks, StateHashIsTheSameForPoolNewDeleteAndSwitchingEverySevenTicks
 }
 
 TEST_P(SceneTicks, PoolModeMakesNoHeapAllocationPerTickAfterWarmUp) {
-  Simulation sim(scene_config(GetParam(), 2000, 5));
-  for (std::uint64_t t = 0; t < kHeapWarmupTicks; ++t) sim.step();
+  sim::Simulation sim(scene_config(GetParam(), 2000, 5));
+  for (std::uint64_t t = 0; t < sim::kHeapWarmupTicks; ++t) sim.step();
   std::uint64_t allocating_ticks = 0;
   for (int t = 0; t < 1000; ++t) allocating_ticks += *sim.step().heap_allocations != 0 ? 1 : 0;
   // Only a new high of the pair count may grow the pair buffer, by half each time.
@@ -634,8 +635,8 @@ double share_in_densest_third(std::span<const scene::Sprite> sprites, float side
 
 TEST(ClusteredScene, TheBlobsStillHoldTogetherAfterFiveHundredTicks) {
   const auto seed = test::announce_seed("ClusteredScene", 31);
-  Simulation clustered(scene_config(scene::SceneKind::Clustered, 10'000, seed));
-  Simulation uniform(scene_config(scene::SceneKind::Uniform, 10'000, seed));
+  sim::Simulation clustered(scene_config(scene::SceneKind::Clustered, 10'000, seed));
+  sim::Simulation uniform(scene_config(scene::SceneKind::Uniform, 10'000, seed));
   for (int t = 0; t < 500; ++t) {
     clustered.step();
     uniform.step();
@@ -649,7 +650,7 @@ TEST(ClusteredScene, TheBlobsStillHoldTogetherAfterFiveHundredTicks) {
 
 TEST(StreamsScene, TheCrowdsSlideThroughEachOtherAndStayInTheirLanes) {
   const auto seed = test::announce_seed("StreamsScene", 32);
-  Simulation sim(scene_config(scene::SceneKind::Streams, 2000, seed));
+  sim::Simulation sim(scene_config(scene::SceneKind::Streams, 2000, seed));
   const std::vector<scene::Sprite> start(sim.sprites().begin(), sim.sprites().end());
   // Until the first front reaches the far wall, nothing in either crowd has touched anything.
   // The sprites move in memory (the tree's order); a spawned sprite's id is its index at spawn.
@@ -687,9 +688,9 @@ class LongSceneRun : public ::testing::TestWithParam<LongScene> {};
 TEST_P(LongSceneRun, DISABLED_HundredThousandTicksStayInsideWithTheEnergyTheyStartedWith) {
   const auto [kind, sprites] = GetParam();
   constexpr std::uint64_t kTicks = 100'000;
-  Simulation sim(scene_config(kind, sprites, 1));
+  sim::Simulation sim(scene_config(kind, sprites, 1));
   spatial::PairChecker checker;
-  const double energy_first = kinetic_energy(sim.sprites());
+  const double energy_first = sim::kinetic_energy(sim.sprites());
   double energy_min = energy_first;
   double energy_max = energy_first;
   for (std::uint64_t t = 0; t < kTicks; ++t) {
@@ -701,11 +702,11 @@ TEST_P(LongSceneRun, DISABLED_HundredThousandTicksStayInsideWithTheEnergyTheySta
     for (const scene::Sprite& s : sim.sprites()) {
       ASSERT_TRUE(inside_world(s, sim.world_side())) << "tick " << t;
     }
-    const double energy = kinetic_energy(sim.sprites());
+    const double energy = sim::kinetic_energy(sim.sprites());
     energy_min = std::min(energy_min, energy);
     energy_max = std::max(energy_max, energy);
   }
-  const double energy_last = kinetic_energy(sim.sprites());
+  const double energy_last = sim::kinetic_energy(sim.sprites());
   std::printf(
       "[ energy   ] %s, %zu sprites, %llu ticks: first %.6f last %.6f min %.6f max %.6f "
       "(last/first - 1 = %.2e), %llu contacts\n",

@@ -6,19 +6,27 @@
 // zero-size, outside and oversized boxes are common, plus some raw float coordinates). The tree
 // is rebuilt, validated, and its pairs and one query are compared with brute force; then it is
 // rebuilt from the other node source and must report the same pairs in the same order, and once
-// more with some boxes moved, reporting what a fresh tree reports.
+// more with some boxes moved, reporting what a fresh tree reports. Ray casts and nearest queries
+// are checked too (tests/spatial/query_checks.hpp), taken from the boxes themselves so that the
+// input's layout stays what it was: rays from box corners along both axes, to other boxes'
+// corners (as segments and without end) and of zero length, and points at the corners and
+// centres of boxes.
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "engine/spatial/brute_force.hpp"
 #include "engine/spatial/quad_tree.hpp"
+#include "engine/spatial/ray.hpp"
+#include "tests/spatial/query_checks.hpp"
 
 namespace quadpool::test {
 
@@ -46,6 +54,39 @@ class Bytes {
   std::size_t size_;
   std::size_t at_ = 0;
 };
+
+// Ray casts and nearest queries on up to eight of the boxes, against brute force.
+inline std::string check_queries(const spatial::QuadTree& tree,
+                                 std::span<const spatial::Aabb> boxes, float world_width) {
+  using spatial::Ray;
+  constexpr float kNoEnd = std::numeric_limits<float>::infinity();
+  const std::size_t step = boxes.size() / 8 + 1;
+  for (std::size_t i = 0; i < boxes.size(); i += step) {
+    const spatial::Aabb& a = boxes[i];
+    const spatial::Aabb& b = boxes[(i * 7 + 3) % boxes.size()];
+    const float cx = 0.5f * a.min_x + 0.5f * a.max_x, cy = 0.5f * a.min_y + 0.5f * a.max_y;
+    const Ray rays[] = {{a.min_x, a.min_y, 1, 0, world_width},
+                        {a.max_x, a.max_y, 0, -1, world_width},
+                        {a.min_x, a.max_y, -1, 0, kNoEnd},
+                        {a.min_x, a.min_y, b.max_x - a.min_x, b.max_y - a.min_y, 1},
+                        {a.max_x, a.min_y, b.min_x - a.max_x, b.max_y - a.min_y, kNoEnd},
+                        {cx, cy, 0, 0, 0},
+                        {cx, cy, b.min_x - cx, b.min_y - cy, 0.5f}};
+    for (const Ray& ray : rays) {
+      if (std::string error = test::check_ray(tree, boxes, ray); !error.empty()) return error;
+    }
+    const float points[][2] = {
+        {a.min_x, a.min_y}, {a.max_x, a.max_y}, {cx, cy}, {b.min_x, a.max_y}};
+    for (const auto& p : points) {
+      for (const std::size_t k : {1u, 3u, 17u, 150u}) {  // 150: past nearest()'s stack buffer
+        if (std::string error = test::check_nearest(tree, boxes, p[0], p[1], k); !error.empty()) {
+          return error;
+        }
+      }
+    }
+  }
+  return {};
+}
 
 inline std::vector<Pair> pairs_of(const spatial::QuadTree& tree) {
   std::vector<Pair> pairs;
@@ -107,6 +148,11 @@ inline std::string run_quad_tree_input(const std::uint8_t* data, std::size_t siz
   std::sort(hits.begin(), hits.end());
   brute_force_query(boxes, area, [&](std::uint32_t id) { expected_hits.push_back(id); });
   if (hits != expected_hits) return "the query differs from brute force";
+  if (std::string error = quad_tree_input::check_queries(
+          tree, boxes, config.bounds.max_x - config.bounds.min_x);
+      !error.empty()) {
+    return error;
+  }
 
   tree.set_allocator(first_kind == memory::AllocatorKind::Pool ? memory::AllocatorKind::NewDelete
                                                        : memory::AllocatorKind::Pool);

@@ -25,7 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using Outcome = RegularFileRead::Outcome;
+using Outcome = util::RegularFileRead::Outcome;
 
 class RegularFile : public ::testing::Test {
  protected:
@@ -40,7 +40,7 @@ class RegularFile : public ::testing::Test {
 };
 
 void expect_unreadable(const fs::path& path, const std::string& problem) {
-  const RegularFileRead read = read_regular_file(path.string(), 1024);
+  const util::RegularFileRead read = util::read_regular_file(path.string(), 1024);
   EXPECT_EQ(read.outcome, Outcome::Unreadable) << path;
   EXPECT_EQ(read.problem, problem) << path;
   EXPECT_TRUE(read.bytes.empty()) << path;
@@ -48,17 +48,18 @@ void expect_unreadable(const fs::path& path, const std::string& problem) {
 
 TEST_F(RegularFile, AFileUpToItsCapIsReadWholeAndOneBytePastItIsOversized) {
   const std::string text(100, 'x');
-  const RegularFileRead exactly = read_regular_file(write("100", text).string(), 100);
+  const util::RegularFileRead exactly = util::read_regular_file(write("100", text).string(), 100);
   EXPECT_EQ(exactly.outcome, Outcome::Read);
   EXPECT_EQ(exactly.bytes, text);
   EXPECT_EQ(exactly.problem, "");
 
-  const RegularFileRead over = read_regular_file(write("101", text + "y").string(), 100);
+  const util::RegularFileRead over =
+      util::read_regular_file(write("101", text + "y").string(), 100);
   EXPECT_EQ(over.outcome, Outcome::Oversized);
   EXPECT_EQ(over.size, 101u);
   EXPECT_TRUE(over.bytes.empty());
 
-  const RegularFileRead empty = read_regular_file(write("empty", "").string(), 100);
+  const util::RegularFileRead empty = util::read_regular_file(write("empty", "").string(), 100);
   EXPECT_EQ(empty.outcome, Outcome::Read);
   EXPECT_EQ(empty.bytes, "");
 }
@@ -68,18 +69,18 @@ TEST_F(RegularFile, AFileThatReportsNoSizeIsReadToItsEndUnderTheCap) {
   struct stat status {};
   ASSERT_EQ(::stat("/proc/self/status", &status), 0) << std::strerror(errno);
   ASSERT_EQ(status.st_size, 0);
-  const RegularFileRead whole = read_regular_file("/proc/self/status", 1 << 20);
+  const util::RegularFileRead whole = util::read_regular_file("/proc/self/status", 1 << 20);
   EXPECT_EQ(whole.outcome, Outcome::Read) << whole.problem;
   EXPECT_EQ(whole.bytes.rfind("Name:", 0), 0u) << whole.bytes.substr(0, 40);
 
-  const RegularFileRead capped = read_regular_file("/proc/self/status", 16);
+  const util::RegularFileRead capped = util::read_regular_file("/proc/self/status", 16);
   EXPECT_EQ(capped.outcome, Outcome::Oversized);
   EXPECT_EQ(capped.size, 17u) << "the read stops one byte past the cap";
   EXPECT_TRUE(capped.bytes.empty());
 }
 
 TEST_F(RegularFile, AMissingPathIsMissingAndAFileAboveItIsUnreadable) {
-  const RegularFileRead missing = read_regular_file((dir_ / "none").string(), 100);
+  const util::RegularFileRead missing = util::read_regular_file((dir_ / "none").string(), 100);
   EXPECT_EQ(missing.outcome, Outcome::Missing);
   EXPECT_EQ(missing.problem, std::string("cannot open it: ") + std::strerror(ENOENT));
   write("plain", "a file where a folder should be");

@@ -1,6 +1,6 @@
 // The demo's frame loop: events to actions, ticks, drawing, the A/B run's steps, the summary.
 //
-// Sections: construction and reset, modes, the frame loop, drawing, actions, A/B comparison, the
+// Sections: construction, modes, the frame loop, drawing, actions, A/B comparison, the ramp, the
 // end and the summary.
 #include "game/window/sdl/app.hpp"
 
@@ -9,19 +9,14 @@
 #include <imgui_impl_sdl.h>
 #include <imgui_impl_sdlrenderer.h>
 
-#include <algorithm>
-#include <array>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <span>
-
-#include <fmt/format.h>
+#include <utility>
 
 #include "engine/memory/allocator_kind.hpp"
 #include "game/window/summary.hpp"
 #include "game/util/log.hpp"
-#include "game/play/entity_stores.hpp"
 #include "game/play/play_report.hpp"
 #include "game/sim/simulation.hpp"
 #include "common/scene/scene.hpp"
@@ -36,93 +31,75 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// Sprites added per frame while the left button is held.
-constexpr std::size_t kSpawnPerFrame = 8;
-
 // The vertex stream's first size, in quads per frame in flight.
 constexpr std::size_t kInitialStreamQuads = 32768;
 
-std::string renderer_name(SDL_Renderer* renderer) {
-  SDL_RendererInfo info{};
-  if (SDL_GetRendererInfo(renderer, &info) == 0 && info.name != nullptr) return info.name;
-  return {};
+// The mode key (Tab) is the App's alone unless a text field of the panel is being edited: ImGui
+// would also take a Tab that is held for a few frames, as a person holds it, to move the
+// keyboard focus into the panel's first text field, and every hotkey after it would go there.
+bool is_mode_key(const SDL_Event& event, Mode mode) noexcept {
+  return (event.type == SDL_KEYDOWN || event.type == SDL_KEYUP) &&
+         action_for_key(event.key.keysym.sym, false, mode) == Action::SwitchMode;
 }
 
 }  // namespace
 
-// --- construction and reset --------------------------------------------------------------------
+// --- construction ------------------------------------------------------------------------------
 
-App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas, const WindowOptions& options,
+App::App(SDL_Window* window, SDL_Renderer* renderer, const Atlas& atlas,
+         const window::WindowOptions& options, const window::WindowRuntime& runtime,
          std::vector<ScriptedKey> script, std::optional<play::Replay> replay)
-    : target_{window, renderer, renderer_name(renderer), {}},
+    : target_(window, renderer),
       options_(options),
+      heap_counted_(runtime.heap_counter != nullptr),
+      game_clock_(options.frame_ticks),
       input_(std::move(script)),
-      lab_{window::SimRunner(options.game.config.field.scene, options.game.config.field.allocator,
-                             options.heap_counter, options.tasks),
-           {},
-           {}},
-      play_(options, std::move(replay)),
+      lab_(options, runtime),
+      play_(options, runtime, std::move(replay)),
       // A start: the stream grows to what is drawn, which the density map bounds by the
       // screen's area however many sprites there are.
       stream_(kInitialStreamQuads * 4 * window::VertexStream::kFramesInFlight),
-      sprite_renderer_(renderer, atlas, options.tasks),
+      sprite_renderer_(renderer, atlas, runtime.tasks),
       overlay_(options.game.config.field.scene.seed),
-      loop_{options.lab ? Mode::Lab : Mode::Play} {
+      loop_{.mode = options.lab ? Mode::Lab : Mode::Play,
+            .other_mode_draws_tree = !options.lab,
+            .other_mode_shows_panel = !options.lab} {
+  // The lab's subject is in its panel and its tree; the game keeps both out of the pilot's way.
+  controls_.draw_tree = options.lab;
+  controls_.show_ui = options.lab;
   update_layout();
 }
 
-void App::reset(std::size_t sprites, std::uint64_t seed) {
-  lab_.runner.reset(sprites, seed);
-  after_reset();
+Screen& App::shown() noexcept {
+  if (loop_.mode == Mode::Play) return play_;
+  return lab_;
 }
 
-void App::reset(scene::SceneKind kind) {
-  lab_.runner.reset(kind);
-  after_reset();
+const Screen& App::shown() const noexcept {
+  if (loop_.mode == Mode::Play) return play_;
+  return lab_;
 }
 
-void App::after_reset() {
-  lab_.selection.clear();
-  fit_camera();
-}
-
-// + and -: a new scene of `wanted` sprites (clamped to the limits). At a limit nothing changes
-// and the panel says why, rather than restarting the scene at the size it already has.
-void App::resize_scene(std::size_t wanted, const char* key) {
-  const std::size_t now = lab_.runner.sim().sprites().size();
-  const std::size_t next = std::clamp(wanted, kMinSprites, kMaxSprites);
-  if (next == now) {
-    notify(now >= kMaxSprites
-               ? fmt::format("{}: already at the cap of {} sprites", key, kMaxSprites)
-               : fmt::format("{}: already at the minimum of {} sprite", key, kMinSprites));
-    return;
-  }
-  reset(next, lab_.runner.scene().seed);
+// What a lab key or widget did: a new scene is framed again; a refusal is said.
+void App::apply(const LabScreen::Change& change) {
+  if (!change.notice.empty()) notify(change.notice);
+  if (change.rebuilt) fit_camera();
 }
 
 void App::notify(std::string text) {
-  logger().info("{}", text);
-  show_notice(std::move(text), std::chrono::seconds(4));
+  util::logger().info("{}", text);
+  notice_.show(std::move(text), std::chrono::seconds(4));
 }
 
 // Longer than a key's notice: it comes while the window is still opening.
 void App::warn(std::string text) {
-  logger().warn("{}", text);
-  show_notice(std::move(text), std::chrono::seconds(10));
-}
-
-void App::show_notice(std::string text, std::chrono::seconds shown_for) {
-  notice_.text = std::move(text);
-  notice_.until = Clock::now() + shown_for;
+  util::logger().warn("{}", text);
+  notice_.show(std::move(text), std::chrono::seconds(10));
 }
 
 // The lab fits the world; the game frames the ship.
 void App::fit_camera() {
-  if (loop_.mode == Mode::Play) {
-    play_.frame(camera_, layout_.layout.world);
-  } else {
-    camera_.fit(lab_.runner.sim().world_side(), layout_.layout.world);
-  }
+  shown().frame(camera_, target_.layout().world);
 }
 
 // --- modes -------------------------------------------------------------------------------------
@@ -131,7 +108,10 @@ void App::fit_camera() {
 void App::switch_mode() {
   play_.release_pilot();
   loop_.mode = loop_.mode == Mode::Play ? Mode::Lab : Mode::Play;
-  lab_.selection.clear();
+  // The tree is the lab's subject and clutter in the game: each mode keeps its own T.
+  std::swap(controls_.draw_tree, loop_.other_mode_draws_tree);
+  std::swap(controls_.show_ui, loop_.other_mode_shows_panel);
+  lab_.selection().clear();
   fit_camera();
   notify(loop_.mode == Mode::Play ? "Tab: the game (Tab again: the lab)"
                                   : "Tab: the lab (Tab again: the game)");
@@ -142,33 +122,19 @@ void App::switch_allocator() {
   const memory::AllocatorKind next = allocator() == memory::AllocatorKind::Pool
                                          ? memory::AllocatorKind::NewDelete
                                          : memory::AllocatorKind::Pool;
-  lab_.runner.set_allocator(next);
-  play_.session().set_allocator(next);
+  lab_.set_allocator(next);
+  play_.set_allocator(next);
 }
 
+// The lab's allocator is the one shown in either mode: A/B legs move it in the game too.
 memory::AllocatorKind App::allocator() const noexcept {
-  return lab_.runner.sim().allocator();
-}
-
-// The simulation the panel and the summary describe: the game's field in play.
-const Simulation& App::shown_sim() const noexcept {
-  return loop_.mode == Mode::Play ? play_.session().world().field() : lab_.runner.sim();
+  return lab_.allocator();
 }
 
 // A new window size or the panel shown or hidden: a new layout, and the camera fits the world's
 // new area (the user's zoom and pan are given up, as F would).
 void App::update_layout() {
-  int width = 0, height = 0;
-  SDL_GetRendererOutputSize(target_.renderer, &width, &height);
-  const window::Layout next = window::layout_for(width, height, controls_.show_ui);
-  const window::Layout& now = layout_.layout;
-  if (next.window.w == now.window.w && next.window.h == now.window.h &&
-      next.panel.w == now.panel.w) {
-    return;
-  }
-  layout_.layout = next;
-  fit_camera();
-  ++layout_.refits;
+  if (target_.relayout(controls_.show_ui)) fit_camera();
 }
 
 // --- the frame loop ----------------------------------------------------------------------------
@@ -181,7 +147,7 @@ int App::run() {
   while (!loop_.quit) {
     const Clock::time_point frame_start = Clock::now();
     const std::optional<scene::SceneKind> scripted_scene =
-        input_.inject_script(loop_.frame, target_.window);
+        input_.inject_script(loop_.frame, target_.window());
     handle_events();
     if (scripted_scene) {
       OverlayRequests pick;
@@ -189,6 +155,7 @@ int App::run() {
       apply(pick);
     }
     if (options_.ab && loop_.frame == 0) start_ab();
+    if (options_.ramp && loop_.frame == 0) toggle_ramp();
     update_layout();
 
     window::FrameSample sample;
@@ -204,11 +171,14 @@ int App::run() {
     // SDL_RenderReadPixels reads the back buffer: before SDL_RenderPresent.
     if (!save_frame(last_frame)) return 1;
     screenshot_written = screenshot_written || (last_frame && !options_.screenshot.empty());
-    SDL_RenderPresent(target_.renderer);
+    target_.present();
     sample.render = static_cast<float>(ms_since(render_start));
+    // The frame lasts until the display's next refresh, as a present that waits for vsync does.
+    if (options_.vsync) target_.wait_for_refresh(frame_start);
     sample.total = static_cast<float>(ms_since(frame_start));
     stats_.record(sample);
-    advance_ab(sample);
+    runs_.ab.record(sample, ab_parts());
+    runs_.ramp.record(sample, ramp_parts());
     // After the sample is recorded: a request that replaces the scene acts from the next frame.
     apply(requests);
     ++loop_.frame;
@@ -217,125 +187,113 @@ int App::run() {
                                       ? 0.0
                                       : 1000.0 * static_cast<double>(std::clock() - cpu_start) /
                                             CLOCKS_PER_SEC / static_cast<double>(stats_.frames());
-  const int exit_code = finish();
+  const int exit_code = play_.finish();
   if (options_.frames) print_summary(screenshot_written, cpu_ms_per_frame);
-  logger().info("{} frames, {:.1f} FPS (median frame {:.2f} ms)", stats_.frames(),
-                stats_.frame_ms().median > 0 ? 1000.0 / stats_.frame_ms().median : 0.0,
-                stats_.frame_ms().median);
+  util::logger().info("{} frames, {:.1f} FPS (median frame {:.2f} ms)", stats_.frames(),
+                      stats_.frame_ms().median > 0 ? 1000.0 / stats_.frame_ms().median : 0.0,
+                      stats_.frame_ms().median);
   return exit_code;
 }
 
-// This frame's ticks: the lab's at its speed, or one of the game's (none while paused, one
-// after a step), flown by whoever flies it.
+// This frame's ticks, paced once for both modes: the lab's at its speed, or one of the game's
+// (none while paused, one for a step), flown by whoever flies it.
 void App::tick(window::FrameSample& sample) {
-  if (loop_.mode == Mode::Lab) {
-    if (input_.spawning() && !ab_.running()) {
-      const window::ScreenPoint at = camera_.to_world(input_.mouse().x, input_.mouse().y);
-      lab_.runner.spawn(at.x, at.y, kSpawnPerFrame, 20.0f / camera_.scale());
-    }
-    lab_.runner.tick_frame(controls_, sample);
-    // The query tool's timed scans would land in an A/B run's frame times: off while it runs.
-    if (ab_.running()) lab_.selection.clear();
-    lab_.selection.update(lab_.runner.sim());
-    return;
+  const bool spawning = input_.spawning() && !runs_.running();
+  const window::Pace pace = window::take_pace(controls_);
+  shown().tick({.pace = pace,
+                .speed = controls_.speed,
+                .game_ticks = game_ticks(pace),
+                .camera = camera_,
+                .spawn_at = spawning ? std::optional(input_.mouse()) : std::nullopt,
+                .ab_running = runs_.running()},
+               sample);
+}
+
+// The game's ticks this frame at 60 a second of wall time. An A/B run measures one tick a frame,
+// as fast as they go; the clock stops while the game is paused, stepped or not shown, so that
+// it never catches up on that time.
+int App::game_ticks(window::Pace pace) {
+  if (loop_.mode != Mode::Play || pace != window::Pace::Run || runs_.running()) {
+    game_clock_.stop();
+    return 1;
   }
-  if (controls_.paused && !controls_.step_once) return;
-  controls_.step_once = false;
-  if (play_.tick(camera_)) {
-    sample.tick = play_.session().last_sample();
-    sample.ticked = true;
+  const int ticks = game_clock_.ticks_at(Clock::now());
+  if (game_clock_.newly_behind()) {
+    notify("the game runs slower than real time: this machine cannot keep up 60 ticks a second");
   }
+  return ticks;
 }
 
 void App::handle_events() {
   SDL_Event event;
   while (SDL_PollEvent(&event)) {
-    ImGui_ImplSDL2_ProcessEvent(&event);
+    if (!is_mode_key(event, loop_.mode) || ImGui::GetIO().WantTextInput) {
+      ImGui_ImplSDL2_ProcessEvent(&event);
+    }
     const ImGuiIO& io = ImGui::GetIO();
     // In the game the pilot's keys and buttons are the pilot's alone; in an A/B run the bot
     // flies, so they do nothing.
-    if (loop_.mode == Mode::Play && !ab_.running() &&
-        play_.handle(event, io.WantCaptureMouse, io.WantCaptureKeyboard)) {
+    if (!runs_.running() && shown().handle(event, io.WantCaptureMouse, io.WantCaptureKeyboard)) {
       continue;
     }
     if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_FOCUS_LOST) {
       play_.release_pilot();
     }
-    apply(input_.handle(event, io.WantCaptureMouse, io.WantCaptureKeyboard, camera_, lab_.selection,
-                        loop_.mode));
+    apply(input_.handle(event, io.WantCaptureMouse, io.WantCaptureKeyboard, camera_,
+                        lab_.selection(), loop_.mode));
   }
 }
 
 // Draws the world and the overlay into the back buffer; returns what the overlay's widgets
 // asked for.
 OverlayRequests App::render() {
-  SDL_SetRenderDrawColor(target_.renderer, 18, 20, 28, 255);
-  SDL_RenderClear(target_.renderer);
   stream_.begin_frame(loop_.frame);
-  const window::ScreenRect& area = layout_.layout.world;
-  // The world stays in its own rectangle: zoomed in, it must not spill under the panel.
-  const SDL_Rect clip{static_cast<int>(area.x), static_cast<int>(area.y), static_cast<int>(area.w),
-                      static_cast<int>(area.h)};
-  SDL_RenderSetClipRect(target_.renderer, &clip);
+  const window::ScreenRect& area = target_.layout().world;
+  target_.begin_world();
   draw_world();
-  SDL_RenderSetClipRect(target_.renderer, nullptr);
+  target_.end_world();
 
   ImGui_ImplSDLRenderer_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
-  if (loop_.mode == Mode::Play) play_.draw_hud(area, controls_.paused);
+  shown().draw_hud(area, controls_.paused);
   const OverlayRequests requests = draw_overlay();
-  if (Clock::now() < notice_.until) draw_notice(notice_.text, layout_.layout.world);
+  notice_.draw(area);
   ImGui::Render();
   ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
   stream_.end_frame();
   return requests;
 }
 
-// The game: the chase camera follows the ship before it is drawn. The lab: the sprites with
-// their contacts and the query tool's marks.
+// The game's chase camera follows the ship before it is drawn.
 void App::draw_world() {
-  const window::ScreenRect& area = layout_.layout.world;
-  if (loop_.mode == Mode::Play) {
-    play_.follow(camera_, area);
-    play_.draw_world(target_.renderer, sprite_renderer_, stream_, camera_, area,
-                     controls_.draw_tree);
-    return;
-  }
-  const Simulation& sim = lab_.runner.sim();
-  WorldView world;
-  world.sprites = sim.sprites();
-  world.world_side = sim.world_side();
-  if (controls_.highlight_contacts) world.in_contact = lab_.runner.in_contact();
-  if (controls_.draw_tree && sim.ticks() > 0) world.tree = &sim.tree();
-  world.selected = lab_.selection.ids();
-  world.selection = lab_.selection.region();
-  world.picked_leaf = lab_.selection.picked_leaf();
-  world.typical_radius = 0.5f * (lab_.runner.scene().min_radius + lab_.runner.scene().max_radius);
-  sprite_renderer_.draw(stream_, camera_, area, world);
+  const window::ScreenRect& area = target_.layout().world;
+  shown().follow(camera_, area);
+  shown().draw_world(target_.renderer(), sprite_renderer_, stream_, camera_, area, controls_);
 }
 
 OverlayRequests App::draw_overlay() {
-  if (!controls_.show_ui) return {};
-  const bool playing = loop_.mode == Mode::Play;
-  const std::array<play::EntityReport, play::kEntityTypes> entities =
-      play_.session().world().entity_reports();
-  const OverlayRequests requests =
-      overlay_.draw({.stats = stats_,
-                     .sim = shown_sim(),
-                     .stream = stream_,
-                     .ab = ab_,
-                     .selection = lab_.selection,
-                     .controls = controls_,
-                     .last_draw = sprite_renderer_.last_counts(),
-                     .frame = loop_.frame,
-                     .heap_counted = options_.heap_counter != nullptr,
-                     .renderer_name = target_.renderer_name,
-                     .layout = layout_.layout,
-                     .mode = loop_.mode,
-                     .entities = playing ? std::span<const play::EntityReport>(entities)
-                                         : std::span<const play::EntityReport>()});
-  if (overlay_.drawn_panel().overlaps(layout_.layout.world)) ++layout_.frames_overlapping;
+  const OverlayView view{.stats = stats_,
+                         .sim = shown().sim(),
+                         .stream = stream_,
+                         .ab = runs_.ab.experiment(),
+                         .ramp = runs_.ramp.experiment(),
+                         .ramp_top = static_cast<std::size_t>(options_.ramp_to),
+                         .selection = lab_.selection(),
+                         .controls = controls_,
+                         .last_draw = sprite_renderer_.last_counts(),
+                         .frame = loop_.frame,
+                         .heap_counted = heap_counted_,
+                         .renderer_name = target_.renderer_name(),
+                         .layout = target_.layout(),
+                         .mode = loop_.mode,
+                         .entities = shown().entities()};
+  if (!controls_.show_ui) {
+    overlay_.draw_folded(view);
+    return {};
+  }
+  const OverlayRequests requests = overlay_.draw(view);
+  target_.watch_panel(overlay_.drawn_panel());
   return requests;
 }
 
@@ -343,64 +301,29 @@ OverlayRequests App::draw_overlay() {
 // false when --screenshot cannot be written, which ends the demo with exit code 1; an F12
 // failure is only logged.
 bool App::save_frame(bool last_frame) {
-  if (controls_.screenshot) {
-    controls_.screenshot = false;
-    const std::string path = fmt::format("quadpool-{:06}.png", loop_.frame);
-    const std::string error = save_screenshot(target_.renderer, path);
-    if (error.empty()) {
-      target_.last_f12_screenshot = path;
-      logger().info("F12: wrote {}", path);
-    } else {
-      logger().error("F12: {}: {}", path, error);
-    }
-  }
-  if (!last_frame || options_.screenshot.empty()) return true;
-  const std::string error = save_screenshot(target_.renderer, options_.screenshot);
-  if (!error.empty()) {
-    std::fprintf(stderr, "quadpool: --screenshot %s: %s\n", options_.screenshot.c_str(),
-                 error.c_str());
-    return false;
-  }
-  logger().info("wrote {}", options_.screenshot);
-  return true;
+  if (std::exchange(controls_.screenshot, false)) target_.save_f12(loop_.frame);
+  return !last_frame || options_.screenshot.empty() || target_.save(options_.screenshot);
 }
 
 // --- actions -----------------------------------------------------------------------------------
 
-namespace {
-
-// Actions that would change what an A/B run measures: they wait until it is done.
-bool changes_the_measurement(Action action) noexcept {
-  switch (action) {
-    case Action::TogglePause:
-    case Action::Step:
-    case Action::SwitchAllocator:
-    case Action::ToggleTree:
-    case Action::ToggleContacts:
-    case Action::Reset:
-    case Action::DoubleSprites:
-    case Action::HalveSprites:
-    case Action::StartAb:
-    case Action::ToggleUi:
-    case Action::SwitchMode:
-      return true;
-    default:
-      return false;
+// While an A/B run or the ramp times the ticks, Esc stops it rather than the demo (so does G the
+// ramp), and what would change the measurement is ignored. True when `action` was taken here.
+bool App::apply_while_measuring(Action action) {
+  if (!runs_.running()) return false;
+  if (action == Action::Quit || (action == Action::ToggleRamp && runs_.ramp.running())) {
+    runs_.ab.cancel(ab_parts());
+    runs_.ramp.stop(ramp_parts());
+    return true;
   }
+  if (!locked_during_ab(action)) return false;
+  util::logger().info("{} in progress: key ignored (Esc stops it)",
+                      runs_.ab.running() ? "A/B run" : "ramp");
+  return true;
 }
 
-}  // namespace
-
 void App::apply(Action action) {
-  if (ab_.running() && action == Action::Quit) {
-    cancel_ab();  // Esc during an A/B run stops the run, not the demo
-    return;
-  }
-  if (ab_.running() && changes_the_measurement(action)) {
-    logger().info("A/B run in progress: key ignored (Esc cancels the run)");
-    return;
-  }
-  const scene::SceneConfig& scene = lab_.runner.scene();
+  if (apply_while_measuring(action)) return;
   switch (action) {
     case Action::None:
       break;
@@ -427,19 +350,23 @@ void App::apply(Action action) {
     case Action::ToggleContacts:
       controls_.highlight_contacts = !controls_.highlight_contacts;
       break;
-    // The seed in the overlay's field, as its button does.
     case Action::Reset:
-      reset(scene.sprites, overlay_.seed_field());
-      break;
-    // From the live count, spawned sprites included: what the panel's slider shows.
     case Action::DoubleSprites:
-      resize_scene(lab_.runner.sim().sprites().size() * 2, "+");
-      break;
     case Action::HalveSprites:
-      resize_scene(lab_.runner.sim().sprites().size() / 2, "-");
+    case Action::ClearSelection:
+    case Action::NextQueryMode:
+      apply(lab_.apply(action, overlay_.seed_field()));
       break;
     case Action::StartAb:
+      if (loop_.mode == Mode::Play && play_.player_in_game() && !runs_.ab.running() &&
+          !runs_.ab.confirmed(Clock::now())) {
+        notify("B again within 3 s: an A/B run ends this game (the bot flies every leg)");
+        break;
+      }
       start_ab();
+      break;
+    case Action::ToggleRamp:
+      toggle_ramp();
       break;
     case Action::FitCamera:
       fit_camera();
@@ -449,9 +376,6 @@ void App::apply(Action action) {
       break;
     case Action::ToggleHelp:
       controls_.show_help = !controls_.show_help;
-      break;
-    case Action::ClearSelection:
-      lab_.selection.clear();
       break;
     case Action::Screenshot:
       controls_.screenshot = true;
@@ -465,125 +389,83 @@ void App::apply(Action action) {
 
 void App::apply(const OverlayRequests& requests) {
   if (requests.allocator && *requests.allocator != allocator()) switch_allocator();
-  if (requests.sprites) reset(*requests.sprites, lab_.runner.scene().seed);
-  if (requests.reset_seed) reset(lab_.runner.scene().sprites, *requests.reset_seed);
-  // The overlay locks these during an A/B run; a script's scene pick waits like a key would.
-  if (ab_.running() && (requests.scene || requests.tree_limits)) {
-    logger().info("A/B run in progress: scene and tree settings are locked (Esc cancels the run)");
-  } else {
-    if (requests.scene) reset(*requests.scene);
-    if (requests.tree_limits) {
-      lab_.runner.set_tree_limits(requests.tree_limits->max_depth,
-                                  requests.tree_limits->leaf_capacity);
-    }
-  }
+  apply(lab_.apply(requests, runs_.running()));
   if (requests.start_ab) start_ab();
-  if (requests.cancel_ab) cancel_ab();
+  if (requests.cancel_ab) runs_.ab.cancel(ab_parts());
+  if (requests.start_ramp && !runs_.ramp.running()) toggle_ramp();
+  if (requests.stop_ramp) runs_.ramp.stop(ramp_parts());
 }
 
 // --- A/B comparison ----------------------------------------------------------------------------
 
-// In the lab every leg starts from the sprites as they are now, spawned ones included: the run
-// measures the scene the user is looking at. In the game every leg is the game restarted from
-// its config and seed with the bot flying, so both allocators play the same game.
+// B, the panel's button or --ab. In the game the bot flies every leg: no key stays held.
 void App::start_ab() {
-  if (ab_.running()) return;
-  SimulationConfig subject = lab_.runner.config();
-  if (loop_.mode == Mode::Play) {
-    subject = play_.session().world().config().field;
-  } else {
-    const std::span<const scene::Sprite> now = lab_.runner.sim().sprites();
-    lab_.ab_start.assign(now.begin(), now.end());
-    subject.scene.sprites = lab_.ab_start.size();
-  }
-  ab_.start(subject, controls_, allocator());
-  controls_.paused = false;
-  controls_.speed = 1.0f;
+  if (runs_.running()) return;
   play_.release_pilot();
-  start_ab_leg();
+  runs_.ab.start(ab_parts());
 }
 
-void App::start_ab_leg() {
-  lab_.runner.set_allocator(ab_.leg_allocator());
-  if (loop_.mode == Mode::Play) {
-    play_.session().start_ab_leg(ab_.leg_allocator());
+AbRun::Parts App::ab_parts() noexcept {
+  return {.shown = shown(),
+          .lab = lab_,
+          .controls = controls_,
+          .camera = camera_,
+          .area = target_.layout().world};
+}
+
+// --- the ramp ----------------------------------------------------------------------------------
+
+// G, the panel's button or --ramp (which opens the lab): starts the ramp, or stops a running
+// one. It grows the lab's field, so it runs in the lab only, and never beside an A/B run.
+void App::toggle_ramp() {
+  if (runs_.ramp.running()) {
+    runs_.ramp.stop(ramp_parts());
     return;
   }
-  lab_.runner.reset_to(lab_.ab_start);
-  after_reset();
+  if (loop_.mode != Mode::Lab || runs_.ab.running()) return;
+  runs_.ramp.start(ramp_parts(), static_cast<std::size_t>(options_.ramp_to));
 }
 
-// The run is over or cancelled: the saved controls and allocator again, and in the game a new
-// game for whoever flew before.
-void App::end_ab() {
-  controls_ = ab_.saved_controls();
-  lab_.runner.set_allocator(ab_.saved_allocator());
-  if (loop_.mode == Mode::Play) play_.session().end_ab(ab_.saved_allocator());
-}
-
-void App::cancel_ab() {
-  if (!ab_.running()) return;
-  ab_.cancel();
-  end_ab();
-}
-
-void App::advance_ab(const window::FrameSample& sample) {
-  switch (ab_.record(sample)) {
-    case window::AbExperiment::Next::Continue:
-      break;
-    case window::AbExperiment::Next::NewLeg:
-      start_ab_leg();
-      break;
-    case window::AbExperiment::Next::Done:
-      end_ab();
-      break;
-  }
+RampRun::Parts App::ramp_parts() noexcept {
+  return {.lab = lab_, .controls = controls_, .camera = camera_, .area = target_.layout().world};
 }
 
 // --- the end and the summary -------------------------------------------------------------------
 
-// Writes the record and judges the replay. Returns the exit code: 1 when the record cannot be
-// written (the old file is kept) or a replay played to its end did not end on its hash.
-int App::finish() {
-  int exit_code = 0;
-  if (const std::string problem = play_.write_record(); !problem.empty()) {
-    std::fprintf(stderr, "%s\n", problem.c_str());
-    exit_code = 1;
-  }
-  if (const std::string mismatch = play_.session().replay_mismatch(); !mismatch.empty()) {
-    std::fprintf(stderr, "%s\n", mismatch.c_str());
-    exit_code = 1;
-  }
-  return exit_code;
-}
-
 void App::print_summary(bool screenshot_written, double cpu_ms_per_frame) const {
   const bool playing = loop_.mode == Mode::Play;
-  const GameReport game = play_.report();
+  const play::GameReport game = play_.report();
   const window::PlaySummary play_summary = play_.stats();
   const window::SummaryInputs in{
       .stats = stats_,
-      .sim = shown_sim(),
-      .seed = lab_.runner.scene().seed,
-      .allocator_switches = lab_.runner.allocator_switches(),
+      .sim = shown().sim(),
+      // The shown world's seed: in play a replay's, not the command line's.
+      .seed = playing ? play_.seed() : lab_.seed(),
+      .allocator_switches = lab_.allocator_switches(),
       .stream = stream_.stats(),
       .draw_calls = sprite_renderer_.last_counts().draw_calls,
       .density_map = sprite_renderer_.last_counts().density_map,
-      .renderer = target_.renderer_name,
-      .layout = layout_.layout,
-      .layout_refits = layout_.refits,
-      .layout_frames_overlapping = layout_.frames_overlapping,
+      .sprites_in_view = sprite_renderer_.last_counts().sprites,
+      .sprites_one_by_one = sprite_renderer_.last_counts().one_by_one,
+      .renderer = target_.renderer_name(),
+      .layout = target_.layout(),
+      .layout_refits = target_.refits(),
+      .layout_frames_overlapping = target_.frames_overlapping(),
       .vsync = options_.vsync,
-      .heap_counter = options_.heap_counter != nullptr,
+      .draw_tree = controls_.draw_tree,
+      .game_ticks = game_clock_.ticks(),
+      .game_seconds = game_clock_.seconds(),
+      .heap_counter = heap_counted_,
       .cpu_ms_per_frame = cpu_ms_per_frame,
       .screenshot = screenshot_written ? &options_.screenshot : nullptr,
-      .ab = ab_,
-      .f12_screenshot = target_.last_f12_screenshot,
-      .selection = lab_.selection,
+      .ab = runs_.ab.experiment(),
+      .ramp = runs_.ramp.experiment(),
+      .f12_screenshot = target_.last_f12(),
+      .selection = lab_.selection(),
       .panel_fit = overlay_.fit(),
       .sprites_slider = overlay_.sprites_slider(),
-      .notice = notice_.text,
-      .world_drawn = camera_.world_on_screen(shown_sim().world_side()),
+      .notice = notice_.text(),
+      .world_drawn = camera_.world_on_screen(shown().sim().world_side()),
       .mode = playing ? "play" : "lab",
       .game = playing ? &game : nullptr,
       .play = playing ? &play_summary : nullptr,

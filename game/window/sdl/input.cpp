@@ -40,25 +40,43 @@ bool parse_script_input(const std::string& what, ScriptedKey& out) {
   };
   if (whole(std::sscanf(what.c_str(), "%dx%d%n", &out.width, &out.height, &used), 2)) {
     out.kind = ScriptedKey::Kind::Resize;
-    return out.width >= kMinWindowWidth && out.height >= kMinWindowHeight &&
-           out.width <= kMaxWindowWidth && out.height <= kMaxWindowHeight;
+    return out.width >= window::kMinWindowWidth && out.height >= window::kMinWindowHeight &&
+           out.width <= window::kMaxWindowWidth && out.height <= window::kMaxWindowHeight;
   }
+  // Window pixels, within the largest window --window allows: a point past it is in no window,
+  // and 2147483647 once became a float too large to turn back into an int (undefined
+  // behaviour) when the held button was released.
+  const auto on_a_window = [](int x, int y) {
+    return x >= 0 && y >= 0 && x <= window::kMaxWindowWidth && y <= window::kMaxWindowHeight;
+  };
   used = 0;
   if (whole(std::sscanf(what.c_str(), "query=%d/%d/%d/%d%n", &out.x0, &out.y0, &out.x1, &out.y1,
                         &used),
             4)) {
     out.kind = ScriptedKey::Kind::Query;
-    return true;
+    return on_a_window(out.x0, out.y0) && on_a_window(out.x1, out.y1);
+  }
+  used = 0;
+  if (whole(
+          std::sscanf(what.c_str(), "ray=%d/%d/%d/%d%n", &out.x0, &out.y0, &out.x1, &out.y1, &used),
+          4)) {
+    out.kind = ScriptedKey::Kind::Ray;
+    return on_a_window(out.x0, out.y0) && on_a_window(out.x1, out.y1);
   }
   used = 0;
   if (whole(std::sscanf(what.c_str(), "pick=%d/%d%n", &out.x0, &out.y0, &used), 2)) {
     out.kind = ScriptedKey::Kind::Pick;
-    return true;
+    return on_a_window(out.x0, out.y0);
+  }
+  used = 0;
+  if (whole(std::sscanf(what.c_str(), "nearest=%d/%d%n", &out.x0, &out.y0, &used), 2)) {
+    out.kind = ScriptedKey::Kind::Nearest;
+    return on_a_window(out.x0, out.y0);
   }
   used = 0;
   if (whole(std::sscanf(what.c_str(), "spawn=%d/%d%n", &out.x0, &out.y0, &used), 2)) {
     out.kind = ScriptedKey::Kind::Spawn;
-    return true;
+    return on_a_window(out.x0, out.y0);
   }
   constexpr std::string_view kScene = "scene=";
   if (what.rfind(kScene, 0) == 0) {
@@ -120,16 +138,19 @@ std::vector<ScriptedKey> parse_key_script(const std::string& text, std::string& 
     const std::size_t colon = entry.find(':');
     const std::optional<std::uint64_t> frame =
         colon == std::string::npos ? std::nullopt
-                                   : parse_decimal(std::string_view(entry).substr(0, colon));
+                                   : util::parse_decimal(std::string_view(entry).substr(0, colon));
     ScriptedKey key{frame.value_or(0), SDLK_UNKNOWN};
     if (!frame || !parse_script_input(entry.substr(colon + 1), key)) {
       error = fmt::format(
           "QUADPOOL_DEMO_KEYS: '{}' is not FRAME:KEY (a frame number from 0 to {}, then an SDL "
           "key name such as A, Space or ., down=KEY, up=KEY, a window size WxH from {}x{} to "
-          "{}x{} (as --window), query=X0/Y0/X1/Y1, pick=X/Y, spawn=X/Y or "
+          "{}x{} (as --window), query=X0/Y0/X1/Y1, ray=X0/Y0/X1/Y1, pick=X/Y, nearest=X/Y, "
+          "spawn=X/Y (window pixels, X up to {} "
+          "and Y up to {}) or "
           "scene=uniform|clustered|mixed|streams)",
-          shown_value(entry), std::numeric_limits<std::uint64_t>::max(), kMinWindowWidth,
-          kMinWindowHeight, kMaxWindowWidth, kMaxWindowHeight);
+          util::shown_value(entry), std::numeric_limits<std::uint64_t>::max(),
+          window::kMinWindowWidth, window::kMinWindowHeight, window::kMaxWindowWidth,
+          window::kMaxWindowHeight, window::kMaxWindowWidth, window::kMaxWindowHeight);
       return {};
     }
     keys.push_back(key);
@@ -163,11 +184,19 @@ std::optional<scene::SceneKind> Input::inject_script(std::uint64_t frame, SDL_Wi
         SDL_SetWindowSize(window, scripted.width, scripted.height);
         break;
       case ScriptedKey::Kind::Query:
-      case ScriptedKey::Kind::Pick: {
-        // The query tool reads shift from SDL's modifier state when the button goes down.
+      case ScriptedKey::Kind::Ray:
+      case ScriptedKey::Kind::Pick:
+      case ScriptedKey::Kind::Nearest: {
+        // The query tool reads shift from SDL's modifier state when the button goes down, and
+        // the entry's mode then (a pick is a click of the box mode).
         SDL_SetModState(KMOD_LSHIFT);
         script_holds_shift_ = true;
-        const bool drag = scripted.kind == ScriptedKey::Kind::Query;
+        script_query_mode_ = scripted.kind == ScriptedKey::Kind::Ray ? window::QueryMode::Ray
+                             : scripted.kind == ScriptedKey::Kind::Nearest
+                                 ? window::QueryMode::Nearest
+                                 : window::QueryMode::Box;
+        const bool drag =
+            scripted.kind == ScriptedKey::Kind::Query || scripted.kind == ScriptedKey::Kind::Ray;
         push_mouse(SDL_MOUSEBUTTONDOWN, scripted.x0, scripted.y0, window_id);
         if (drag) push_mouse(SDL_MOUSEMOTION, scripted.x1, scripted.y1, window_id);
         push_mouse(SDL_MOUSEBUTTONUP, drag ? scripted.x1 : scripted.x0,
@@ -204,6 +233,8 @@ Action Input::handle(const SDL_Event& event, bool ui_wants_mouse, bool ui_wants_
         panning_ = true;
       } else if (event.button.button == SDL_BUTTON_LEFT) {
         if ((SDL_GetModState() & KMOD_SHIFT) != 0) {
+          if (script_query_mode_) selection.set_mode(*script_query_mode_);
+          script_query_mode_.reset();
           selection.begin_drag(camera.to_world(mouse_.x, mouse_.y));
         } else {
           spawning_ = true;

@@ -58,15 +58,26 @@ constexpr KeyBinding kBindings[] = {
      {SDLK_MINUS, SDLK_KP_MINUS}},
     {"B",
      kBoth,
-     "run the A/B comparison (in the game the bot flies every leg; pause, speed, scene, draw "
-     "toggles and queries are locked while it runs)",
+     "run the A/B comparison (in the game press it twice: it ends your game, the bot flies "
+     "every leg; pause, speed, scene, draw toggles and queries are locked while it runs)",
      Action::StartAb,
      {SDLK_b}},
+    {"G",
+     kLab,
+     "ramp the field from 10,000 to 1,000,000 sprites (--ramp-to sets the top), timing the tick "
+     "with the pools against new-delete at each step; the panel plots both (G again stops it; "
+     "the same things as in an A/B run are locked meanwhile)",
+     Action::ToggleRamp,
+     {SDLK_g}},
     {"F", kLab, "fit the world in the window", Action::FitCamera, {SDLK_f}},
-    {"H", kBoth, "hide / show the overlay", Action::ToggleUi, {SDLK_h}},
+    {"H",
+     kBoth,
+     "show / fold the panel (the game starts with it folded to one line, the lab with it open)",
+     Action::ToggleUi,
+     {SDLK_h}},
     {"F1 or /",
      kBoth,
-     "show / hide this list of keys in the panel",
+     "show / hide this list of keys over the world",
      Action::ToggleHelp,
      {SDLK_F1, SDLK_SLASH}},
     {"X",
@@ -74,23 +85,30 @@ constexpr KeyBinding kBindings[] = {
      "clear the query or the pick (so does a shift + click on empty space)",
      Action::ClearSelection,
      {SDLK_x}},
+    {"Q",
+     kLab,
+     "switch the query tool's mode: box, ray, nearest (the panel shows the mode)",
+     Action::NextQueryMode,
+     {SDLK_q}},
     {"F12",
      kBoth,
      "save a screenshot (quadpool-FRAME.png in the working directory)",
      Action::Screenshot,
      {SDLK_F12}},
-    {"Esc", kBoth, "quit, or cancel a running A/B comparison", Action::Quit, {SDLK_ESCAPE}},
+    {"Esc", kBoth, "quit, or cancel a running A/B comparison or ramp", Action::Quit, {SDLK_ESCAPE}},
     {"left drag", kLab, "spawn sprites under the cursor", Action::None, {}},
     {"shift + left drag",
      kLab,
-     "box query: the sprites QuadTree::query returns get a yellow ring; the panel shows the hit "
-     "count and the query's time beside a brute-force scan's",
+     "query the tree in the mode Q chose: box (the sprites QuadTree::query returns), ray (the "
+     "first sprite QuadTree::ray_cast meets from the drag's start to its end) or nearest (the 8 "
+     "sprites QuadTree::nearest finds nearest the cursor); they get a yellow ring, and the panel "
+     "shows the answer and the query's time beside a brute-force scan's",
      Action::None,
      {}},
     {"shift + click",
      kLab,
-     "pick the sprite nearest the cursor (within 6 pixels of its edge) and outline the tree leaf "
-     "that holds it",
+     "in the box and ray modes, pick the sprite nearest the cursor (within 6 pixels of its edge) "
+     "and outline the tree leaf that holds it; in the nearest mode, the nearest query there",
      Action::None,
      {}},
     {"right drag", kLab, "pan", Action::None, {}},
@@ -121,6 +139,26 @@ const char* modes_name(Modes modes) noexcept {
 
 std::span<const KeyBinding> key_bindings() noexcept {
   return kBindings;
+}
+
+bool locked_during_ab(Action action) noexcept {
+  switch (action) {
+    case Action::TogglePause:
+    case Action::Step:
+    case Action::SwitchAllocator:
+    case Action::ToggleTree:
+    case Action::ToggleContacts:
+    case Action::Reset:
+    case Action::DoubleSprites:
+    case Action::HalveSprites:
+    case Action::StartAb:
+    case Action::ToggleRamp:
+    case Action::ToggleUi:
+    case Action::SwitchMode:
+      return true;
+    default:
+      return false;
+  }
 }
 
 Action action_for_key(int keycode, bool shift, Mode mode) noexcept {

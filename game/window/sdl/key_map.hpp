@@ -34,14 +34,16 @@ enum class Action {
   DoubleSprites,
   HalveSprites,
   StartAb,
+  ToggleRamp,  // starts the ramp, or stops a running one
   FitCamera,
   ToggleUi,
   ToggleHelp,
   ClearSelection,
+  NextQueryMode,
   Screenshot,
   SwitchMode,
   ToggleMute,
-  Quit,         // Esc: cancels a running A/B run instead
+  Quit,         // Esc: cancels a running A/B run or ramp instead
   CloseWindow,  // the window's close button (not a key): always quits
 };
 
@@ -53,6 +55,10 @@ struct KeyBinding {
   Action action;
   int keys[3];  // SDL_Keycodes that trigger it; 0 ends the list (mouse rows have none)
 };
+
+/// Actions that would change what an A/B run or the ramp measures: they wait until it is done
+/// (the ramp's own key stops it).
+bool locked_during_ab(Action action) noexcept;
 
 /// Every row, in the help panel's order.
 std::span<const KeyBinding> key_bindings() noexcept;

@@ -12,14 +12,16 @@
 #include <cinttypes>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "common/scene/scene.hpp"
 #include "engine/memory/allocator_kind.hpp"
 #include "game/window/sdl/key_map.hpp"
 #include "game/window/sdl/play_hud.hpp"
-#include "common/scene/scene.hpp"
+#include "game/window/sdl/ramp_panel.hpp"
 
 namespace quadpool::game::window::sdl {
 
@@ -51,6 +53,11 @@ constexpr ImU32 kPoolMode = IM_COL32(90, 210, 110, 255);
 constexpr ImU32 kNewDeleteMode = IM_COL32(255, 90, 80, 255);
 constexpr ImU32 kNotice = IM_COL32(255, 210, 90, 255);
 constexpr ImU32 kBarFill = IM_COL32(40, 110, 60, 255);  // a dark kLive, under white figures
+
+// An A/B run or the ramp is timing the ticks: the widgets that would change them are locked.
+bool measuring(const OverlayView& view) {
+  return view.ab.running() || view.ramp.running();
+}
 
 ImVec4 colour(ImU32 c) {
   return ImGui::ColorConvertU32ToFloat4(c);
@@ -129,7 +136,7 @@ void draw_phase_graph(const window::FrameStats& stats, int phases, float width, 
                       bool whole_frame) {
   const std::size_t n = stats.history_size();
   auto value = [](const window::FrameSample& s, int p) {
-    const PhaseTimes& ms = s.tick.ms;
+    const sim::PhaseTimes& ms = s.tick.ms;
     const double parts[5] = {ms.integrate, ms.rebuild, ms.pairs, ms.resolve, s.render};
     return static_cast<float>(parts[p]);
   };
@@ -215,14 +222,13 @@ OverlayRequests Overlay::draw(const OverlayView& view) {
       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   // The title carries the two keys a newcomer needs first; "###" keeps the window's id fixed.
-  if (ImGui::Begin("quadpool      F1: keys   H: hide this panel###quadpool", nullptr, kDocked)) {
+  if (ImGui::Begin("quadpool      F1: keys   H: fold this panel###quadpool", nullptr, kDocked)) {
     const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     drawn_ = {at.x, at.y, size.x, size.y};
     content_w_ = ImGui::GetContentRegionAvail().x;
     // Text wraps at the panel's edge rather than being cut there.
     ImGui::PushTextWrapPos(0.0f);
     draw_stats_panel(view, requests);
-    if (view.controls.show_help) draw_keys_panel(view.controls.show_help, view.mode);
     if (view.mode == Mode::Play) draw_play_panel(view);
     draw_query_panel(view);
     draw_ab_panel(view, requests);
@@ -234,18 +240,48 @@ OverlayRequests Overlay::draw(const OverlayView& view) {
     measure_fit();
   }
   ImGui::End();
+  if (view.controls.show_help) draw_keys_window(view.controls.show_help, view.mode, view.layout);
   return requests;
 }
 
 // How far this frame's items reached past the panel's content area: a line ImGui clipped at
 // the right edge, or content below the bottom that only a scrollbar would show.
-void Overlay::measure_fit() {
+void Overlay::draw_folded(const OverlayView& view) {
+  apply_scale(view.layout.ui_scale);
+  const window::FrameStats& stats = view.stats;
+  const std::optional<window::FrameSample> ticked = stats.last_ticked();
+  const double fps = stats.recent_fps();
+  std::string line = fmt::format("{:.0f} FPS", fps);
+  if (ticked) {
+    line += fmt::format("   tick {:.2f} ms", ticked->tick.ms.total);
+    if (view.heap_counted && ticked->tick.heap_allocations) {
+      line += fmt::format("   heap {}/tick", *ticked->tick.heap_allocations);
+    }
+  }
+  line +=
+      fmt::format("   {} (F2)   H: panel   F1: keys", memory::allocator_name(view.sim.allocator()));
+  const window::ScreenRect& world = view.layout.world;
+  const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+  ImGui::SetNextWindowPos(ImVec2(world.x + world.w - pad.x, world.y + pad.y), ImGuiCond_Always,
+                          ImVec2(1.0f, 0.0f));
+  ImGui::SetNextWindowBgAlpha(0.65f);
+  constexpr ImGuiWindowFlags kStrip = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
+                                      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                      ImGuiWindowFlags_AlwaysAutoResize |
+                                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+  if (ImGui::Begin("##folded panel", nullptr, kStrip)) ImGui::TextUnformatted(line.c_str());
+  ImGui::End();
+  if (view.controls.show_help) draw_keys_window(view.controls.show_help, view.mode, view.layout);
+}
+
+// `slack`: pixels past the edge that do not count (an auto-sized window rounds its size down).
+void Overlay::measure_fit(float slack) {
   const ImGuiWindow* window = ImGui::GetCurrentWindow();
   const ImVec2 reached = window->DC.CursorMaxPos;
   const float right = window->WorkRect.Max.x;
   const float bottom = window->InnerRect.Max.y - ImGui::GetStyle().WindowPadding.y;
-  fit_.overflow_x = std::max(fit_.overflow_x, reached.x - right);
-  fit_.overflow_y = std::max(fit_.overflow_y, reached.y + window->Scroll.y - bottom);
+  fit_.overflow_x = std::max(fit_.overflow_x, reached.x - right - slack);
+  fit_.overflow_y = std::max(fit_.overflow_y, reached.y + window->Scroll.y - bottom - slack);
 }
 
 void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& requests) {
@@ -264,7 +300,7 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
   // tick, and the tick is where the allocator shows.
   draw_phase_graph(stats, 5, content_w_, 46.0f * scale_, true);
   draw_phase_graph(stats, 4, content_w_, 36.0f * scale_, false);
-  const PhaseTimes& tick_ms = ticked.tick.ms;
+  const sim::PhaseTimes& tick_ms = ticked.tick.ms;
   const double phase_ms[5] = {tick_ms.integrate, tick_ms.rebuild, tick_ms.pairs, tick_ms.resolve,
                               static_cast<double>(last.render)};
   for (int p = 0; p < 5; ++p) {
@@ -275,7 +311,7 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
   // The allocator switch, and what this frame's tick allocated.
   ImGui::Separator();
   int kind = view.sim.allocator() == memory::AllocatorKind::Pool ? 0 : 1;
-  ImGui::BeginDisabled(view.ab.running());  // an A/B run switches by itself
+  ImGui::BeginDisabled(measuring(view));  // an A/B run or the ramp switches by itself
   ImGui::TextUnformatted(view.mode == Mode::Play ? "Nodes, entities from" : "Tree nodes from");
   ImGui::SameLine();
   const bool changed = ImGui::RadioButton("Pool", &kind, 0);
@@ -298,7 +334,7 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
     ImGui::TextDisabled("heap allocations: (no tick yet)");
   }
 
-  const TickStats& tick = view.sim.last_tick();
+  const sim::TickStats& tick = view.sim.last_tick();
   // The leaf capacity is in Controls, beside its own field.
   text(fmt::format("tree: {} nodes, {} leaves, depth {} of {}", tick.tree.nodes, tick.tree.leaves,
                    tick.tree.max_depth_reached, view.sim.config().tree_max_depth));
@@ -344,17 +380,19 @@ void Overlay::draw_pool_panel(const OverlayView& view) {
         }
       }
     }
-    // One row per chunk in a band of at most 4 rows' height: at a million sprites 12 rows of
-    // full height would push the sections below off the bottom of a 720-pixel panel.
+    // One row per chunk, up to 12, in a band of the same height whatever the chunk count: the
+    // panel is then as tall with one chunk as at a million sprites, so what fits with a small
+    // scene fits with a large one (a band that grew with the chunks once cut the panel's last
+    // section at a million sprites with an A/B result).
     constexpr std::size_t kMaxRows = 12;
-    const std::size_t rows = std::min(pool.chunks, kMaxRows);
-    const float row_h = std::clamp(
-        std::floor(4.0f * 7.0f * scale_ / static_cast<float>(rows)) - 1.0f, 1.0f, 6.0f * scale_);
-    const ImVec2 at = reserve_bar(content_w_, static_cast<float>(rows) * (row_h + 1));
+    const std::size_t rows = std::clamp<std::size_t>(pool.chunks, 1, kMaxRows);
+    const float band_h = 2.0f * static_cast<float>(kMaxRows) * scale_;
+    const float row_h = std::max(std::floor(band_h / static_cast<float>(rows)) - 1.0f, 1.0f);
+    const ImVec2 at = reserve_bar(content_w_, band_h);
     const std::size_t columns =
         std::min<std::size_t>(per_chunk, static_cast<std::size_t>(content_w_));
     const float column_w = content_w_ / static_cast<float>(columns);
-    for (std::size_t c = 0; c < rows; ++c) {
+    for (std::size_t c = 0; c < std::min(pool.chunks, kMaxRows); ++c) {
       const float y = at.y + static_cast<float>(c) * (row_h + 1);
       for (std::size_t col = 0; col < columns; ++col) {
         // A column covers several blocks when the chunk is wider than the panel: it shows live
@@ -425,8 +463,8 @@ void Overlay::draw_stream_panel(const OverlayView& view) {
 void Overlay::draw_controls_panel(const OverlayView& view, OverlayRequests& requests) {
   if (!ImGui::CollapsingHeader("Controls", ImGuiTreeNodeFlags_DefaultOpen)) return;
   window::Controls& controls = view.controls;
-  // An A/B run owns the scene, the speed and the drawing until it is done or cancelled.
-  ImGui::BeginDisabled(view.ab.running());
+  // An A/B run or the ramp owns the scene, the speed and the drawing until it is done.
+  ImGui::BeginDisabled(measuring(view));
   // The game's field is the game's: its size and scene are chosen on the command line.
   const bool lab = view.mode == Mode::Lab;
   if (lab) draw_scene_size(view, requests);
@@ -459,8 +497,8 @@ void Overlay::draw_scene_size(const OverlayView& view, OverlayRequests& requests
   if (ImGui::GetActiveID() != ImGui::GetID("sprites")) {
     sprites_slider_ = static_cast<int>(view.sim.sprites().size());
   }
-  ImGui::SliderInt("sprites", &sprites_slider_, static_cast<int>(kMinSprites),
-                   static_cast<int>(kMaxSprites), "%d",
+  ImGui::SliderInt("sprites", &sprites_slider_, static_cast<int>(sim::kMinSprites),
+                   static_cast<int>(sim::kMaxSprites), "%d",
                    ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   if (ImGui::IsItemDeactivatedAfterEdit()) {
     requests.sprites = static_cast<std::size_t>(sprites_slider_);
@@ -474,7 +512,7 @@ void Overlay::draw_scene_size(const OverlayView& view, OverlayRequests& requests
 // The scene list and the tree's settings: each change applies from the next frame (a new scene
 // with the current seed and sprite count; a new tree over the same sprites).
 void Overlay::draw_scene_controls(const OverlayView& view, OverlayRequests& requests) {
-  const SimulationConfig& config = view.sim.config();
+  const sim::SimulationConfig& config = view.sim.config();
   std::array<const char*, scene::kSceneKinds.size()> names{};
   for (std::size_t i = 0; i < scene::kSceneKinds.size(); ++i) names[i] = scene::scene_name(scene::kSceneKinds[i]);
   int scene = static_cast<int>(config.scene.kind);
@@ -490,35 +528,86 @@ void Overlay::draw_scene_controls(const OverlayView& view, OverlayRequests& requ
   // Fields with - and + rather than sliders: a slider draws its value in its middle, where the
   // handle sits for the middle values. A step applies at once, a typed value on Enter.
   const bool depth_done =
-      tree_field("tree max depth", depth_field_, kMinTreeDepth, kMaxTreeDepth, 1);
+      tree_field("tree max depth", depth_field_, sim::kMinTreeDepth, sim::kMaxTreeDepth, 1);
   const bool capacity_done =
-      tree_field("leaf capacity", capacity_field_, kMinLeafCapacity, kMaxLeafCapacity, 8);
+      tree_field("leaf capacity", capacity_field_, sim::kMinLeafCapacity, sim::kMaxLeafCapacity, 8);
   ImGui::PopItemWidth();
   if (depth_done || capacity_done) {
     requests.tree_limits = OverlayRequests::TreeLimits{depth_field_, capacity_field_};
   }
 }
 
+// The A/B run and, in the lab, the ramp: their buttons or the running one's progress, then the
+// result of the one that ran last (one at a time, so that the panel fits in 720 pixels).
 void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) {
-  if (!ImGui::CollapsingHeader("A/B: pool vs new/delete", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const bool lab = view.mode == Mode::Lab;
+  const char* title = lab ? "Pool vs new/delete: A/B, ramp###ab" : "A/B: pool vs new/delete###ab";
+  if (!ImGui::CollapsingHeader(title, ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (view.ab.running()) ramp_shown_ = false;
+  if (view.ramp.running()) ramp_shown_ = true;
+  draw_run_buttons(view, requests);
+  if (lab && ramp_shown_) {
+    draw_ramp_result(view.ramp, content_w_, scale_);
+  } else {
+    // A query's answer and the A/B table do not both fit a 720-pixel panel: while a query
+    // shows, the result is its ratio line, the table back when X clears the query.
+    draw_ab_result(view.ab, /*with_table=*/!view.selection.stats().has_value());
+  }
+}
+
+// Cancel or Stop beside a running one's progress bar; else a button for each (the ramp's in the
+// lab only), their sizes in tooltips.
+void Overlay::draw_run_buttons(const OverlayView& view, OverlayRequests& requests) {
   const window::AbExperiment& ab = view.ab;
   if (ab.running()) {
     if (ImGui::Button("Cancel (Esc)")) requests.cancel_ab = true;
     ImGui::SameLine();
     const std::string left = fmt::format("{:.0f} s left", ab.seconds_left());
     ImGui::ProgressBar(ab.progress(), ImVec2(-1, 0), left.c_str());
-  } else {
-    if (ImGui::Button("Run A/B (B)")) requests.start_ab = true;
-    ImGui::SameLine();
-    ImGui::TextDisabled("%d legs x %d frames%s", window::AbExperiment::kLegs,
-                        static_cast<int>(window::AbExperiment::kLegFrames),
-                        ab.cancelled() ? ", last run cancelled" : "");
+    return;
   }
+  if (view.ramp.running()) {
+    requests.stop_ramp = draw_ramp_progress(view.ramp);
+    return;
+  }
+  if (ImGui::Button("Run A/B (B)")) requests.start_ab = true;
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%d legs x %d frames of the scene as it is", window::AbExperiment::kLegs,
+                      static_cast<int>(window::AbExperiment::kLegFrames));
+  }
+  if (view.mode == Mode::Lab) {
+    ImGui::SameLine();
+    const std::string ramp = fmt::format("Ramp to {} (G)", sprites_label(view.ramp_top));
+    if (ImGui::Button(ramp.c_str())) requests.start_ramp = true;
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "%d steps from %s sprites, %d legs x %d frames each", window::RampExperiment::kSteps,
+          sprites_label(window::RampExperiment::steps_for(view.ramp_top)[0]).c_str(),
+          window::RampExperiment::kLegs, static_cast<int>(window::RampExperiment::kLegFrames));
+    }
+  }
+  if (ab.cancelled() && !ramp_shown_) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("last run cancelled");
+  }
+}
+
+// The last A/B result: the ratio (the scene it ran in its tooltip), then the table unless
+// `with_table` is false. One line above the table: a 720-pixel panel with the pool's full chunk
+// strip has no room for two.
+void Overlay::draw_ab_result(const window::AbExperiment& ab, bool with_table) {
   const std::optional<window::AbResult>& result = ab.result();
   if (result) {
-    ImGui::TextDisabled("%s, seed %" PRIu64 ", depth %d, leaf capacity %d",
+    text(fmt::format("new/delete tick median = {:.2f}x pool", result->tick_median_ratio()));
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%s, seed %" PRIu64 ", depth %d, leaf capacity %d",
                         scene::scene_name(result->scene), result->seed, result->tree_max_depth,
                         result->tree_leaf_capacity);
+    }
+  }
+  if (result && !with_table) {
+    ImGui::TextDisabled("the table: X clears the query");
+    return;
   }
   if (result && ImGui::BeginTable("ab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
     // The row names' column as wide as its longest name; the figures share the rest.
@@ -550,8 +639,6 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
           *result->heap_allocations_per_tick[1], "%.1f");
     }
     ImGui::EndTable();
-    text(fmt::format("seed {}: new/delete's tick median is {:.2f}x pool's", result->seed,
-                     result->tick_median_ratio()));
   }
 }
 
@@ -559,26 +646,57 @@ void Overlay::draw_ab_panel(const OverlayView& view, OverlayRequests& requests) 
 
 void Overlay::draw_query_panel(const OverlayView& view) {
   const window::Selection& selection = view.selection;
-  if (!selection.stats() && !selection.picking()) return;
-  if (!ImGui::CollapsingHeader("Query (X clears)", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const window::QueryMode mode = selection.mode();
+  if (!selection.stats() && !selection.pick().picking() && mode == window::QueryMode::Box) return;
+  // The mode in the header, the same ImGui id in every mode so that folding it stays.
+  const std::string header =
+      fmt::format("Query: {} (Q: mode, X clears)###query", window::query_mode_name(mode));
+  if (!ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
   if (const std::optional<window::QueryStats>& q = selection.stats()) {
-    text(fmt::format("box: {} hits", q->hits));
-    text(fmt::format("QuadTree::query {:.1f} us, brute force {:.1f} us ({:.0f}x)", q->tree_us,
-                     q->brute_us, q->tree_us > 0 ? q->brute_us / q->tree_us : 0.0));
-    if (q->brute_hits != q->hits) {
-      ImGui::TextColored(colour(kBad), "brute force found %zu: the tree missed some",
-                         q->brute_hits);
-    }
+    draw_query_result(view, *q);
+  } else if (!selection.pick().picking()) {
+    text(mode == window::QueryMode::Ray ? "shift + drag a segment: its first sprite"
+                                        : "shift + click: the 8 sprites nearest the point");
   }
-  const std::optional<std::uint32_t> id = selection.picked();
+  const std::optional<std::uint32_t> id = selection.pick().picked();
   if (!id || *id >= view.sim.sprites().size()) return;
   const scene::Sprite& s = view.sim.sprites()[*id];
   text(fmt::format("sprite {} at ({:.1f}, {:.1f}), radius {:.1f}", *id, s.x, s.y, s.radius));
-  if (const std::optional<spatial::Aabb>& leaf = selection.picked_leaf()) {
+  if (const std::optional<spatial::Aabb>& leaf = selection.pick().leaf()) {
     ImGui::TextColored(colour(kPickedLeafText), "its leaf (orange): %.0f x %.0f at (%.0f, %.0f)",
                        static_cast<double>(leaf->max_x - leaf->min_x),
                        static_cast<double>(leaf->max_y - leaf->min_y),
                        static_cast<double>(leaf->min_x), static_cast<double>(leaf->min_y));
+  }
+}
+
+// One query's answer, its time beside the scan's, and a red line when the two disagree.
+void Overlay::draw_query_result(const OverlayView& view, const window::QueryStats& q) {
+  const char* call = "QuadTree::query";
+  switch (q.mode) {
+    case window::QueryMode::Box:
+      text(fmt::format("box: {} hits", q.hits));
+      break;
+    case window::QueryMode::Ray:
+      call = "QuadTree::ray_cast";
+      if (q.hits == 0 || view.selection.ids().empty()) {
+        text("ray: no sprite along the segment");
+      } else {
+        text(fmt::format("ray: sprite {} first, {:.0f}% along the segment", view.selection.ids()[0],
+                         100.0 * static_cast<double>(q.ray_t)));
+      }
+      break;
+    case window::QueryMode::Nearest:
+      call = "QuadTree::nearest";
+      text(fmt::format("nearest: the {} sprites nearest the cross", q.hits));
+      break;
+  }
+  text(fmt::format("{} {:.1f} us, brute force {:.1f} us ({:.0f}x)", call, q.tree_us, q.brute_us,
+                   q.tree_us > 0 ? q.brute_us / q.tree_us : 0.0));
+  if (!q.agree) {
+    ImGui::TextColored(colour(kBad),
+                       "brute force found another answer (%zu hits): the tree is wrong",
+                       q.brute_hits);
   }
 }
 
@@ -590,21 +708,42 @@ void Overlay::draw_play_panel(const OverlayView& view) {
   draw_entity_pools(view.entities, view.sim.tree().pool_stats(), heap_last_tick);
 }
 
-void Overlay::draw_keys_panel(bool& open, Mode mode) {
-  if (!ImGui::CollapsingHeader("Keys (F1)", &open, ImGuiTreeNodeFlags_DefaultOpen)) return;
-  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn("input", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
-    for (const KeyBinding& binding : key_bindings()) {
-      if (!works_in(binding.modes, mode)) continue;
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextColored(colour(IM_COL32(255, 220, 120, 255)), "%s", binding.input);
-      ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s", binding.description);
+// The key list in a window of its own over the world, not in the panel: the panel has no room
+// for thirty rows beside its sections at 720p, and there the key column, wrapped at the panel's
+// edge, came out one character wide. Its fit counts with the panel's (the summary's "panel").
+void Overlay::draw_keys_window(bool& open, Mode mode, const window::Layout& layout) {
+  const window::ScreenRect& world = layout.world;
+  const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+  ImGui::SetNextWindowPos(ImVec2(world.x + pad.x, world.y + pad.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(std::max(world.w - 2.0f * pad.x, 1.0f), 0.0f), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.9f);
+  constexpr ImGuiWindowFlags kDocked =
+      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize;
+  if (ImGui::Begin("Keys (F1 or / closes)###keys", &open, kDocked)) {
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
+      ImGui::TableSetupColumn("input", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
+      for (const KeyBinding& binding : key_bindings()) {
+        if (!works_in(binding.modes, mode)) continue;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(-1.0f);  // a key's name on one line: the column is as wide
+        ImGui::TextColored(colour(IM_COL32(255, 220, 120, 255)), "%s", binding.input);
+        ImGui::PopTextWrapPos();
+        ImGui::TableNextColumn();
+        ImGui::TextWrapped("%s", binding.description);
+      }
+      ImGui::EndTable();
     }
-    ImGui::EndTable();
+    // An auto-sized window settles on its size over the frames after it opens (ImGui counts
+    // them down in AutoFitFrames), and rounds it down to whole pixels.
+    const ImGuiWindow* window = ImGui::GetCurrentWindow();
+    if (!window->Appearing && window->AutoFitFramesX <= 0 && window->AutoFitFramesY <= 0) {
+      measure_fit(1.0f);
+    }
   }
+  ImGui::End();
 }
 
 // --- notices ----------------------------------------------------------------------------------
@@ -622,6 +761,15 @@ void draw_notice(const std::string& notice, const window::ScreenRect& world) {
                       IM_COL32(20, 20, 26, 235));
   draw->AddText(nullptr, 0.0f, ImVec2(at.x + pad.x, at.y + pad.y), kNotice, notice.c_str(), nullptr,
                 size.x);
+}
+
+void Notice::show(std::string text, std::chrono::seconds shown_for) {
+  text_ = std::move(text);
+  until_ = std::chrono::steady_clock::now() + shown_for;
+}
+
+void Notice::draw(const window::ScreenRect& world) const {
+  if (std::chrono::steady_clock::now() < until_) draw_notice(text_, world);
 }
 
 }  // namespace quadpool::game::window::sdl

@@ -1,10 +1,11 @@
 #pragma once
-/// The ImGui overlay, a panel docked beside the world (game/window/layout.hpp): frame times by phase, the
-/// allocator switch, tree statistics, the key map, the A/B run, controls, pool and vertex-stream
-/// occupancy. The panels draw
-/// what an OverlayView hands them and return what the user asked for as OverlayRequests; they
-/// never reach into the App.
+/// The ImGui overlay, a panel docked beside the world (game/window/layout.hpp): frame times by
+/// phase, the allocator switch, tree statistics, the key map, the A/B run, the ramp
+/// (ramp_panel.hpp), controls, pool and vertex-stream occupancy. The panels draw what an
+/// OverlayView hands them and return what the user asked for as OverlayRequests; they never reach
+/// into the App.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -13,19 +14,20 @@
 #include <string>
 #include <vector>
 
+#include "common/scene/scene.hpp"
 #include "engine/memory/allocator_kind.hpp"
 #include "engine/memory/pool_allocator.hpp"
-#include "game/window/sdl/key_map.hpp"
-#include "game/window/sdl/sprite_renderer.hpp"
+#include "game/play/entity_stores.hpp"
+#include "game/sim/simulation.hpp"
 #include "game/window/ab_experiment.hpp"
 #include "game/window/controls.hpp"
 #include "game/window/frame_stats.hpp"
 #include "game/window/layout.hpp"
+#include "game/window/ramp_experiment.hpp"
+#include "game/window/sdl/key_map.hpp"
+#include "game/window/sdl/sprite_renderer.hpp"
 #include "game/window/selection.hpp"
 #include "game/window/vertex_stream.hpp"
-#include "game/play/entity_stores.hpp"
-#include "game/sim/simulation.hpp"
-#include "common/scene/scene.hpp"
 
 struct ImGuiStyle;
 
@@ -34,9 +36,11 @@ namespace quadpool::game::window::sdl {
 /// What the overlay shows this frame. `controls` is the one thing its widgets change in place.
 struct OverlayView {
   const window::FrameStats& stats;
-  const Simulation& sim;
+  const sim::Simulation& sim;
   const window::VertexStream& stream;
   const window::AbExperiment& ab;
+  const window::RampExperiment& ramp;
+  std::size_t ramp_top = 0;  // what the next ramp climbs to (--ramp-to)
   const window::Selection& selection;
   window::Controls& controls;
   DrawCounts last_draw{};
@@ -60,6 +64,8 @@ struct OverlayRequests {
   std::optional<TreeLimits> tree_limits;  // a tree slider was let go: these settings
   bool start_ab = false;
   bool cancel_ab = false;
+  bool start_ramp = false;
+  bool stop_ramp = false;
 };
 
 class Overlay {
@@ -71,6 +77,9 @@ class Overlay {
 
   /// Draws the panel docked at view.layout.panel (with the key map when controls.show_help).
   OverlayRequests draw(const OverlayView& view);
+  /// The panel folded (H): one line over the world's top-right corner with the frame rate, the
+  /// tick, its heap allocations and the allocator, and the key list when controls.show_help.
+  void draw_folded(const OverlayView& view);
   /// Where ImGui really put the panel in the last draw(), window pixels (read back, so a test
   /// can check it against the world's rectangle).
   const window::ScreenRect& drawn_panel() const noexcept { return drawn_; }
@@ -89,11 +98,14 @@ class Overlay {
   void draw_scene_size(const OverlayView& view, OverlayRequests& requests);
   void draw_scene_controls(const OverlayView& view, OverlayRequests& requests);
   void draw_ab_panel(const OverlayView& view, OverlayRequests& requests);
-  void draw_keys_panel(bool& open, Mode mode);
+  void draw_run_buttons(const OverlayView& view, OverlayRequests& requests);
+  void draw_ab_result(const window::AbExperiment& ab, bool with_table);
+  void draw_keys_window(bool& open, Mode mode, const window::Layout& layout);
   void draw_play_panel(const OverlayView& view);
   void draw_query_panel(const OverlayView& view);
+  void draw_query_result(const OverlayView& view, const window::QueryStats& q);
   void apply_scale(float scale);
-  void measure_fit();
+  void measure_fit(float slack = 0.0f);
 
   std::vector<memory::BlockState> chunk_states_;  // the per-chunk strip, refreshed now and then
   int sprites_slider_ = 0;                    // the live sprite count, or what the user drags it to
@@ -102,6 +114,7 @@ class Overlay {
   float scale_ = 0.0f;  // the layout's UI scale, as last applied to ImGui's style
   std::unique_ptr<ImGuiStyle> base_style_;  // the style at scale 1, taken at the first draw
   float content_w_ = 0.0f;                  // the panel's inner width this frame
+  bool ramp_shown_ = false;  // the ramp ran after the A/B run: its result is the one shown
   window::ScreenRect drawn_{};
   window::PanelFit fit_{};
 };
@@ -110,5 +123,19 @@ class Overlay {
 /// on a dark box, wrapped to its width; nothing when it is empty. Call between ImGui's
 /// NewFrame and Render, with or without the panel.
 void draw_notice(const std::string& notice, const window::ScreenRect& world);
+
+/// Why the last request changed nothing (or a warning), shown over the world for a while; the
+/// last one is kept after it has gone, for the summary.
+class Notice {
+ public:
+  void show(std::string text, std::chrono::seconds shown_for);
+  /// draw_notice() while it is shown.
+  void draw(const window::ScreenRect& world) const;
+  const std::string& text() const noexcept { return text_; }
+
+ private:
+  std::string text_;
+  std::chrono::steady_clock::time_point until_{};
+};
 
 }  // namespace quadpool::game::window::sdl

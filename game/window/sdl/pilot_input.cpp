@@ -195,11 +195,11 @@ void PilotInput::open_controller(int device_index) {
   if (id < 0 || std::any_of(controllers_.begin(), controllers_.end(), same)) return;
   SDL_GameController* controller = SDL_GameControllerOpen(device_index);
   if (controller == nullptr) {
-    logger().warn("game controller {} not opened: {}", device_index, SDL_GetError());
+    util::logger().warn("game controller {} not opened: {}", device_index, SDL_GetError());
     return;
   }
   controllers_.push_back({controller, id});
-  logger().info("game controller: {}", name_of(controller));
+  util::logger().info("game controller: {}", name_of(controller));
   if (controllers_.size() == 1) sync_flying_controller();
 }
 

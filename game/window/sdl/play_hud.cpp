@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <string_view>
 
@@ -20,6 +21,8 @@ namespace {
 constexpr ImU32 kHudText = IM_COL32(235, 240, 255, 255);
 constexpr ImU32 kNoticeText = IM_COL32(255, 190, 90, 255);
 constexpr ImU32 kGameOverText = IM_COL32(255, 110, 90, 255);
+constexpr ImU32 kTagText = IM_COL32(150, 215, 255, 255);  // "bot flying", "muted", the pad
+constexpr ImU32 kBannerText = IM_COL32(255, 150, 80, 255);  // WAVE n
 
 // The HUD's ship icons and shield bar take the colours the world draws the ship and shield in.
 constexpr ImU32 im_colour(Rgba c) {
@@ -27,6 +30,8 @@ constexpr ImU32 im_colour(Rgba c) {
 }
 constexpr ImU32 kLifeIcon = im_colour(PlayRenderer::kShipColour);
 constexpr ImU32 kShieldBar = im_colour(PlayRenderer::kShieldColour);
+constexpr ImU32 kThreatText = im_colour(PlayRenderer::kThreatRim);
+constexpr ImU32 kStormText = im_colour(PlayRenderer::kPickupColour);
 
 // HUD windows draw over the world and never take the mouse or keys: those are the pilot's.
 constexpr ImGuiWindowFlags kHudFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
@@ -68,9 +73,10 @@ void centred(const char* text, ImU32 colour) {
 
 // A window centred in `world_rect`, filled by `body`; it takes no input.
 template <class Body>
-void centred_screen(const char* name, const window::ScreenRect& world_rect, Body&& body) {
+void centred_screen(const char* name, const window::ScreenRect& world_rect, float height_share,
+                    Body&& body) {
   ImGui::SetNextWindowPos(
-      ImVec2(world_rect.x + world_rect.w * 0.5f, world_rect.y + world_rect.h * 0.5f),
+      ImVec2(world_rect.x + world_rect.w * 0.5f, world_rect.y + world_rect.h * height_share),
       ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.75f);
   if (ImGui::Begin(name, nullptr, kHudFlags)) body();
@@ -81,28 +87,32 @@ void draw_score_line(const PlayHudView& view, const window::ScreenRect& world_re
   const play::GameStatus& status = view.world->status();
   const float pad = ImGui::GetStyle().WindowPadding.x;
   ImGui::SetNextWindowPos(ImVec2(world_rect.x + pad, world_rect.y + pad), ImGuiCond_Always);
-  ImGui::SetNextWindowBgAlpha(0.35f);
+  // Dark enough behind the text to read it over the brightest rocks.
+  ImGui::SetNextWindowBgAlpha(0.65f);
   if (ImGui::Begin(kScoreWindow, nullptr, kHudFlags)) {
     ImGui::PushStyleColor(ImGuiCol_Text, kHudText);
+    const bool player_flies = !view.bot_flying && !view.replaying;
     ImGui::Text("SCORE %" PRIu64 "   HIGH %" PRIu64 "   WAVE %d", status.score,
-                std::max(view.high_score, status.score), status.wave);
+                shown_high_score(view.high_score, status.score, player_flies), status.wave);
     ImGui::SameLine();
     draw_lives(status.lives);
-    const int shield_max = std::max(view.world->tuning().shield, 1);
-    const float shield = static_cast<float>(view.world->ship().shield) / shield_max;
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, kShieldBar);
-    ImGui::ProgressBar(std::clamp(shield, 0.0f, 1.0f), ImVec2(8.0f * ImGui::GetFontSize(), 0.0f),
+    ImGui::ProgressBar(shown_shield(*view.world), ImVec2(8.0f * ImGui::GetFontSize(), 0.0f),
                        "shield");
     ImGui::PopStyleColor();
+    if (const int storm = status.storm_ticks; storm > 0) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImColor(kStormText), "STORM %.1f s", storm / 60.0);
+    }
     // Who flies, and what is on or off.
-    const char* pilot = view.replaying ? "replay" : view.bot_flying ? "bot flying" : "";
+    const char* pilot = view.replaying ? "replay" : view.bot_flying ? view.pilot_tag.c_str() : "";
     const std::string controller =
         view.controller_name.empty() ? std::string() : "pad: " + view.controller_name;
     for (const std::string_view tag : {std::string_view(pilot), std::string_view(controller),
                                        std::string_view(view.muted ? "muted" : "")}) {
       if (tag.empty()) continue;
       ImGui::SameLine();
-      ImGui::TextDisabled("%.*s", static_cast<int>(tag.size()), tag.data());
+      ImGui::TextColored(ImColor(kTagText), "%.*s", static_cast<int>(tag.size()), tag.data());
     }
     ImGui::PopStyleColor();
     if (!view.notice.empty()) {
@@ -118,25 +128,114 @@ void draw_score_line(const PlayHudView& view, const window::ScreenRect& world_re
 
 }  // namespace
 
+// Before the first game's first wave: what the game is and how to fly, from the key map.
+void draw_title_card(const window::ScreenRect& world_rect, int breather_ticks) {
+  // As wide as the longest line needs and no wider than the world: long key rows wrap.
+  const float width = std::min(40.0f * ImGui::GetFontSize(), world_rect.w - 16.0f);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0.0f), ImVec2(width, world_rect.h));
+  centred_screen(kTitleWindow, world_rect, 0.45f, [&] {
+    ImGui::SetWindowFontScale(3.0f);
+    centred("QUADPOOL", kHudText);
+    ImGui::SetWindowFontScale(1.0f);
+    centred("Shoot the red-rimmed rocks before they reach you.", kThreatText);
+    centred("The dust is harmless: your shots break through it.", kHudText);
+    centred("Fly over a gold ring for a storm of shots.", kStormText);
+    ImGui::Spacing();
+    if (ImGui::BeginTable("##title keys", 2)) {
+      ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
+      for (const KeyBinding& binding : key_bindings()) {
+        if (binding.modes != Modes::Play) continue;
+        ImGui::TableNextColumn();
+        ImGui::TextColored(ImColor(kTagText), "%s", binding.input);
+        ImGui::TableNextColumn();
+        ImGui::TextWrapped("%s", binding.description);
+      }
+      ImGui::EndTable();
+    }
+    char line[64];
+    std::snprintf(line, sizeof line, "wave 1 in %.0f s", std::ceil(breather_ticks / 60.0));
+    centred(line, kBannerText);
+  });
+}
+
+// Between waves: the wave to come, how many threats it sends, the bonus for the one cleared.
+void draw_wave_banner(const PlayHudView& view, const window::ScreenRect& world_rect) {
+  const play::PlayWorld& world = *view.world;
+  const int wave = world.status().wave;
+  centred_screen(kWaveWindow, world_rect, 0.3f, [&] {
+    char line[96];
+    ImGui::SetWindowFontScale(2.5f);
+    std::snprintf(line, sizeof line, "WAVE %d", wave);
+    centred(line, kBannerText);
+    ImGui::SetWindowFontScale(1.0f);
+    if (const int bonus = world.status().wave_bonus; wave > 1 && bonus > 0) {
+      std::snprintf(line, sizeof line, "wave %d cleared untouched: +%d", wave - 1, bonus);
+      centred(line, kHudText);
+    }
+    std::snprintf(line, sizeof line, "%d threats coming",
+                  play::threats_in_wave(world.tuning(), wave));
+    centred(line, kThreatText);
+  });
+}
+
 void draw_play_hud(const PlayHudView& view, const window::ScreenRect& world_rect) {
   if (view.world == nullptr) return;
+  if (view.flash > 0.0f) {
+    // Under every window, over the world: the ship was hit.
+    const auto alpha = static_cast<int>(std::clamp(view.flash, 0.0f, 1.0f) * 90.0f);
+    ImGui::GetBackgroundDrawList()->AddRectFilled(
+        ImVec2(world_rect.x, world_rect.y),
+        ImVec2(world_rect.x + world_rect.w, world_rect.y + world_rect.h),
+        IM_COL32(255, 40, 30, alpha));
+  }
+  for (const ScreenPopup& popup : view.popups) {
+    char text[24];
+    std::snprintf(text, sizeof text, "+%d", popup.points);
+    const auto alpha = static_cast<int>(std::clamp(popup.strength, 0.0f, 1.0f) * 255.0f);
+    // Bigger for bigger points: a wave's bonus reads across the screen.
+    const float size = ImGui::GetFontSize() * (popup.points >= 200 ? 2.0f : 1.4f);
+    ImGui::GetBackgroundDrawList()->AddText(ImGui::GetFont(), size, ImVec2(popup.at.x, popup.at.y),
+                                            IM_COL32(255, 235, 140, alpha), text);
+  }
   draw_score_line(view, world_rect);
   const play::GameStatus& status = view.world->status();
   if (status.game_over) {
-    centred_screen(kGameOverWindow, world_rect, [&] {
+    centred_screen(kGameOverWindow, world_rect, 0.5f, [&] {
       ImGui::SetWindowFontScale(2.0f);
       centred("GAME OVER", kGameOverText);
       ImGui::SetWindowFontScale(1.0f);
       char line[96];
       std::snprintf(line, sizeof line, "score %" PRIu64, status.score);
       centred(line, kHudText);
-      if (status.score > 0 && status.score >= view.high_score)
+      if (!view.bot_flying && !view.replaying && status.score > 0 &&
+          status.score >= view.high_score)
         centred("a new high score!", kLifeIcon);
       if (!view.notice.empty()) centred(view.notice.c_str(), kNoticeText);
       centred("Enter or Start: play again", kHudText);
     });
+  } else if (view.replay_matches) {
+    centred_screen(kReplayOverWindow, world_rect, 0.5f, [&] {
+      ImGui::SetWindowFontScale(2.0f);
+      centred("REPLAY OVER", kHudText);
+      ImGui::SetWindowFontScale(1.0f);
+      if (*view.replay_matches) {
+        centred("it ended on the recorded state hash", kLifeIcon);
+      } else {
+        centred("it did NOT end on the recorded state hash", kGameOverText);
+      }
+      centred("Enter or Start: watch it again", kHudText);
+    });
+  } else if (status.breather_ticks > 0 && !view.paused) {
+    const bool first = status.games == 1 && status.wave == 1;
+    if (first && !view.bot_flying && !view.replaying) {
+      draw_title_card(world_rect, status.breather_ticks);
+    } else {
+      draw_wave_banner(view, world_rect);
+    }
   } else if (view.paused) {
-    centred_screen(kPausedWindow, world_rect, [&] {
+    // A quarter of the way down: the chase camera keeps the ship in the centre, in view.
+    centred_screen(kPausedWindow, world_rect, 0.25f, [&] {
       ImGui::SetWindowFontScale(2.0f);
       centred("PAUSED", kHudText);
       ImGui::SetWindowFontScale(1.0f);
@@ -145,6 +244,18 @@ void draw_play_hud(const PlayHudView& view, const window::ScreenRect& world_rect
       centred(line, kHudText);
     });
   }
+}
+
+std::uint64_t shown_high_score(std::uint64_t saved, std::uint64_t score,
+                               bool player_flies) noexcept {
+  return player_flies ? std::max(saved, score) : saved;
+}
+
+float shown_shield(const play::PlayWorld& world) noexcept {
+  if (world.status().game_over) return 0.0f;
+  const int shield_max = std::max(world.tuning().shield, 1);
+  return std::clamp(static_cast<float>(world.ship().shield) / static_cast<float>(shield_max), 0.0f,
+                    1.0f);
 }
 
 std::string short_count(std::uint64_t n) {

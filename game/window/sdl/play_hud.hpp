@@ -15,23 +15,53 @@
 
 namespace quadpool::game::window::sdl {
 
+/// A score pop-up where it shows on screen this frame.
+struct ScreenPopup {
+  window::ScreenPoint at;
+  int points;
+  float strength;  ///< 1 new .. 0 gone: its opacity
+};
+
 struct PlayHudView {
   const play::PlayWorld* world;  ///< status, ship (shield), tuning; never null
   std::uint64_t high_score;
   std::string notice;  ///< e.g. "high score not saved: ...", empty for none
   bool paused, muted, bot_flying, replaying;
   std::string controller_name;  ///< empty: none
+  /// Once a replay has played to its end: whether it ended on the file's state hash.
+  std::optional<bool> replay_matches = std::nullopt;
+  /// The tag while bot_flying: which pilot flies ("bot flying", "random pilot", "idle pilot").
+  std::string pilot_tag = "bot flying";
+  /// The hit's red veil over the world, 0..1 (window::Shake::flash_strength()).
+  float flash = 0.0f;
+  /// "+100" where a threat was shot and the like, drawn over the world under every window.
+  std::span<const ScreenPopup> popups = {};
 };
 
 /// The score line at the top of `world_rect` (score, high score, wave, lives as ship icons,
-/// shield bar, and what flies the ship), and the centred screens: GAME OVER with the score and
-/// "Enter or Start: play again", PAUSED with the key to resume. Call between ImGui::NewFrame
-/// and ImGui::Render. The windows are named kScoreWindow, kGameOverWindow and kPausedWindow.
+/// shield bar, the storm's time left, and what flies the ship), and the centred screens: GAME
+/// OVER with the score and "Enter or Start: play again"; between waves the WAVE n banner (before
+/// a player's first wave, the title card with the play keys instead); PAUSED with the key to
+/// resume (in the upper part of the world, off the ship, which the chase camera keeps in the
+/// centre). Call between ImGui::NewFrame and ImGui::Render. The windows are named kScoreWindow,
+/// kGameOverWindow, kWaveWindow, kTitleWindow and kPausedWindow.
 void draw_play_hud(const PlayHudView& view, const window::ScreenRect& world_rect);
+
+/// The HIGH figure: the saved high score, or the running score above it while the player flies.
+/// The bot's and a replay's scores are never saved, so they never show as the high score.
+std::uint64_t shown_high_score(std::uint64_t saved, std::uint64_t score,
+                               bool player_flies) noexcept;
+
+/// The shield bar's fill, 0..1: the ship's shield over its maximum, and empty once the game is
+/// over (the last hit took the last life, whatever the shield grew back to).
+float shown_shield(const play::PlayWorld& world) noexcept;
 
 inline constexpr const char* kScoreWindow = "##play score";
 inline constexpr const char* kGameOverWindow = "##game over";
 inline constexpr const char* kPausedWindow = "##paused";
+inline constexpr const char* kReplayOverWindow = "##replay over";
+inline constexpr const char* kTitleWindow = "##title card";
+inline constexpr const char* kWaveWindow = "##wave banner";
 
 /// One table for the overlay panel: per entity type and for the tree's nodes, the objects in
 /// use, the capacity, the high-water mark, the chunks, and the objects created and destroyed

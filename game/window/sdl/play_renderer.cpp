@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <iterator>
+#include <optional>
 
 #include "engine/spatial/aabb.hpp"
 #include "game/play/entities.hpp"
@@ -124,6 +125,20 @@ class PlayRenderer::Mesh {
     }
   }
 
+  /// A filled rock of `radius` pixels: a fan of kCirclePoints / 2 triangles whose rim points
+  /// sit at 80..100% of the radius in a pattern picked by `look`.
+  void rock(window::ScreenPoint centre, float radius, std::uint8_t look, Rgba colour) {
+    constexpr std::array<float, 8> kBumps{1.0f, 0.86f, 0.97f, 0.8f, 0.93f, 1.0f, 0.84f, 0.95f};
+    const auto& circle = unit_circle();
+    constexpr int kStep = 2;
+    const auto rim = [&](int i) {
+      const float r = radius * kBumps[static_cast<std::size_t>(i / kStep + look) % kBumps.size()];
+      const window::ScreenPoint u = circle[static_cast<std::size_t>(i % kCirclePoints)];
+      return window::ScreenPoint{centre.x + u.x * r, centre.y + u.y * r};
+    };
+    for (int i = 0; i < kCirclePoints; i += kStep) triangle(centre, rim(i), rim(i + kStep), colour);
+  }
+
   /// Draws what was added since the last flush with one call, and empties the buffer (its
   /// capacity stays).
   void flush() {
@@ -166,7 +181,10 @@ void PlayRenderer::draw(SDL_Renderer* renderer, const window::Camera& camera,
     draw_debris(mesh, world);
     draw_sparks(mesh, world);
     draw_shots(mesh, world);
+    draw_threats(mesh, world);
+    draw_pickup(mesh, world);
     draw_ship(mesh, world, thrusting);
+    draw_offscreen_markers(mesh, world, world_rect);
   }
   SDL_SetRenderDrawBlendMode(renderer, old_blend);
   SDL_RenderSetClipRect(renderer, had_clip ? &old_clip : nullptr);
@@ -227,6 +245,74 @@ void PlayRenderer::draw_shots(Mesh& mesh, const play::PlayWorld& world) {
   mesh.flush();
 }
 
+void PlayRenderer::draw_threats(Mesh& mesh, const play::PlayWorld& world) {
+  for (const play::Threat* t : world.entities().threats.live()) {
+    const float reach = t->radius * 1.3f;
+    if (!mesh.visible(t->motion.position, reach)) continue;
+    const window::ScreenPoint c = mesh.screen(t->motion.position);
+    const float r = std::max(mesh.pixels(t->radius), 4.0f);
+    // The rim first, a little larger, so the body leaves a bright edge around it.
+    mesh.ring(c, r * 1.08f, std::max(0.09f * r, 1.25f), kThreatRim);
+    mesh.rock(c, r, t->kind, kThreatColour);
+    ++last_.threats;
+  }
+  mesh.flush();
+}
+
+void PlayRenderer::draw_pickup(Mesh& mesh, const play::PlayWorld& world) {
+  const std::optional<play::Pickup>& pickup = world.pickup();
+  if (!pickup) return;
+  // Blinks over its last two seconds: it is about to go.
+  constexpr int kBlinkFrom = 120;
+  if (pickup->ticks_left < kBlinkFrom && (pickup->ticks_left / 8) % 2 != 0) return;
+  const float radius = world.tuning().storm_pickup_radius;
+  if (!mesh.visible(pickup->position, radius * 1.5f)) return;
+  const window::ScreenPoint c = mesh.screen(pickup->position);
+  const float r = std::max(mesh.pixels(radius), 6.0f);
+  // A slow pulse, from the tick count: drawing only.
+  const float pulse = 0.85f + 0.15f * static_cast<float>((world.ticks() / 6) % 4) / 3.0f;
+  mesh.ring(c, r * pulse, std::max(0.1f * r, 1.25f), kPickupColour);
+  const float d = 0.55f * r;
+  mesh.quad({c.x, c.y - d}, {c.x + d, c.y}, {c.x, c.y + d}, {c.x - d, c.y}, kPickupColour);
+  last_.pickup = true;
+  mesh.flush();
+}
+
+// A threat or the storm out of view: a small arrow on the world rectangle's edge, pointing at
+// it from the view's centre, so that what comes is never a surprise.
+void PlayRenderer::draw_offscreen_markers(Mesh& mesh, const play::PlayWorld& world,
+                                          const window::ScreenRect& rect) {
+  constexpr float kInset = 16.0f, kSize = 9.0f;
+  const float cx = rect.x + 0.5f * rect.w, cy = rect.y + 0.5f * rect.h;
+  const float half_w = 0.5f * rect.w - kInset, half_h = 0.5f * rect.h - kInset;
+  if (half_w <= 0.0f || half_h <= 0.0f) return;
+  const auto marker = [&](Vec2 at, float reach, Rgba colour) {
+    if (mesh.visible(at, reach)) return;
+    const window::ScreenPoint p = mesh.screen(at);
+    const float dx = p.x - cx, dy = p.y - cy;
+    const float length = std::sqrt(dx * dx + dy * dy);
+    if (length <= 0.0f) return;
+    const float ux = dx / length, uy = dy / length;
+    // Where the line from the centre toward it crosses the inset rectangle.
+    const float t = std::min(std::abs(ux) > 0.0f ? half_w / std::abs(ux) : half_h / std::abs(uy),
+                             std::abs(uy) > 0.0f ? half_h / std::abs(uy) : half_w / std::abs(ux));
+    const window::ScreenPoint m{cx + ux * t, cy + uy * t};
+    mesh.triangle({m.x + ux * kSize, m.y + uy * kSize},
+                  {m.x - ux * kSize - uy * kSize, m.y - uy * kSize + ux * kSize},
+                  {m.x - ux * kSize + uy * kSize, m.y - uy * kSize - ux * kSize}, colour);
+    ++last_.offscreen_markers;
+  };
+  if (!world.status().game_over) {
+    for (const play::Threat* t : world.entities().threats.live()) {
+      marker(t->motion.position, t->radius, kThreatRim);
+    }
+  }
+  if (const std::optional<play::Pickup>& pickup = world.pickup()) {
+    marker(pickup->position, world.tuning().storm_pickup_radius, kPickupColour);
+  }
+  mesh.flush();
+}
+
 void PlayRenderer::draw_ship(Mesh& mesh, const play::PlayWorld& world, bool thrusting) {
   const play::Ship& ship = world.ship();
   const play::Tuning& tuning = world.tuning();
@@ -248,7 +334,10 @@ void PlayRenderer::draw_ship(Mesh& mesh, const play::PlayWorld& world, bool thru
     mesh.ring(c, 1.7f * r, std::max(0.08f * r, 0.75f), faded(kShieldColour, 0.25f + 0.6f * full));
   }
   if (thrusting) mesh.triangle(at(-0.7f, 0.4f), at(-0.7f, -0.4f), at(-1.6f, 0.0f), kFlameColour);
-  // The body: a dart whose nose is the heading; the ship's centre lies inside it.
+  // The body: a dart whose nose is the heading; the ship's centre lies inside it. A white one a
+  // size larger behind it leaves a rim that stands out over dust of any colour.
+  mesh.triangle(at(1.75f, 0.0f), at(-1.15f, 1.1f), at(-0.45f, 0.0f), kShipRim);
+  mesh.triangle(at(1.75f, 0.0f), at(-0.45f, 0.0f), at(-1.15f, -1.1f), kShipRim);
   mesh.triangle(at(1.4f, 0.0f), at(-0.9f, 0.85f), at(-0.5f, 0.0f), kShipColour);
   mesh.triangle(at(1.4f, 0.0f), at(-0.5f, 0.0f), at(-0.9f, -0.85f), kShipColour);
   last_.ship = true;

@@ -7,6 +7,7 @@
 #include <imgui_impl_sdlrenderer.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,14 +18,19 @@
 
 #include <fmt/format.h>
 
+#include "common/scene/scene.hpp"
+#include "common/worker_pool.hpp"
 #include "engine/spatial/quad_tree.hpp"
+#include "game/play/play_config.hpp"
+#include "game/play/replay.hpp"
+#include "game/util/decimal.hpp"
+#include "game/util/log.hpp"
+#include "game/util/regular_file.hpp"
+#include "game/util/shown_value.hpp"
+#include "game/window/fixed_step.hpp"
 #include "game/window/sdl/app.hpp"
 #include "game/window/sdl/input.hpp"
 #include "game/window/sdl/textures.hpp"
-#include "game/util/log.hpp"
-#include "game/play/replay.hpp"
-#include "game/util/shown_value.hpp"
-#include "common/worker_pool.hpp"
 
 namespace quadpool::game {
 
@@ -112,7 +118,7 @@ bool wayland_can_connect() {
 // A size from --window is kept as asked. The default shrinks to the display's usable area (the
 // desktop less its panels and docks), so that on a 1280x720 screen the panel's title and the
 // FPS line are not off screen. False when there is nothing to fit.
-bool usable_area(const WindowOptions& options, SDL_Rect& usable) {
+bool usable_area(const window::WindowOptions& options, SDL_Rect& usable) {
   return !options.window_size_given && SDL_GetDisplayUsableBounds(0, &usable) == 0 &&
          usable.w > 0 && usable.h > 0;
 }
@@ -127,14 +133,14 @@ SDL_Rect fit_in(const SDL_Rect& usable, int width, int height, const Frame& fram
   const int room_w = usable.w - frame.left - frame.right;
   const int room_h = usable.h - frame.top - frame.bottom;
   SDL_Rect r{};
-  r.w = std::max(std::min(width, room_w), kMinWindowWidth);
-  r.h = std::max(std::min(height, room_h), kMinWindowHeight);
+  r.w = std::max(std::min(width, room_w), window::kMinWindowWidth);
+  r.h = std::max(std::min(height, room_h), window::kMinWindowHeight);
   r.x = usable.x + frame.left + std::max(0, (room_w - r.w) / 2);
   r.y = usable.y + frame.top + std::max(0, (room_h - r.h) / 2);
   return r;
 }
 
-SDL_Rect first_window(const WindowOptions& options) {
+SDL_Rect first_window(const window::WindowOptions& options) {
   SDL_Rect usable{};
   if (!usable_area(options, usable)) {
     return {SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, options.window_width,
@@ -144,7 +150,7 @@ SDL_Rect first_window(const WindowOptions& options) {
 }
 
 // The frame is known only once the window exists: shrink the default-sized window by it.
-void fit_frame_to_display(SDL_Window* window, const WindowOptions& options) {
+void fit_frame_to_display(SDL_Window* window, const window::WindowOptions& options) {
   SDL_Rect usable{};
   Frame frame;
   if (!usable_area(options, usable) ||
@@ -176,19 +182,54 @@ std::string renderer_not_requested(const char* in_use) {
   }
   if (known) {
     return fmt::format("SDL_RENDER_DRIVER '{}' could not start here, so SDL uses renderer {}",
-                       shown_value(requested), in_use);
+                       util::shown_value(requested), in_use);
   }
   return fmt::format(
       "SDL_RENDER_DRIVER '{}' is not a renderer SDL knows (it has {}), so SDL uses renderer {}",
-      shown_value(requested), available, in_use);
+      util::shown_value(requested), available, in_use);
+}
+
+// SDL 2.26 opens the file SDL_GAMECONTROLLERCONFIG_FILE names with SDL_RWFromFile, which opens
+// a folder too and takes its size as 2^63 - 1 bytes, then asks for that much memory (a FIFO
+// would block it). A value that is not a regular file is refused with one warning and taken
+// out of the environment, before SDL reads it: the controllers then use SDL's own mappings.
+void refuse_a_controller_config_that_is_no_file() {
+  constexpr const char* kVariable = "SDL_GAMECONTROLLERCONFIG_FILE";
+  constexpr std::uint64_t kMostBytes = 64u << 20;  // SDL's own mapping file is under 200 KB
+  const char* file = std::getenv(kVariable);
+  if (file == nullptr || file[0] == '\0') return;
+  const util::OpenedRegularFile opened = util::open_regular_file(file, kMostBytes);
+  if (opened.outcome == util::RegularFileRead::Outcome::Read) return;
+  const std::string problem =
+      opened.outcome == util::RegularFileRead::Outcome::Oversized
+          ? fmt::format("{} bytes, more than a mapping file's {}", opened.size, kMostBytes)
+          : opened.problem;
+  util::logger().warn("{} '{}': {}; ignored, controllers use SDL's own mappings", kVariable,
+                      util::shown_path(file), problem);
+  ::unsetenv(kVariable);
 }
 
 }  // namespace
 
 // The key script, the replay file and the sprite atlas: bad input when malformed, said before
 // any window opens. Returns 0, or the exit code.
-int read_inputs(const WindowOptions& options, std::vector<window::sdl::ScriptedKey>& script,
-                std::optional<play::Replay>& replay, std::optional<window::sdl::AtlasImage>& atlas) {
+int read_inputs(window::WindowOptions& options, std::vector<window::sdl::ScriptedKey>& script,
+                std::optional<play::Replay>& replay,
+                std::optional<window::sdl::AtlasImage>& atlas) {
+  refuse_a_controller_config_that_is_no_file();
+  if (const char* ticks = std::getenv("QUADPOOL_FRAME_TICKS"); ticks != nullptr) {
+    const std::optional<std::uint64_t> value = util::parse_decimal(ticks);
+    if (!value || *value < window::FixedStep::kMinFrameTicks ||
+        *value > window::FixedStep::kMaxFrameTicks) {
+      std::fprintf(stderr,
+                   "quadpool: $QUADPOOL_FRAME_TICKS is '%s': it must be an integer in [%d, %d], "
+                   "the game's ticks in every frame of a scripted run\n",
+                   util::shown_value(ticks).c_str(), window::FixedStep::kMinFrameTicks,
+                   window::FixedStep::kMaxFrameTicks);
+      return 2;
+    }
+    options.frame_ticks = static_cast<int>(*value);
+  }
   if (const char* keys = std::getenv("QUADPOOL_DEMO_KEYS"); keys != nullptr) {
     std::string error;
     script = window::sdl::parse_key_script(keys, error);
@@ -238,22 +279,23 @@ int start_video() {
     const char* display = std::getenv("DISPLAY");
     const std::string detail = fmt::format(
         "X11 cannot open DISPLAY '{}', and Wayland needs WAYLAND_DISPLAY or XDG_RUNTIME_DIR",
-        shown_value(display != nullptr ? display : ""));
+        util::shown_value(display != nullptr ? display : ""));
     return no_display("no X11 or Wayland display", detail.c_str());
   }
   return 0;
 }
 
-int run_window(const WindowOptions& options) {
+int window::run_window(const window::WindowOptions& given, sim::HeapCounter heap_counter) {
   std::vector<window::sdl::ScriptedKey> script;
   std::optional<play::Replay> replay;
   std::optional<window::sdl::AtlasImage> atlas_image;
+  window::WindowOptions options = given;
   if (const int bad = read_inputs(options, script, replay, atlas_image); bad != 0) return bad;
   if (const int no_video = start_video(); no_video != 0) return no_video;
   SdlVideo video;
   // The pilot reads game controllers; without the subsystem it plays on keyboard and mouse.
   if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) != 0) {
-    logger().info("no game controller support: {}", SDL_GetError());
+    util::logger().info("no game controller support: {}", SDL_GetError());
   }
   if (fell_back_to_invisible_driver()) {
     return no_display("no X11 or Wayland display", "DISPLAY and WAYLAND_DISPLAY are not usable");
@@ -287,21 +329,23 @@ int run_window(const WindowOptions& options) {
   SDL_RendererInfo info{};
   SDL_GetRendererInfo(renderer.get(), &info);
   const std::string renderer_warning = renderer_not_requested(info.name ? info.name : "?");
-  logger().info(
-      "demo: {} sprites, seed {}, {} thread(s), {}x{} window, renderer {} (video driver {}), "
-      "vsync {}, pair kernel {}",
-      options.game.config.field.scene.sprites, options.game.config.field.scene.seed,
-      options.game.threads, window_w, window_h,
-      info.name ? info.name : "?", SDL_GetCurrentVideoDriver(), options.vsync ? "on" : "off",
+  // A replay decides the game: its start is what runs, not the command line's.
+  const play::PlayConfig played = replay ? play::play_config_of(replay->start) : options.game.config;
+  util::logger().info(
+      "demo: {} sprites, seed {}, scene {}, storm {}, {} thread(s), {}x{} window, renderer {} "
+      "(video driver {}), vsync {}, pair kernel {}",
+      played.field.scene.sprites, played.field.scene.seed,
+      scene::scene_name(played.field.scene.kind), played.storm ? "on" : "off",
+      options.game.threads, window_w, window_h, info.name ? info.name : "?",
+      SDL_GetCurrentVideoDriver(), options.vsync ? "on" : "off",
       quadpool::spatial::pair_kernel_name());
 
   ImGuiSession imgui(window.get(), renderer.get());
   // The tick's workers live as long as the App that ticks on them.
   WorkerPool workers(options.game.threads);
-  WindowOptions with_workers = options;
-  with_workers.tasks = workers.task_system();
-  window::sdl::App app(window.get(), renderer.get(), atlas, with_workers, std::move(script),
-                std::move(replay));
+  const window::WindowRuntime runtime{workers.task_system(), heap_counter};
+  window::sdl::App app(window.get(), renderer.get(), atlas, options, runtime, std::move(script),
+                       std::move(replay));
   if (!renderer_warning.empty()) app.warn(renderer_warning);
   return app.run();
 }

@@ -75,8 +75,8 @@ Sound::Sound() {
     return;
   }
   SDL_PauseAudioDevice(device_, 0);
-  logger().info("sound: {} Hz mono through SDL's {} audio driver", obtained.freq,
-                SDL_GetCurrentAudioDriver());
+  util::logger().info("sound: {} Hz mono through SDL's {} audio driver", obtained.freq,
+                      SDL_GetCurrentAudioDriver());
 }
 
 Sound::~Sound() {
@@ -85,7 +85,7 @@ Sound::~Sound() {
 }
 
 void Sound::give_up(const std::string& why) {
-  logger().info("sound off, the game plays silent: {}", why);
+  util::logger().info("sound off, the game plays silent: {}", why);
   if (device_ != 0) SDL_CloseAudioDevice(device_);
   if (subsystem_) SDL_QuitSubSystem(SDL_INIT_AUDIO);
   device_ = 0;

@@ -18,7 +18,6 @@ static_assert(sizeof(window::Vertex) == sizeof(SDL_Vertex) &&
               "Vertex must have SDL_Vertex's layout");
 
 namespace {
-constexpr Rgba kWhite{255, 255, 255, 255};
 constexpr Rgba kContact{255, 70, 40, 255};
 constexpr Rgba kSelected{255, 255, 120, 255};
 constexpr Rgba kSelectionBox{255, 255, 120, 200};
@@ -81,6 +80,16 @@ class SpriteRenderer::Batch {
     if (expected_ > 0) --expected_;
   }
 
+  /// A quad of any shape: four corners (x, y) in order around it, the whole region `t`.
+  void corners(const float (&xy)[8], const AtlasRegion& t, Rgba c) {
+    quad(0, 0, 0, 0, t, c);
+    window::Vertex* v = &vertices_[(used_ - 1) * 4];
+    for (int i = 0; i < 4; ++i) {
+      v[i].x = xy[2 * i];
+      v[i].y = xy[2 * i + 1];
+    }
+  }
+
   void flush() {
     if (used_ == 0) return;
     SDL_RenderGeometry(owner_.renderer_, owner_.atlas_.texture,
@@ -126,6 +135,29 @@ void SpriteRenderer::outline(Batch& batch, const window::Camera& camera, const s
   line(batch, camera, box.max_x, box.min_y, box.max_x, box.max_y, c);
 }
 
+void SpriteRenderer::segment(Batch& batch, const window::Camera& camera, window::ScreenPoint from,
+                             window::ScreenPoint to, Rgba c) const {
+  const window::ScreenPoint a = camera.to_screen(from.x, from.y), b = camera.to_screen(to.x, to.y);
+  const float dx = b.x - a.x, dy = b.y - a.y;
+  const float length = std::sqrt(dx * dx + dy * dy);
+  if (length < 1.0f) {
+    batch.quad(a.x - 1.0f, a.y - 1.0f, a.x + 1.0f, a.y + 1.0f, atlas_.white, c);
+    return;
+  }
+  // One pixel each side of the line, across it.
+  const float nx = -dy / length, ny = dx / length;
+  const float xy[8] = {a.x + nx, a.y + ny, b.x + nx, b.y + ny,
+                       b.x - nx, b.y - ny, a.x - nx, a.y - ny};
+  batch.corners(xy, atlas_.white, c);
+}
+
+void SpriteRenderer::cross(Batch& batch, const window::Camera& camera, window::ScreenPoint at,
+                           Rgba c) const {
+  const window::ScreenPoint p = camera.to_screen(at.x, at.y);
+  batch.quad(p.x - 4.5f, p.y - 1.0f, p.x + 4.5f, p.y + 1.0f, atlas_.white, c);
+  batch.quad(p.x - 1.0f, p.y - 4.5f, p.x + 1.0f, p.y + 4.5f, atlas_.white, c);
+}
+
 void SpriteRenderer::ring(Batch& batch, const window::Camera& camera, const scene::Sprite& s,
                           const AtlasRegion& region, Rgba c) const {
   // Just outside the sprite as drawn, so the ring fits it.
@@ -141,7 +173,12 @@ DrawCounts SpriteRenderer::draw(window::VertexStream& stream, const window::Came
   Batch batch(*this, stream, counts);
   const spatial::Aabb border{0, 0, view.world_side, view.world_side};
   const float sprite_pixels = 2.0f * view.typical_radius * camera.scale();
-  if (sprite_pixels < kDensityBelowPixels) {
+  // The sprites in view are counted only where the size alone does not decide.
+  const std::size_t in_view =
+      sprite_pixels >= kDensityBelowPixels && sprite_pixels < kCrowdBelowPixels
+          ? count_in_view(view.sprites, visible, kMostSpritesOneByOne)
+          : 0;
+  if (draws_density_map(sprite_pixels, in_view)) {
     // The tree and the border over the map, whose edge cells would hide them.
     draw_density(batch, camera, area, view, counts);
     draw_tree(batch, camera, visible, view, kTreeLineOnMap);
@@ -151,13 +188,18 @@ DrawCounts SpriteRenderer::draw(window::VertexStream& stream, const window::Came
     draw_tree(batch, camera, visible, view, kTreeLine);
     draw_sprites(batch, camera, visible, view, counts);
   }
-  batch.expect(view.selected.size() + 8);
+  batch.expect(view.selected.size() + 10);
   for (std::uint32_t id : view.selected) {
     if (id < view.sprites.size())
       ring(batch, camera, view.sprites[id], atlas_.selection_ring, kSelected);
   }
   if (view.selection) outline(batch, camera, *view.selection, kSelectionBox);
   if (view.picked_leaf) outline(batch, camera, *view.picked_leaf, kPickedLeaf);
+  if (view.query && view.query->mode == window::QueryMode::Ray) {
+    segment(batch, camera, view.query->from, view.query->to, kSelectionBox);
+  } else if (view.query && view.query->mode == window::QueryMode::Nearest) {
+    cross(batch, camera, view.query->to, kSelectionBox);
+  }
   last_ = counts;
   return counts;
 }
@@ -189,9 +231,11 @@ void SpriteRenderer::draw_sprites(Batch& batch, const window::Camera& camera,
     if (!spatial::overlaps(scene::bounds_of(s), visible)) continue;
     const window::ScreenPoint p = camera.to_screen(s.x, s.y);
     const float r = std::max(s.radius * scale, kMinPixelRadius);
-    batch.quad(p.x - r, p.y - r, p.x + r, p.y + r, atlas_.kinds[s.kind % scene::kSpriteKinds], kWhite);
+    batch.quad(p.x - r, p.y - r, p.x + r, p.y + r, atlas_.kinds[s.kind % scene::kSpriteKinds],
+               view.tint);
     ++counts.sprites;
   }
+  counts.one_by_one = counts.sprites;
 
   // Rings fade out as sprites shrink (gone at 2 px across): small, they hide the sprites.
   const float ring_amount = fade(2.0f * view.typical_radius * scale, 2.0f, 6.0f);
@@ -206,6 +250,17 @@ void SpriteRenderer::draw_sprites(Batch& batch, const window::Camera& camera,
       ring(batch, camera, view.sprites[i], atlas_.contact_ring, ring_colour);
     }
   }
+}
+
+std::size_t SpriteRenderer::count_in_view(std::span<const scene::Sprite> sprites,
+                                          const spatial::Aabb& visible,
+                                          std::size_t limit) noexcept {
+  std::size_t in_view = 0;
+  for (const scene::Sprite& s : sprites) {
+    if (!spatial::overlaps(scene::bounds_of(s), visible)) continue;
+    if (++in_view > limit) break;  // enough to decide
+  }
+  return in_view;
 }
 
 void SpriteRenderer::draw_density(Batch& batch, const window::Camera& camera,
@@ -332,7 +387,7 @@ SDL_Texture* SpriteRenderer::density_texture(int columns, int rows) {
 void SpriteRenderer::warn_density_once(const char* what) {
   if (density_warned_) return;
   density_warned_ = true;
-  logger().warn("{} ({}): the sprites are not drawn while zoomed out", what, SDL_GetError());
+  util::logger().warn("{} ({}): the sprites are not drawn while zoomed out", what, SDL_GetError());
 }
 
 }  // namespace quadpool::game::window::sdl

@@ -97,7 +97,7 @@ std::optional<AtlasImage> read_atlas(AtlasError& error) {
     std::error_code ignored;
     error = {fmt::format("cannot find {}: QUADPOOL_ASSETS is '{}', {}; while it is set it is "
                          "the only folder searched (unset it to search next to the executable)",
-                         kAtlasFile, shown_value(folder, 200),
+                         kAtlasFile, util::shown_value(folder, 200),
                          std::filesystem::is_directory(folder, ignored)
                              ? fmt::format("a folder without {}", kAtlasFile)
                              : std::string("which is not a folder")),
@@ -108,7 +108,7 @@ std::optional<AtlasImage> read_atlas(AtlasError& error) {
     std::string folders;
     for (std::size_t i = 0; i < search.folders.size(); ++i) {
       const char* separator = i == 0 ? "" : i + 1 == search.folders.size() ? " or " : ", ";
-      folders += fmt::format("{}'{}'", separator, shown_value(search.folders[i], 200));
+      folders += fmt::format("{}'{}'", separator, util::shown_value(search.folders[i], 200));
     }
     error = {fmt::format("cannot find {} in {}; set QUADPOOL_ASSETS to the folder that holds it",
                          kAtlasFile, folders),
@@ -124,14 +124,14 @@ std::optional<AtlasImage> read_atlas(AtlasError& error) {
       "the sprite atlas is {}x{} pixels ({} x {} cells of {}, as scripts/make_assets.py makes it)",
       kAtlasWidth, kAtlasHeight, kCellsX, kCellsY, kCellPixels);
   if (!pixels) {
-    error = {fmt::format("cannot read '{}' as an image ({}); {}", shown_value(image.path, 200),
-                         stbi_failure_reason(), expected),
+    error = {fmt::format("cannot read '{}' as an image ({}); {}",
+                         util::shown_value(image.path, 200), stbi_failure_reason(), expected),
              2};
     return std::nullopt;
   }
   if (image.width != kAtlasWidth || image.height != kAtlasHeight) {
-    error = {fmt::format("'{}' is {}x{} pixels; {}", shown_value(image.path, 200), image.width,
-                         image.height, expected),
+    error = {fmt::format("'{}' is {}x{} pixels; {}", util::shown_value(image.path, 200),
+                         image.width, image.height, expected),
              2};
     return std::nullopt;
   }
@@ -163,11 +163,12 @@ Atlas load_atlas(SDL_Renderer* renderer, const AtlasImage& image, std::string& e
   const AtlasRegion white = cell(2, 1);
   const float mid_u = 0.5f * (white.u0 + white.u1), mid_v = 0.5f * (white.v0 + white.v1);
   atlas.white = {mid_u, mid_v, mid_u, mid_v};
-  logger().debug("loaded {} ({}x{})", image.path, image.width, image.height);
+  util::logger().debug("loaded {} ({}x{})", image.path, image.width, image.height);
   return atlas;
 }
 
-std::string save_screenshot(SDL_Renderer* renderer, const std::string& path) {
+std::string save_screenshot(SDL_Renderer* renderer, const std::string& path,
+                            util::Existing existing) {
   int width = 0, height = 0;
   if (SDL_GetRendererOutputSize(renderer, &width, &height) != 0) {
     return fmt::format("cannot read the output size: {}", SDL_GetError());
@@ -186,7 +187,7 @@ std::string save_screenshot(SDL_Renderer* renderer, const std::string& path) {
       png ? stbi_write_png_to_func(&append_bytes, &file, width, height, 3, pixels.data(), width * 3)
           : stbi_write_bmp_to_func(&append_bytes, &file, width, height, 3, pixels.data());
   if (encoded == 0) return fmt::format("cannot encode the frame as {}", png ? "PNG" : "BMP");
-  return write_file_atomically(path, file);
+  return util::write_file_atomically(path, file, existing);
 }
 
 }  // namespace quadpool::game::window::sdl

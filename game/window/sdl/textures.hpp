@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/scene/scene.hpp"
+#include "game/util/atomic_file.hpp"
 
 struct SDL_Renderer;
 struct SDL_Texture;
@@ -62,6 +63,7 @@ Atlas load_atlas(SDL_Renderer* renderer, const AtlasImage& image, std::string& e
 /// Reads the renderer's current target (call before SDL_RenderPresent) and writes it to `path`
 /// atomically (game/util/atomic_file.hpp): PNG when the name ends in .png, otherwise BMP. Returns an
 /// empty string, or the reason it failed, in which case an old file at `path` is untouched.
-std::string save_screenshot(SDL_Renderer* renderer, const std::string& path);
+std::string save_screenshot(SDL_Renderer* renderer, const std::string& path,
+                            util::Existing existing = util::Existing::Replace);
 
 }  // namespace quadpool::game::window::sdl

@@ -10,6 +10,7 @@
 #include <stb_image.h>
 #include <stb_image_write.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,6 +42,9 @@ class DemoSmoke : public ::testing::Test {
   void SetUp() override {
     ::setenv("SDL_VIDEODRIVER", on_a_display() ? "x11" : "dummy", 1);
     ::unsetenv("QUADPOOL_DEMO_KEYS");
+    // A key at frame N meets the same tick on every machine: one game tick a frame, as a
+    // scripted run asks, instead of 60 a second of wall time (FixedStep, tested below).
+    ::setenv("QUADPOOL_FRAME_TICKS", "1", 1);
     dir_ = std::filesystem::temp_directory_path() /
            ("quadpool_demo_smoke_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
@@ -50,6 +55,7 @@ class DemoSmoke : public ::testing::Test {
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);
     ::unsetenv("QUADPOOL_DEMO_KEYS");
+    ::unsetenv("QUADPOOL_FRAME_TICKS");
     ::unsetenv("XDG_DATA_HOME");
   }
   std::filesystem::path dir_;
@@ -258,13 +264,21 @@ TEST_F(DemoSmoke, EscQuitsWhenNoABRunIsGoing) {
   EXPECT_EQ(number(parse_summary(r), "frames"), 6u);
 }
 
-TEST_F(DemoSmoke, F12SavesAScreenshotInTheWorkingDirectoryAtAnyFrame) {
+// The lab in a 320x240 window for `frames` frames with F12 pressed at frame 3, run in `dir`:
+// F12 saves in the working folder.
+test::ProcessResult f12_at_frame_3_in(const std::filesystem::path& dir, int frames) {
   ::setenv("QUADPOOL_DEMO_KEYS", "3:F12", 1);
   const std::filesystem::path was = std::filesystem::current_path();
-  std::filesystem::current_path(dir_);
+  std::filesystem::current_path(dir);
   const test::ProcessResult r = test::run_quadpool(
-      "--lab --sprites 500 --frames 10 --window 320x240 --vsync off", test::Capture::Stdout);
+      "--lab --sprites 500 --frames " + std::to_string(frames) + " --window 320x240 --vsync off",
+      test::Capture::Stdout);
   std::filesystem::current_path(was);
+  return r;
+}
+
+TEST_F(DemoSmoke, F12SavesAScreenshotInTheWorkingDirectoryAtAnyFrame) {
+  const test::ProcessResult r = f12_at_frame_3_in(dir_, 10);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(parse_summary(r).at("f12_screenshot"), "quadpool-000003.png");
   const Image image = read_image(dir_ / "quadpool-000003.png");
@@ -391,11 +405,196 @@ TEST_F(DemoSmoke, ThePanelCutsNothingAndNeedsNoScrollbarWithAnABResultAt720pAnd1
   }
 }
 
-TEST_F(DemoSmoke, InPlayThePanelWithItsPoolsTableAndAnABResultFitsAt720pAnd1080p) {
-  // The game's panel: the pools table (one row per entity type and the tree's) in place of
-  // the lab's pool strip, and an A/B result of the bot's game.
+// A query's answer under an A/B result: the result folds to its ratio line while the query
+// shows, so the panel still fits, in each of the query tool's modes.
+TEST_F(DemoSmoke, ThePanelFitsWithAnABResultAndAQueryAnswerInEachMode) {
+  for (const char* query : {"query=600/200/800/400", "ray=500/100/1100/600", "nearest=800/360"}) {
+    const auto json = summary_of(std::string("605:") + query,
+                                 "--lab --ab --sprites 200 --frames 610 --window 1280x720");
+    ASSERT_EQ(json.at("ab.state"), "done") << query;
+    ASSERT_NE(json.at("query"), "null") << query;
+    expect_panel_fits(json, std::string("1280x720 with an A/B result and ") + query);
+  }
+}
+
+TEST_F(DemoSmoke, ThePanelFitsWithAnABResultWhenTheTreeIsBuiltInItsSubtreePools) {
+  // From 32,768 sprites the tree is built in 17 pools, one chunk or more each: the node pool's
+  // strip has its 12 rows, as at a million sprites, where with an A/B result the panel once
+  // needed a scrollbar (12 pixels at 1280x720) and cut its last section.
   for (const std::string window : {"1280x720", "1920x1080"}) {
-    const auto json = summary_of("", "--bot --ab --sprites 2000 --frames 603 --window " + window);
+    const auto json = summary_of("", "--lab --ab --sprites 33000 --frames 603 --window " + window);
+    ASSERT_EQ(json.at("ab.state"), "done") << window;
+    EXPECT_GE(number(json, "pool.chunks"), 12u) << window;
+    expect_panel_fits(json, "33,000 sprites at " + window);
+  }
+}
+
+// A summary's query: in `mode` (the tool's mode too), `hits` sprites from the tree and as many
+// from the scan, the same answer.
+void expect_query(const std::map<std::string, std::string>& json, const std::string& mode,
+                  std::uint64_t hits, const std::string& what) {
+  EXPECT_EQ(json.at("query_mode"), mode) << what;
+  EXPECT_EQ(json.at("query.mode"), mode) << what;
+  EXPECT_EQ(number(json, "query.hits"), hits) << what;
+  EXPECT_EQ(number(json, "query.brute_hits"), hits) << what;
+  EXPECT_EQ(json.at("query.agree"), "true") << what;
+  EXPECT_GE(real(json, "query.brute_us"), 0.0) << what;
+}
+
+// The ray and nearest modes through the key script: each entry sets its mode on the query tool,
+// the tree's answer equals the scan's, and Q cycles the mode (box, ray, nearest, box).
+TEST_F(DemoSmoke, AScriptedRayAndNearestQueryTheTreeAndAgreeWithTheScan) {
+  const std::string args = "--lab --sprites 5000 --frames 10 --window 1280x720";
+  // A diagonal across the world's rectangle (it starts at x = 390): it meets sprites.
+  const auto ray = summary_of("5:ray=450/100/1200/650", args);
+  expect_query(ray, "ray", 1, "a ray across the world");
+  EXPECT_GE(real(ray, "query.ray_t"), 0.0);
+  EXPECT_LE(real(ray, "query.ray_t"), 1.0);
+  // Along the top of the world's rectangle, outside the world (its margin): no sprite there.
+  const auto missed = summary_of("5:ray=395/3/420/3", args);
+  expect_query(missed, "ray", 0, "a ray outside the world");
+  EXPECT_EQ(missed.at("query.ray_t"), "null");
+
+  const auto nearest = summary_of("5:nearest=800/360", args);
+  expect_query(nearest, "nearest", 8, "a nearest query");
+  EXPECT_EQ(nearest.at("picked"), "null");
+
+  // query= and pick= are the box mode's, whatever an earlier entry chose.
+  const auto box = summary_of("3:nearest=800/360,5:query=600/200/800/400", args);
+  EXPECT_EQ(box.at("query.mode"), "box");
+  EXPECT_EQ(box.at("query.agree"), "true");
+  EXPECT_GT(number(box, "query.hits"), 50u);
+
+  EXPECT_EQ(summary_of("5:Q", args).at("query_mode"), "ray");
+  const auto hint = summary_of("5:Q,6:Q", args);
+  EXPECT_EQ(hint.at("query_mode"), "nearest");
+  EXPECT_EQ(hint.at("query"), "null");
+  expect_panel_fits(hint, "the nearest mode's hint");
+  EXPECT_EQ(summary_of("5:Q,6:Q,7:Q", args).at("query_mode"), "box");
+}
+
+TEST_F(DemoSmoke, ThePanelFitsWithEachQueryModesAnswerAt720p) {
+  // Each mode's answer, and a pick after a ray (its sprite and leaf instead), in the lab's
+  // default sections. (Under an A/B result there is no room for the query's three lines: the
+  // box query overflowed there before the ray and nearest modes came.)
+  for (const std::string keys : {"5:query=600/200/800/400", "5:ray=450/100/1200/650",
+                                 "5:nearest=800/360", "5:ray=450/100/1200/650,7:pick=800/360"}) {
+    const auto json = summary_of(keys, "--lab --frames 10 --window 1280x720");
+    EXPECT_NE(json.at("query") == "null", json.at("picked") == "null") << keys;
+    expect_panel_fits(json, keys);
+  }
+}
+
+// Sprites just over the map's 2 px drawn one quad each took SDL's software renderer twice the
+// CPU time per frame that the map takes at 100,000 sprites in 1920x1080: under 4 px, more than
+// SpriteRenderer::kMostSpritesOneByOne sprites in view are a density map too.
+TEST_F(DemoSmoke, AHundredThousandSmallSpritesAreADensityMapNotAQuadEach) {
+  struct Case {
+    const char* args;
+    bool density_map;
+    std::uint64_t sprites;
+  };
+  // 2.07 px across and 100,000 in view: the map. 3.3 px and 40,000: a quad each, as are
+  // 10,000 sprites of 4.3 px.
+  for (const Case& c : {Case{"--sprites 100000 --window 1920x1080", true, 100000},
+                        Case{"--sprites 40000 --window 1920x1080", false, 40000},
+                        Case{"--sprites 10000 --window 1280x720", false, 10000}}) {
+    const auto json = summary_of("", std::string("--lab --frames 3 ") + c.args);
+    EXPECT_EQ(json.at("density_map"), c.density_map ? "true" : "false") << c.args;
+    EXPECT_EQ(number(json, "sprites_in_view"), c.sprites) << c.args;
+    EXPECT_EQ(number(json, "sprites_one_by_one"), c.density_map ? 0 : c.sprites) << c.args;
+  }
+}
+
+// The ramp (G, or --ramp) at a top the smoke tests afford (--ramp-to 1000: 10 to 1,000 sprites):
+// seven steps, each a new field, five warm-up frames, then four legs of 15 frames alternating
+// pool and new/delete, 455 ticked frames in all.
+constexpr int kRampFrames = 7 * (5 + 4 * 15);
+
+TEST_F(DemoSmoke, GRampsTheLabsFieldStepByStepAndTheSummaryHasEveryStep) {
+  const auto json = summary_of("1:G", "--lab --sprites 300 --seed 4 --ramp-to 1000 --frames " +
+                                          std::to_string(kRampFrames + 10) + " --window 1280x720");
+  ASSERT_EQ(json.at("ramp.state"), "done");
+  EXPECT_EQ(number(json, "ramp.top"), 1000u);
+  EXPECT_EQ(number(json, "ramp.seed"), 4u);
+  EXPECT_EQ(json.at("ramp.scene"), "uniform");
+  EXPECT_EQ(number(json, "ramp.legs") * number(json, "ramp.leg_frames"), 60u);
+  ASSERT_EQ(number(json, "ramp.steps"), 7u);
+  const std::uint64_t sprites[] = {10, 20, 50, 100, 200, 500, 1000};
+  for (int i = 0; i < 7; ++i) {
+    const std::string step = "ramp.steps." + std::to_string(i);
+    EXPECT_EQ(number(json, step + ".sprites"), sprites[i]) << step;
+    for (const char* mode : {".pool", ".new_delete"}) {
+      EXPECT_GT(real(json, step + mode + ".tick_ms.median"), 0.0) << step << mode;
+      EXPECT_GT(real(json, step + mode + ".frame_ms.median"), 0.0) << step << mode;
+    }
+    EXPECT_GT(real(json, step + ".tick_median_ratio"), 0.0) << step;
+    // Measured as the A/B run measures: the pool's warm ticks allocate nothing, new/delete's
+    // one block per tree node.
+    EXPECT_EQ(real(json, step + ".pool.heap_allocations_per_tick"), 0.0) << step;
+    EXPECT_GE(real(json, step + ".new_delete.heap_allocations_per_tick"), 1.0) << step;
+  }
+  // The field stays at the top, back on the pool; every step switched four times (its new
+  // field on the pool, then new/delete, pool, new/delete), and the end back to the pool.
+  EXPECT_EQ(number(json, "sprites"), 1000u);
+  EXPECT_EQ(number(json, "allocator_switches"), 7u * 4u);
+  EXPECT_EQ(json.at("mode"), "lab");
+  expect_panel_fits(json, "1280x720 with the ramp's result");
+}
+
+TEST_F(DemoSmoke, RampOnTheCommandLineOpensTheLabLocksTheMeasurementAndGStopsIt) {
+  // --ramp opens the lab and starts at the first frame. During it B, Tab, F2, F3 and + do
+  // nothing; G at frame 150 (in the third step) stops it with two steps done and the controls
+  // back as they were.
+  auto json = summary_of("100:B,101:Tab,102:F2,103:F3,104:+,150:G",
+                         "--ramp --ramp-to 1000 --sprites 300 --frames 170 --window 1280x720");
+  ASSERT_EQ(json.at("ramp.state"), "stopped");
+  EXPECT_EQ(json.at("mode"), "lab");
+  EXPECT_EQ(json.at("ab.state"), "none");
+  EXPECT_EQ(number(json, "ramp.steps"), 2u);
+  EXPECT_EQ(number(json, "ramp.steps.1.sprites"), 20u);
+  EXPECT_EQ(number(json, "sprites"), 50u) << "the third step's field stays";
+  EXPECT_EQ(number(json, "modes.pool.frames") + number(json, "modes.new_delete.frames"), 170u)
+      << "F3 paused during the ramp";
+  expect_panel_fits(json, "1280x720 with a stopped ramp");
+
+  // Esc stops a running ramp instead of quitting; in the game G does nothing.
+  json = summary_of("30:Escape", "--ramp --ramp-to 1000 --sprites 300 --frames 60");
+  EXPECT_EQ(number(json, "frames"), 60u);
+  EXPECT_EQ(json.at("ramp.state"), "stopped");
+  json = summary_of("2:G", "--sprites 300 --frames 10");
+  EXPECT_EQ(json.at("mode"), "play");
+  EXPECT_EQ(json.at("ramp.state"), "none");
+}
+
+TEST_F(DemoSmoke, ThePanelFitsAt720pWithTheRampsResultAfterAnABResult) {
+  // The A/B result, then the ramp's in its place: the panel shows the last run's result.
+  const auto json =
+      summary_of("620:G", "--lab --ab --sprites 1000 --ramp-to 1000 --window 1280x720 --frames " +
+                              std::to_string(620 + kRampFrames + 10));
+  ASSERT_EQ(json.at("ab.state"), "done");
+  ASSERT_EQ(json.at("ramp.state"), "done");
+  expect_panel_fits(json, "1280x720 with an A/B and a ramp result");
+}
+
+// The key list (F1) opens over the world with its key column as wide as the longest key's name,
+// and neither it nor the panel beside it is cut or needs a scrollbar, in either mode.
+TEST_F(DemoSmoke, TheKeyListFitsBesideThePanelAt720pAnd1080pInBothModes) {
+  for (const std::string window : {"1280x720", "1920x1080"}) {
+    for (const char* keys : {"5:F1", "5:H,6:F1", "5:Tab,8:F1"}) {
+      const auto json = summary_of(keys, "--sprites 2000 --frames 14 --window " + window);
+      expect_panel_fits(json, window + " with " + keys);
+    }
+  }
+}
+
+TEST_F(DemoSmoke, InPlayThePanelWithItsPoolsTableAndAnABResultFitsAt720pAnd1080p) {
+  // The game's panel, opened with H (the game starts with it folded): the pools table (one row
+  // per entity type and the tree's) in place of the lab's pool strip, and an A/B result of the
+  // bot's game.
+  for (const std::string window : {"1280x720", "1920x1080"}) {
+    const auto json = summary_of("1:H,2:B", "--bot --sprites 2000 --frames 606 --window " + window);
+    ASSERT_EQ(json.at("layout.panel.w") != "0", true) << "H did not open the panel";
     ASSERT_EQ(json.at("ab.state"), "done") << window;
     expect_panel_fits(json, "play at " + window);
   }
@@ -749,14 +948,14 @@ namespace {
 
 // --- the game ----------------------------------------------------------------------------------
 
-// A human's game through scripted keys: from frame 5 the pilot holds thrust, turn right and
-// fire, and rams rocks until the game is over (about frame 600 for this field); the allocator
-// key switches to new/delete at 200 and back at 400, mid-game; after the game is over the keys
-// are let go and Enter starts a second game.
+// A human's game of one life through scripted keys: from frame 5 the pilot turns on the spot
+// and fires, stops firing at 150 and waits for the threats, which end the game at frame 841 in
+// this field; the allocator key switches to new/delete at 200 and back at 400, mid-game; after
+// the game is over the keys are let go and Enter starts a second game.
 constexpr const char* kHumanGameKeys =
-    "5:down=W,5:down=D,5:down=Space,200:F2,400:F2,800:up=W,800:up=D,800:up=Space,"
-    "810:down=Return,813:up=Return";
-constexpr const char* kHumanGameArgs = "--sprites 1500 --seed 3 --window 640x400 --vsync off";
+    "5:down=D,5:down=Space,150:up=Space,200:F2,400:F2,900:up=D,910:down=Return,913:up=Return";
+constexpr const char* kHumanGameArgs =
+    "--sprites 1500 --seed 3 --lives 1 --window 640x400 --vsync off";
 
 void expect_entity_counts_add_up(const std::map<std::string, std::string>& json) {
   for (const char* type : {"shots", "debris", "sparks", "explosions"}) {
@@ -809,7 +1008,7 @@ TEST_F(DemoSmoke, TheBotInTheWindowFliesTheHeadlessBotsGameOnAnyThreadCount) {
 TEST_F(DemoSmoke, AHumanGameFiresHitsLosesItsLivesEndsAndRestartsAcrossAllocatorSwitches) {
   ::setenv("QUADPOOL_DEMO_KEYS", kHumanGameKeys, 1);
   const test::ProcessResult r =
-      test::run_quadpool(std::string(kHumanGameArgs) + " --frames 900", test::Capture::Stdout);
+      test::run_quadpool(std::string(kHumanGameArgs) + " --frames 1000", test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   EXPECT_EQ(json.at("play.pilot"), "player");
@@ -817,7 +1016,7 @@ TEST_F(DemoSmoke, AHumanGameFiresHitsLosesItsLivesEndsAndRestartsAcrossAllocator
   EXPECT_GT(number(json, "game.kills"), 0u);                   // hit rocks
   EXPECT_EQ(number(json, "game.games"), 2u);                   // game over, then Enter
   EXPECT_EQ(json.at("game.game_over"), "false");
-  EXPECT_EQ(number(json, "game.lives"), 3u);  // the second game's
+  EXPECT_EQ(number(json, "game.lives"), 1u);  // the second game's
   // The first game's score went to the high score when its lives were gone.
   EXPECT_GT(number(json, "play.high_score"), 0u);
   EXPECT_EQ(number(json, "allocator_switches"), 2u);
@@ -825,11 +1024,18 @@ TEST_F(DemoSmoke, AHumanGameFiresHitsLosesItsLivesEndsAndRestartsAcrossAllocator
   expect_entity_counts_add_up(json);
 }
 
+// The replay `record` in a 640x400 window for `frames` frames; the summary is on stdout.
+test::ProcessResult replay_in_window(const std::filesystem::path& record, int frames) {
+  return test::run_quadpool("--replay '" + record.string() + "' --frames " +
+                                std::to_string(frames) + " --window 640x400 --vsync off",
+                            test::Capture::Stdout);
+}
+
 TEST_F(DemoSmoke, AGameRecordedInTheWindowReplaysHeadlessAndInTheWindowToItsHash) {
   ::setenv("QUADPOOL_DEMO_KEYS", kHumanGameKeys, 1);
   const std::filesystem::path record = dir_ / "human.qpr";
   const test::ProcessResult played = test::run_quadpool(
-      std::string(kHumanGameArgs) + " --frames 900 --record '" + record.string() + "'",
+      std::string(kHumanGameArgs) + " --frames 1000 --record '" + record.string() + "'",
       test::Capture::Stdout);
   ASSERT_EQ(played.exit_code, 0) << played.output;
   const auto json = parse_summary(played);
@@ -846,15 +1052,32 @@ TEST_F(DemoSmoke, AGameRecordedInTheWindowReplaysHeadlessAndInTheWindowToItsHash
   EXPECT_EQ(replayed.at("game.replay.matches"), "true");
   EXPECT_EQ(number(replayed, "game.games"), 2u);
 
-  // In the window: the replay plays its 900 ticks, then the game stands still on its hash.
-  const test::ProcessResult window = test::run_quadpool(
-      "--replay '" + record.string() + "' --frames 950 --window 640x400 --vsync off",
-      test::Capture::Stdout);
+  // In the window: the replay plays its 1000 ticks, then the game stands still on its hash.
+  const test::ProcessResult window = replay_in_window(record, 1050);
   ASSERT_EQ(window.exit_code, 0) << window.output;
   const auto shown = parse_summary(window);
   EXPECT_EQ(shown.at("play.pilot"), "replay");
   EXPECT_EQ(shown.at("play.state_hash"), hash);
   EXPECT_EQ(shown.at("game.replay.matches"), "true");
+}
+
+// A replay played to its end in the window waits on its verdict; Enter watches it again from
+// its start (the game's restart key, which the replay's own commands otherwise decide).
+TEST_F(DemoSmoke, EnterWatchesAFinishedReplayAgainFromItsStart) {
+  const std::filesystem::path record = dir_ / "bot.qpr";
+  ::unsetenv("QUADPOOL_DEMO_KEYS");
+  const test::ProcessResult recorded = test::run_quadpool(
+      "--headless --play --bot --sprites 800 --ticks 40 --record '" + record.string() + "'",
+      test::Capture::Stdout);
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.output;
+  const std::string args =
+      "--replay '" + record.string() + "' --frames 70 --window 640x400";
+  const auto waited = summary_of("", args);
+  EXPECT_EQ(number(waited, "game.ticks_played"), 40u) << "the replay stops at its end";
+  EXPECT_EQ(waited.at("game.replay.matches"), "true");
+  // Enter at frame 50, ten frames after the end: frames 50..69 replay it again from tick 0.
+  const auto again = summary_of("50:down=Return,51:up=Return", args);
+  EXPECT_EQ(number(again, "game.ticks_played"), 20u) << "the replay did not start over";
 }
 
 TEST_F(DemoSmoke, ABadReplayFileExitsWith2OnOneLineBeforeAnyWindowOpens) {
@@ -890,8 +1113,8 @@ TEST_F(DemoSmoke, AbInPlayRunsBothLegsWithTheBotFlyingThenGivesThePlayerANewGame
 // A player's finished game sets the high score, final score included (blasts still going off
 // when the ship is lost score after the game is over), and the next run starts from it.
 TEST_F(DemoSmoke, AFinishedGameIsTheHighScoreWhichTheNextRunReads) {
-  const auto over = summary_of("5:down=W,5:down=D,5:down=Space",
-                               "--sprites 1500 --seed 3 --window 640x400 --frames 900");
+  const auto over = summary_of("5:down=D,5:down=Space,150:up=Space",
+                               "--sprites 1500 --seed 3 --lives 1 --window 640x400 --frames 900");
   ASSERT_EQ(over.at("game.game_over"), "true");
   EXPECT_GT(number(over, "game.score"), 0u);
   EXPECT_EQ(number(over, "play.high_score"), number(over, "game.score"));
@@ -908,7 +1131,7 @@ TEST_F(DemoSmoke, AHighScoreThatCannotBeSavedIsANoticeAndTheGameGoesOn) {
   ::setenv("XDG_DATA_HOME", blocker.c_str(), 1);
   ::setenv("QUADPOOL_DEMO_KEYS", kHumanGameKeys, 1);
   const test::ProcessResult r =
-      test::run_quadpool(std::string(kHumanGameArgs) + " --frames 900", test::Capture::Stdout);
+      test::run_quadpool(std::string(kHumanGameArgs) + " --frames 1000", test::Capture::Stdout);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto json = parse_summary(r);
   EXPECT_EQ(number(json, "game.games"), 2u);
@@ -923,6 +1146,199 @@ TEST_F(DemoSmoke, TabSwitchesBetweenTheGameAndTheLab) {
   EXPECT_EQ(lab.at("game"), "null");
   const auto back = summary_of("10:Tab", "--lab --sprites 800 --frames 20 --window 640x400");
   EXPECT_EQ(back.at("mode"), "play");
+}
+
+// In the game an A/B run throws the player's game away (the bot flies every leg): one B only
+// asks, on screen, and a second B soon after starts it.
+TEST_F(DemoSmoke, InTheGameOneBAsksAndASecondBStartsTheABRun) {
+  const auto asked = summary_of("5:B", "--sprites 800 --frames 12 --window 640x400");
+  EXPECT_EQ(asked.at("ab.state"), "none");
+  EXPECT_NE(asked.at("panel.notice").find("B again"), std::string::npos)
+      << asked.at("panel.notice");
+  EXPECT_EQ(asked.at("play.pilot"), "player");
+  const auto started = summary_of("5:B,8:B", "--sprites 800 --frames 12 --window 640x400");
+  EXPECT_EQ(started.at("ab.state"), "running");
+  // The bot's attract mode has no player's game to lose: one B starts it.
+  EXPECT_EQ(summary_of("5:B", "--bot --sprites 800 --frames 12 --window 640x400").at("ab.state"),
+            "running");
+}
+
+// The game's clock: 60 ticks a second of wall time, however fast the frames come (hundreds a
+// second on the dummy driver). A ceiling that cannot flake; the floor is loose, since a loaded
+// machine may drop time (the game then runs slower, never faster).
+TEST_F(DemoSmoke, TheGameTicksSixtyTimesASecondOfWallTimeNotOnceAFrame) {
+  ::unsetenv("QUADPOOL_FRAME_TICKS");
+  const auto json = summary_of("", "--sprites 800 --frames 300 --window 640x400");
+  const double seconds = real(json, "seconds");
+  const double ticks = real(json, "ticks");
+  ASSERT_GT(seconds, 0.0);
+  EXPECT_LE(ticks, 60.0 * seconds + 1.0) << "faster than real time";
+  EXPECT_GE(ticks, 0.25 * 60.0 * seconds) << "far slower than real time";
+  EXPECT_NEAR(real(json, "ticks_per_second"), ticks / seconds, 0.01 * ticks / seconds);
+  std::printf("%.0f ticks in %.2f s over 300 frames: %.1f ticks a second\n", ticks, seconds,
+              ticks / seconds);
+}
+
+TEST_F(DemoSmoke, ABadFrameTicksValueExitsWith2NamingItsRange) {
+  for (const char* value : {"0", "5", "-1", "x", ""}) {
+    ::setenv("QUADPOOL_FRAME_TICKS", value, 1);
+    const test::ProcessResult r = test::run_quadpool("--frames 3", test::Capture::Stderr);
+    EXPECT_EQ(r.exit_code, 2) << value;
+    EXPECT_NE(r.output.find("QUADPOOL_FRAME_TICKS is '" + std::string(value) +
+                            "': it must be an integer in [1, 4]"),
+              std::string::npos)
+        << r.output;
+  }
+}
+
+// The game starts with the panel folded to one line, out of the pilot's way (the world takes
+// the whole window); H opens it, and each mode keeps its own H across Tab.
+TEST_F(DemoSmoke, TheGameStartsWithThePanelFoldedAndHOpensIt) {
+  const std::string args = "--sprites 800 --frames 8 --window 1280x720";
+  EXPECT_EQ(real(summary_of("", args), "layout.world.w"), 1280.0);
+  EXPECT_GT(real(summary_of("", "--lab " + args), "layout.panel.w"), 0.0);
+  EXPECT_GT(real(summary_of("3:H", args), "layout.panel.w"), 0.0);
+  EXPECT_EQ(real(summary_of("3:Tab,5:Tab", args), "layout.world.w"), 1280.0)
+      << "the lab's panel came back to the game";
+}
+
+// The tree is the lab's subject and clutter over the game: off in the game and on in the lab
+// at the start, and each mode keeps its own T across Tab.
+TEST_F(DemoSmoke, TheTreeIsDrawnInTheLabAndNotInTheGameUnlessTSaysSo) {
+  EXPECT_EQ(summary_of("", "--sprites 800 --frames 5 --window 640x400").at("draw_tree"), "false");
+  EXPECT_EQ(summary_of("", "--lab --sprites 800 --frames 5 --window 640x400").at("draw_tree"),
+            "true");
+  EXPECT_EQ(summary_of("3:Tab", "--sprites 800 --frames 6 --window 640x400").at("draw_tree"),
+            "true");
+  // T in the game, to the lab and back: the game's T is kept.
+  EXPECT_EQ(
+      summary_of("2:T,4:Tab,6:Tab", "--sprites 800 --frames 8 --window 640x400").at("draw_tree"),
+      "true");
+}
+
+// Tab held as a person holds it (press, several frames, release) is the mode key alone: ImGui
+// must not also take it for keyboard navigation, focus the panel's first text field and so
+// swallow every later hotkey. F2 after it still switches the allocator.
+TEST_F(DemoSmoke, ATabHeldForSeveralFramesLeavesTheHotkeysToTheGame) {
+  for (const char* start : {"", "--lab "}) {
+    const auto json = summary_of("10:down=Tab,14:up=Tab,20:F2",
+                                 std::string(start) + "--sprites 800 --frames 30 --window 640x400");
+    EXPECT_EQ(json.at("mode"), std::string(start).empty() ? "lab" : "play") << start;
+    EXPECT_EQ(number(json, "allocator_switches"), 1u) << start << "F2 after Tab did nothing";
+  }
+}
+
+// A bot's game of 120 ticks on 1500 sprites, seed 3, recorded in the window.
+std::filesystem::path record_a_short_game(const std::filesystem::path& dir) {
+  ::unsetenv("QUADPOOL_DEMO_KEYS");
+  const std::filesystem::path record = dir / "short.qpr";
+  const test::ProcessResult r = test::run_quadpool(
+      "--bot --sprites 1500 --seed 3 --scene mixed --frames 120 --window 640x400 --vsync off "
+      "--record '" + record.string() + "'",
+      test::Capture::Stdout);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  return record;
+}
+
+// --frames ends a window replay before its last tick: the verdict is "not finished" (matches
+// null, finished false), never a mismatch.
+TEST_F(DemoSmoke, AWindowReplayStoppedBeforeItsEndIsNotFinishedRatherThanAMismatch) {
+  const std::filesystem::path record = record_a_short_game(dir_);
+  const test::ProcessResult r = replay_in_window(record, 30);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto json = parse_summary(r);
+  EXPECT_EQ(json.at("game.replay.finished"), "false");
+  EXPECT_EQ(json.at("game.replay.matches"), "null");
+  const test::ProcessResult headless = test::run_quadpool(
+      "--headless --replay '" + record.string() + "' --json", test::Capture::Stdout);
+  ASSERT_EQ(headless.exit_code, 0) << headless.output;
+  EXPECT_EQ(parse_summary(headless).at("game.replay.finished"), "true");
+}
+
+// F12 in a folder that holds an earlier session's screenshot of the same frame: the old file is
+// kept and the new one takes the next free name.
+TEST_F(DemoSmoke, F12NeverOverwritesAnEarlierScreenshotAndTakesTheNextFreeName) {
+  std::ofstream(dir_ / "quadpool-000003.png") << "an earlier session's";
+  std::ofstream(dir_ / "quadpool-000003-1.png") << "and another";
+  const test::ProcessResult r = f12_at_frame_3_in(dir_, 6);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(parse_summary(r).at("f12_screenshot"), "quadpool-000003-2.png");
+  std::ifstream old(dir_ / "quadpool-000003.png");
+  const std::string kept(std::istreambuf_iterator<char>(old), {});
+  EXPECT_TRUE(kept == "an earlier session's") << "the earlier screenshot was overwritten";
+  EXPECT_EQ(read_image(dir_ / "quadpool-000003-2.png").width, 320);
+}
+
+// The spawn, pick and query coordinates are window pixels: a value no window has is refused
+// as bad input (it once reached a float-to-int conversion that overflows, undefined behaviour).
+TEST_F(DemoSmoke, AKeyScriptCoordinateNoWindowHasIsRefusedWithExitCode2) {
+  ::setenv("QUADPOOL_DEMO_KEYS", "3:spawn=2147483647/2147483647", 1);
+  const test::ProcessResult r = test::run_quadpool(
+      "--lab --sprites 200 --frames 6 --window 320x240 --vsync off", test::Capture::Stderr);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("spawn=2147483647/2147483647"), std::string::npos) << r.output;
+  for (const std::string entry : {"ray=0/0/7681/5", "nearest=-1/5", "ray=1/2/3", "nearest=a/b"}) {
+    ::setenv("QUADPOOL_DEMO_KEYS", ("3:" + entry).c_str(), 1);
+    const test::ProcessResult bad = test::run_quadpool(
+        "--lab --sprites 200 --frames 6 --window 320x240 --vsync off", test::Capture::Stderr);
+    EXPECT_EQ(bad.exit_code, 2) << entry << ": " << bad.output;
+    EXPECT_NE(bad.output.find(entry), std::string::npos) << bad.output;
+    EXPECT_EQ(std::count(bad.output.begin(), bad.output.end(), '\n'), 1) << bad.output;
+  }
+}
+
+// The demo's output is the summary on stdout and the log on stderr, in one stream here: the
+// summary is the line that starts with '{'.
+struct SplitRun {
+  int exit_code = -1;
+  std::map<std::string, std::string> json;
+  std::string log;
+};
+
+SplitRun run_split(const std::string& args) {
+  const test::ProcessResult r = test::run_quadpool(args, test::Capture::Both);
+  SplitRun split{r.exit_code, {}, {}};
+  std::istringstream lines(r.output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind('{', 0) == 0) {
+      split.json = test::FlatJson::parse(line).value_or(std::map<std::string, std::string>{});
+    } else {
+      split.log += line + "\n";
+    }
+  }
+  return split;
+}
+
+// The replay decides the game: the log line and the summary name its sprites, seed and scene,
+// not the command line's defaults (10000 sprites, seed 1, uniform).
+TEST_F(DemoSmoke, AReplayInTheWindowLogsAndReportsTheReplaysStartNotTheCommandLines) {
+  const std::filesystem::path record = record_a_short_game(dir_);
+  const SplitRun run = run_split("--replay '" + record.string() +
+                                 "' --frames 130 --window 640x400 --vsync off");
+  ASSERT_EQ(run.exit_code, 0) << run.log;
+  EXPECT_NE(run.log.find("demo: 1500 sprites, seed 3, scene mixed, storm off"), std::string::npos)
+      << run.log;
+  EXPECT_EQ(run.json.at("seed"), "3");
+  EXPECT_EQ(run.json.at("scene"), "mixed");
+  EXPECT_EQ(run.json.at("game.replay.finished"), "true");
+  EXPECT_EQ(run.json.at("game.replay.matches"), "true");
+}
+
+// SDL 2.26 reads a folder named by SDL_GAMECONTROLLERCONFIG_FILE as a file of 2^63 bytes and
+// asks for that much memory: the demo refuses the value with one warning before SDL sees it.
+TEST_F(DemoSmoke, AControllerConfigFileThatIsAFolderIsRefusedWithOneWarningBeforeSdlReadsIt) {
+  const test::ProcessResult r = test::run_quadpool(
+      "--lab --sprites 200 --frames 3 --window 320x240 --vsync off", test::Capture::Stderr,
+      "export SDL_GAMECONTROLLERCONFIG_FILE='" + dir_.string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::size_t warnings = 0;
+  for (std::size_t at = r.output.find("SDL_GAMECONTROLLERCONFIG_FILE"); at != std::string::npos;
+       at = r.output.find("SDL_GAMECONTROLLERCONFIG_FILE", at + 1)) {
+    ++warnings;
+  }
+  EXPECT_EQ(warnings, 1u) << r.output;
+  EXPECT_NE(r.output.find("'" + dir_.string() + "': it is a folder, not a file"), std::string::npos)
+      << r.output;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Unit tests of the demo's SDL-facing pieces that need no window: the key map and the README's
 // key table, and the key-script parser.
+#include <array>
 #include <fstream>
 #include <map>
 #include <set>
@@ -107,6 +108,10 @@ TEST(KeyMap, InPlayThePilotsKeysAreNoOtherActionsAndTheLabsMovedKeysWorkInBothMo
   // A lab-only key does nothing in play.
   EXPECT_EQ(action_for_key(SDLK_r, false, Mode::Lab), Action::Reset);
   EXPECT_EQ(action_for_key(SDLK_r, false, Mode::Play), Action::None);
+  // The ramp grows the lab's field: G is the lab's alone, and locked while an A/B run times.
+  EXPECT_EQ(action_for_key(SDLK_g, false, Mode::Lab), Action::ToggleRamp);
+  EXPECT_EQ(action_for_key(SDLK_g, false, Mode::Play), Action::None);
+  EXPECT_TRUE(locked_during_ab(Action::ToggleRamp));
 }
 
 TEST(KeyMap, EveryBoundKeyDispatchesItsRowsActionAndNoKeyIsBoundTwice) {
@@ -137,9 +142,10 @@ TEST(KeyScript, EntriesAreParsedAndSortedByFrame) {
   EXPECT_EQ(keys[0].keycode, ' ');
   EXPECT_EQ(keys[1].keycode, '.');
   EXPECT_EQ(keys[2].keycode, 'a');
-  const std::vector<ScriptedKey> mouse =
-      parse_key_script("9:1024x600,10:query=1/2/30/40,11:pick=5/6,12:spawn=7/8", error);
-  ASSERT_EQ(mouse.size(), 4u) << error;
+  const std::vector<ScriptedKey> mouse = parse_key_script(
+      "9:1024x600,10:query=1/2/30/40,11:pick=5/6,12:spawn=7/8,13:ray=3/4/50/60,14:nearest=9/10",
+      error);
+  ASSERT_EQ(mouse.size(), 6u) << error;
   EXPECT_EQ(mouse[0].kind, ScriptedKey::Kind::Resize);
   EXPECT_EQ(mouse[0].width, 1024);
   EXPECT_EQ(mouse[0].height, 600);
@@ -152,12 +158,19 @@ TEST(KeyScript, EntriesAreParsedAndSortedByFrame) {
   EXPECT_EQ(mouse[3].kind, ScriptedKey::Kind::Spawn);
   EXPECT_EQ(mouse[3].x0, 7);
   EXPECT_EQ(mouse[3].y0, 8);
+  EXPECT_EQ(mouse[4].kind, ScriptedKey::Kind::Ray);
+  EXPECT_EQ((std::array{mouse[4].x0, mouse[4].y0, mouse[4].x1, mouse[4].y1}),
+            (std::array{3, 4, 50, 60}));
+  EXPECT_EQ(mouse[5].kind, ScriptedKey::Kind::Nearest);
+  EXPECT_EQ(mouse[5].x0, 9);
+  EXPECT_EQ(mouse[5].y0, 10);
 }
 
 TEST(KeyScript, MalformedEntriesAreNamedInTheError) {
   for (const char* bad :
        {"A", "80", ":A", "-1:A", "80:NoSuchKey", "8x:A", "80:A, ,90:A", "5:10x10", "5:640x400x",
-        "5:640x", "5:query=1/2/3", "5:pick=1/2/3", "5:pick=a/b", "5:spawn=1"}) {
+        "5:640x", "5:query=1/2/3", "5:pick=1/2/3", "5:pick=a/b", "5:spawn=1", "5:ray=1/2/3",
+        "5:ray=1/2/3/4/5", "5:nearest=1/2/3", "5:nearest=a/b", "5:nearest=1"}) {
     std::string error;
     EXPECT_TRUE(parse_key_script(bad, error).empty()) << bad;
     EXPECT_NE(error.find("QUADPOOL_DEMO_KEYS"), std::string::npos) << bad << ": " << error;
@@ -189,21 +202,22 @@ TEST(KeyScript, AResizeTakesTheSizesWindowTakes) {
   const auto size = [](int width, int height) {
     return "5:" + std::to_string(width) + "x" + std::to_string(height);
   };
-  for (const std::string& good : {size(kMinWindowWidth, kMinWindowHeight),
-                                  size(kMaxWindowWidth, kMaxWindowHeight)}) {
+  for (const std::string& good : {size(window::kMinWindowWidth, window::kMinWindowHeight),
+                                  size(window::kMaxWindowWidth, window::kMaxWindowHeight)}) {
     std::string error;
     const std::vector<ScriptedKey> keys = parse_key_script(good, error);
     ASSERT_EQ(keys.size(), 1u) << good << ": " << error;
     EXPECT_EQ(keys[0].kind, ScriptedKey::Kind::Resize);
   }
-  const std::string range = "from " + std::to_string(kMinWindowWidth) + "x" +
-                            std::to_string(kMinWindowHeight) + " to " +
-                            std::to_string(kMaxWindowWidth) + "x" +
-                            std::to_string(kMaxWindowHeight) + " (as --window)";
-  for (const std::string& bad :
-       {size(kMinWindowWidth - 1, kMinWindowHeight), size(kMinWindowWidth, kMinWindowHeight - 1),
-        size(kMaxWindowWidth + 1, kMaxWindowHeight), size(kMaxWindowWidth, kMaxWindowHeight + 1),
-        size(64, 64), size(16384, 16384)}) {
+  const std::string range = "from " + std::to_string(window::kMinWindowWidth) + "x" +
+                            std::to_string(window::kMinWindowHeight) + " to " +
+                            std::to_string(window::kMaxWindowWidth) + "x" +
+                            std::to_string(window::kMaxWindowHeight) + " (as --window)";
+  for (const std::string& bad : {size(window::kMinWindowWidth - 1, window::kMinWindowHeight),
+                                 size(window::kMinWindowWidth, window::kMinWindowHeight - 1),
+                                 size(window::kMaxWindowWidth + 1, window::kMaxWindowHeight),
+                                 size(window::kMaxWindowWidth, window::kMaxWindowHeight + 1),
+                                 size(64, 64), size(16384, 16384)}) {
     std::string error;
     EXPECT_TRUE(parse_key_script(bad, error).empty()) << bad;
     EXPECT_NE(error.find("'" + bad + "'"), std::string::npos) << error;
@@ -237,6 +251,24 @@ TEST(KeyScript, TheErrorQuotesTheEntryOnOneLineAndCutsItShort) {
   const std::string first_40_bytes = long_entry.substr(0, 40);
   EXPECT_NE(error.find("'" + first_40_bytes + "...'"), std::string::npos) << error;
   EXPECT_EQ(error.find(long_entry.substr(0, 41)), std::string::npos) << error;
+}
+
+// Coordinates are window pixels, within the largest window --window allows: a value past it
+// (2147483647 became a float too large for an int, undefined behaviour) is refused.
+TEST(KeyScript, CoordinatesOutsideTheLargestWindowAreRefused) {
+  for (const char* entry : {"3:spawn=2147483647/2147483647", "3:pick=1/-2147483648",
+                            "3:query=0/0/100000/5", "3:spawn=-1/5", "3:ray=0/0/7681/5",
+                            "3:ray=-1/0/5/5", "3:nearest=5/4321", "3:nearest=-1/5"}) {
+    std::string error;
+    EXPECT_TRUE(parse_key_script(entry, error).empty()) << entry;
+    EXPECT_NE(error.find(std::string(entry).substr(2)), std::string::npos) << entry << ": " << error;
+  }
+  std::string error;
+  EXPECT_EQ(parse_key_script(
+                "3:spawn=0/0,4:query=7680/4320/0/0,5:ray=7680/4320/0/0,6:nearest=0/4320", error)
+                .size(),
+            4u)
+      << error;
 }
 
 }  // namespace

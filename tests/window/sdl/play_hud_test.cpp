@@ -56,12 +56,12 @@ bool shown(const char* name) {
 
 const window::ScreenRect kWorldRect{390, 0, 890, 720};
 
-// Flies straight ahead with the guns silent through a dense field until the one life is lost.
+// Flies ahead, weaving, with the guns silent until the threats take the one life.
 void lose_the_game(play::PlayWorld& world) {
   play::InputCommand thrust;
   thrust.buttons = play::InputCommand::kThrust;
   for (int t = 0; t < 50'000 && !world.status().game_over; ++t) {
-    thrust.steer = static_cast<std::int8_t>((t / 90) % 3 - 1);  // weave, to meet more rocks
+    thrust.steer = static_cast<std::int8_t>((t / 90) % 3 - 1);  // weave
     world.step(thrust);
   }
 }
@@ -77,8 +77,10 @@ TEST(PlayHud, TheGameOverScreenShowsOnlyWhenTheGameIsOver) {
   EXPECT_FALSE(shown(kGameOverWindow));
   EXPECT_FALSE(shown(kPausedWindow));
 
+  EXPECT_EQ(shown_shield(world), 1.0f);
   lose_the_game(world);
   ASSERT_TRUE(world.status().game_over) << "the ship survived " << world.ticks() << " ticks";
+  EXPECT_EQ(shown_shield(world), 0.0f) << "the GAME OVER screen shows an empty shield";
   std::printf("game over after %llu ticks, score %llu\n",
               static_cast<unsigned long long>(world.ticks()),
               static_cast<unsigned long long>(world.status().score));
@@ -94,6 +96,51 @@ TEST(PlayHud, TheGameOverScreenShowsOnlyWhenTheGameIsOver) {
   EXPECT_NEAR(centre_x, kWorldRect.x + kWorldRect.w * 0.5f, 1.0f);
 }
 
+// Before the player's first wave, the title card with the play keys; before every later wave
+// (and before the first when a pilot flies), the WAVE n banner; neither once the threats come.
+TEST(PlayHud, TheTitleCardThenTheWaveBannersShowBetweenWaves) {
+  play::PlayWorld world(play::test::play_config(800, 3));
+  HeadlessImGui imgui;
+  PlayHudView view{&world, 0, "", false, false, false, false, ""};
+  const auto frames = [&] {
+    imgui.frame([&] { draw_play_hud(view, kWorldRect); });
+    imgui.frame([&] { draw_play_hud(view, kWorldRect); });
+  };
+  frames();
+  EXPECT_TRUE(shown(kTitleWindow));
+  EXPECT_FALSE(shown(kWaveWindow));
+  // The title card fits the world's rectangle.
+  const ImGuiWindow* title = ImGui::FindWindowByName(kTitleWindow);
+  EXPECT_LE(title->Size.x, kWorldRect.w);
+  EXPECT_LE(title->Size.y, kWorldRect.h);
+  view.bot_flying = true;
+  frames();
+  EXPECT_FALSE(shown(kTitleWindow)) << "the bot needs no title card";
+  EXPECT_TRUE(shown(kWaveWindow));
+  view.bot_flying = false;
+  while (world.status().breather_ticks > 0) world.step({});
+  frames();
+  EXPECT_FALSE(shown(kTitleWindow));
+  EXPECT_FALSE(shown(kWaveWindow)) << "the threats are coming: no banner over them";
+}
+
+// A replay played to its end says whether it ended on the file's hash, and how to watch again.
+TEST(PlayHud, AFinishedReplayShowsItsVerdictScreen) {
+  play::PlayWorld world(play::test::play_config(500, 3));
+  HeadlessImGui imgui;
+  PlayHudView view{&world, 0, "", false, false, false, true, ""};
+  imgui.frame([&] { draw_play_hud(view, kWorldRect); });
+  imgui.frame([&] { draw_play_hud(view, kWorldRect); });
+  EXPECT_FALSE(shown(kReplayOverWindow)) << "the replay is still playing";
+  for (const bool matches : {true, false}) {
+    view.replay_matches = matches;
+    imgui.frame([&] { draw_play_hud(view, kWorldRect); });
+    imgui.frame([&] { draw_play_hud(view, kWorldRect); });
+    EXPECT_TRUE(shown(kReplayOverWindow)) << matches;
+    EXPECT_FALSE(shown(kGameOverWindow));
+  }
+}
+
 TEST(PlayHud, ThePausedScreenShowsWhilePausedInAGame) {
   play::PlayWorld world(play::test::play_config(500, 3));
   HeadlessImGui imgui;
@@ -102,11 +149,23 @@ TEST(PlayHud, ThePausedScreenShowsWhilePausedInAGame) {
   imgui.frame([&] { draw_play_hud(view, kWorldRect); });
   EXPECT_TRUE(shown(kPausedWindow));
   EXPECT_FALSE(shown(kGameOverWindow));
+  // Off the ship, which the chase camera keeps in the world's centre.
+  const ImGuiWindow* paused = ImGui::FindWindowByName(kPausedWindow);
+  const float centre_y = kWorldRect.y + kWorldRect.h * 0.5f;
+  EXPECT_LT(paused->Pos.y + paused->Size.y, centre_y - 20.0f) << "PAUSED covers the ship";
   // The HUD never takes the pilot's mouse.
   EXPECT_FALSE(ImGui::GetIO().WantCaptureMouse);
   view.paused = false;
   imgui.frame([&] { draw_play_hud(view, kWorldRect); });
   EXPECT_FALSE(shown(kPausedWindow));
+}
+
+// Bot and replay scores are never saved: while they fly, HIGH is the saved score, not theirs.
+TEST(PlayHud, HighIsTheSavedScoreUnlessThePlayerFliesPastIt) {
+  EXPECT_EQ(shown_high_score(4000, 5000, true), 5000u);
+  EXPECT_EQ(shown_high_score(4000, 3000, true), 4000u);
+  EXPECT_EQ(shown_high_score(4000, 575790, false), 4000u);
+  EXPECT_EQ(shown_high_score(0, 120, false), 0u);
 }
 
 TEST(PlayHud, ShortCountsKeepFiveCharactersAndNeverRoundUp) {

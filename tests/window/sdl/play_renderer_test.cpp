@@ -184,7 +184,9 @@ TEST(PlayRenderer, TheShipAndTheShotsShowInTheirColoursAfterTheBotPlayed) {
   play::PlayWorld world(play::test::play_config(1500, 5));
   play::BotPilot bot(5);
   ASSERT_TRUE(step_until_shots_fly(world, bot, 300, 3000)) << "the bot never fired";
-  const window::Camera camera = fitted(world, kWhole);
+  // The world in the middle half of the canvas: sparks and debris thrown past its walls show.
+  window::Camera camera = fitted(world, kWhole);
+  camera.zoom_at(kWhole.x + 0.5f * kWhole.w, kWhole.y + 0.5f * kWhole.h, 0.5f);
   PlayRenderer renderer;
   const std::vector<std::uint32_t> pixels = canvas.render(renderer, camera, world);
   const PlayDrawCounts& counts = renderer.last_counts();
@@ -192,7 +194,7 @@ TEST(PlayRenderer, TheShipAndTheShotsShowInTheirColoursAfterTheBotPlayed) {
   std::printf("after %llu ticks: %zu shots, %zu debris, %zu sparks, %zu explosions live\n",
               static_cast<unsigned long long>(world.ticks()), live.shots.size(), live.debris.size(),
               live.sparks.size(), live.explosions.size());
-  // The camera shows the whole world: nothing is culled.
+  // The camera shows the whole world and more: nothing is culled.
   EXPECT_TRUE(counts.ship);
   EXPECT_EQ(counts.shots, live.shots.size());
   EXPECT_EQ(counts.debris, live.debris.size());
@@ -202,6 +204,37 @@ TEST(PlayRenderer, TheShipAndTheShotsShowInTheirColoursAfterTheBotPlayed) {
   const window::ScreenPoint ship = camera.to_screen(world.ship().position.x, world.ship().position.y);
   EXPECT_TRUE(near(at(pixels, ship), PlayRenderer::kShipColour));
   EXPECT_GT(pixels_near(pixels, PlayRenderer::kShotColour), 0u) << "no pixel in the shots' colour";
+}
+
+TEST(PlayRenderer, TheThreatsShowWithTheirRedRimAndEveryOneInViewIsDrawn) {
+  Canvas canvas;
+  ASSERT_NE(canvas.renderer(), nullptr);
+  play::PlayWorld world(play::test::play_config(1500, 5));
+  for (int t = 0; t < 2000 && world.entities().threats.size() == 0; ++t) world.step({});
+  ASSERT_GT(world.entities().threats.size(), 0u) << "no wave came";
+  const window::Camera camera = fitted(world, kWhole);
+  PlayRenderer renderer;
+  const std::vector<std::uint32_t> pixels = canvas.render(renderer, camera, world);
+  EXPECT_EQ(renderer.last_counts().threats, world.entities().threats.size());
+  EXPECT_GT(pixels_near(pixels, PlayRenderer::kThreatRim), 0u) << "no pixel in the rim's colour";
+  EXPECT_GT(pixels_near(pixels, PlayRenderer::kThreatColour), 0u) << "no threat's body";
+}
+
+// Zoomed in on the ship, the threats still far away are arrows on the view's edge, one each.
+TEST(PlayRenderer, ThreatsOutOfViewAreArrowsOnTheEdgePointingAtThem) {
+  Canvas canvas;
+  ASSERT_NE(canvas.renderer(), nullptr);
+  play::PlayWorld world(play::test::play_config(1500, 5));
+  while (world.entities().threats.size() == 0) world.step({});
+  window::Camera camera;
+  camera.fit(world.field().world_side(), kWhole);
+  camera.zoom_at(kWhole.x + 0.5f * kWhole.w, kWhole.y + 0.5f * kWhole.h, 8.0f);
+  PlayRenderer renderer;
+  const std::vector<std::uint32_t> pixels = canvas.render(renderer, camera, world);
+  const PlayDrawCounts& counts = renderer.last_counts();
+  ASSERT_EQ(counts.threats, 0u) << "zoomed in on the centre, the new wave is out of view";
+  EXPECT_EQ(counts.offscreen_markers, world.entities().threats.size());
+  EXPECT_GT(pixels_near(pixels, PlayRenderer::kThreatRim), 0u) << "no arrow in the rim's colour";
 }
 
 TEST(PlayRenderer, NothingIsDrawnOutsideTheWorldRectangleAndTheCallersClipComesBack) {

@@ -45,11 +45,11 @@ class SoundOn : public testing::Test {
     if (const char* old = std::getenv("SDL_AUDIODRIVER")) saved_driver_ = old;
     sink_ = std::make_shared<spdlog::sinks::ostream_sink_mt>(log_);
     sink_->set_pattern("[%l] %v");
-    logger().sinks().push_back(sink_);
+    util::logger().sinks().push_back(sink_);
   }
 
   void TearDown() override {
-    auto& sinks = logger().sinks();
+    auto& sinks = util::logger().sinks();
     sinks.erase(std::remove(sinks.begin(), sinks.end(), sink_), sinks.end());
     ::unsetenv("SDL_DISKAUDIOFILE");
     ::unsetenv("SDL_DISKAUDIODELAY");
