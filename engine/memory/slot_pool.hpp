@@ -36,7 +36,7 @@
 /// Generation wrap: a slot whose counter has reached its last odd value (2^GenerationBits - 1)
 /// is retired when that object is destroyed: it never goes back on the free stack, so no
 /// handle can ever see a reused generation. GenerationBits (31, the most the word leaves) gives
-/// each slot 2^30 lifetimes; a test instantiates the pool with 2 or 3 bits to reach the wrap.
+/// each slot 2^30 lifetimes; a test instantiates the pool with 2 or 4 bits to reach the wrap.
 ///
 /// The allocator switch (set_allocator): in AllocatorKind::NewDelete mode an object is made
 /// with `new T` and its slot holds the pointer; the generation word's top bit says so (and the
@@ -115,9 +115,9 @@ class SlotPool {
 
   /// Constructs T(args...) with the current allocator and returns its handle. O(1); a new chunk
   /// when every slot is taken (std::bad_alloc when none can be had, or past the reservation:
-  /// 2^32 slots or 16 GiB of them, whichever is less). If T's
-  /// constructor throws, the pool is as it was and the exception propagates. In Pool mode after
-  /// reserve(n), the first n live objects cost no heap allocation.
+  /// 2^32 slots or 16 GiB of them, whichever is less). If T's constructor throws, the pool is as
+  /// it was and the exception propagates. In Pool mode after reserve(n), the first n live
+  /// objects cost no heap allocation.
   template <class... Args>
   Handle<T> create(Args&&... args) {
     assert_not_iterating();
@@ -183,8 +183,9 @@ class SlotPool {
     if (index >= capacity_) return refuse_stale();
     std::byte* slot = slot_address(index);
     // Live, pooled and of h's generation in one compare, as in get(); anything else is a call.
-    if (state_word(slot) != h.generation()) [[unlikely]]
+    if (state_word(slot) != h.generation()) [[unlikely]] {
       return destroy_other(index, h);
+    }
     // The slot is dead before the destructor runs: a destructor that destroys or gets this
     // handle again sees it stale, and one that creates cannot be handed this slot.
     const bool retire = kill_slot(slot, index, h.generation());
