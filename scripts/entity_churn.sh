@@ -2,7 +2,7 @@
 # Runs bench/entity_churn at -O3 (entity_churn) and -O2 (entity_churn_o2) in the bench preset
 # (Release, asserts and memory checks off): 5 rounds each, benchmarks interleaved at random,
 # medians; prints the Markdown table of docs/memory.md#slotpool-measured.
-#   scripts/entity_churn.sh          # about 5 minutes on 2 cores; takes no arguments
+#   scripts/entity_churn.sh          # about 2 minutes on 2 cores; takes no arguments
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/bench_lib.sh
