@@ -41,7 +41,7 @@ PACKAGES=(
   libsdl2-dev libimgui-dev libstb-dev  # demo
   libspdlog-dev libfmt-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libboost-dev libmimalloc-dev libbox2d-dev  # benchmark peers
+  libboost-dev libmimalloc-dev libbox2d-dev libplf-colony-dev  # benchmark peers
   valgrind xvfb xauth                  # test-time tools
   python3                              # scripts that turn benchmark JSON into the tables in docs/
 )

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds examples/ (a game's bullets in an ObjectPool, queried through a QuadTree) against
+# Builds examples/ (a game's bullets in an ObjectPool, queried through a QuadTree; its enemies in
+# a SlotPool, referred to by handles) against
 # quadpool's engine the four ways a game takes it, with SDL2, spdlog, fmt, CLI11 and GoogleTest
 # hidden from CMake (the copy has none), and checks that each program links none of them, then
 # runs it:
@@ -116,6 +117,7 @@ configure "$OUT/find_package.log" -S "$ROOT/examples" -B "$OUT/find_package" -G 
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$OUT/prefix"
 cmake --build "$OUT/find_package" -j "$JOBS" >>"$OUT/find_package.log"
 check_binary "$OUT/find_package/bullets"
+check_binary "$OUT/find_package/entities"
 
 say "add_subdirectory of the checkout"
 configure "$OUT/add_subdirectory.log" -S "$ROOT/examples" -B "$OUT/add_subdirectory" -G Ninja \
@@ -143,6 +145,7 @@ if [ -z "$first_config" ] || [ -z "$first_root" ] || [ "$first_config" -gt "$fir
 fi
 echo "bullets.cpp's include path: the generated config folder, then the checkout"
 check_binary "$OUT/add_subdirectory/bullets"
+check_binary "$OUT/add_subdirectory/entities"
 
 say "pkg-config --cflags --libs quadpool and a bare g++ line"
 mkdir -p "$OUT/pkg-config"
@@ -152,6 +155,10 @@ echo "pkg-config --cflags --libs quadpool: $(pkg-config --cflags --libs quadpool
 g++ -O2 -Wall -Wextra -Wpedantic -Werror "$ROOT/examples/bullets.cpp" \
   $(pkg-config --cflags --libs quadpool) -o "$OUT/pkg-config/bullets"
 check_binary "$OUT/pkg-config/bullets"
+# shellcheck disable=SC2046  # the flags are words
+g++ -O2 -Wall -Wextra -Wpedantic -Werror "$ROOT/examples/entities.cpp" \
+  $(pkg-config --cflags --libs quadpool) -o "$OUT/pkg-config/entities"
+check_binary "$OUT/pkg-config/entities"
 
 # copy_build NAME DEFINES PROGRAMS -- MODULES...: copies engine/MODULE (each folder as it is, and
 # nothing else of the checkout) into a fresh $OUT/copy/NAME, compiles the copy's .cpp files with
@@ -184,7 +191,7 @@ copy_build() {
 
 say "engine/core, engine/memory and engine/spatial copied into a fresh tree, bare g++ lines"
 mkdir -p "$OUT/copy"
-cp "$ROOT/examples/bullets.cpp" "$OUT/copy/"
+cp "$ROOT/examples/bullets.cpp" "$ROOT/examples/entities.cpp" "$OUT/copy/"
 # What the copy's checked-in engine/core/config.hpp decided, in this file and in the engine's
 # .cpp files (compiled_switches()): every switch on without NDEBUG, off with it.
 cat >"$OUT/copy/switches.cpp" <<'EOF'
@@ -223,8 +230,8 @@ int main() {
   return ok ? 0 : 1;
 }
 EOF
-copy_build checked "" "bullets switches" -- core memory spatial
-copy_build ndebug "-DNDEBUG" "bullets switches" -- core memory spatial
-copy_build memory-only "" "switches" -- core memory
+copy_build checked "" "bullets entities switches" -- core memory spatial
+copy_build ndebug "-DNDEBUG" "bullets entities switches" -- core memory spatial
+copy_build memory-only "" "entities switches" -- core memory
 
 say "the four consumer builds passed"

@@ -7,7 +7,10 @@
 #include "engine/memory/slot_pool.hpp"
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -16,9 +19,15 @@
 
 #include <gtest/gtest.h>
 
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
 #include "common/heap_counter.hpp"
 #include "engine/core/random.hpp"
 #include "engine/memory/allocator_kind.hpp"
+#include "engine/memory/debug.hpp"
 #include "engine/memory/handle.hpp"
 #include "tests/helpers/assert_throws.hpp"
 #include "tests/helpers/counted.hpp"
@@ -69,6 +78,57 @@ TEST_F(SlotPoolTest, ObjectsNeverMoveWhileThePoolGrows) {
   pool.clear();
 }
 
+// Each pool reserves up to 16 GiB of address space at its first chunk: a thousand pools alive
+// at once hold 16 TiB of it, an eighth of a 48-bit space, and each pool's objects stay put.
+TEST_F(SlotPoolTest, AThousandPoolsAliveAtOnceAllWork) {
+  constexpr std::size_t kPools = 1000, kEach = 100;
+  std::vector<std::unique_ptr<SlotPool<std::uint64_t>>> pools;
+  std::vector<std::pair<Handle<std::uint64_t>, const std::uint64_t*>> made;
+  for (std::size_t p = 0; p < kPools; ++p) {
+    auto& pool = *pools.emplace_back(std::make_unique<SlotPool<std::uint64_t>>(64));
+    for (std::size_t i = 0; i < kEach; ++i) {
+      const auto h = pool.create(p * 1000 + i);
+      made.emplace_back(h, pool.get(h));
+    }
+    ASSERT_EQ(pool.stats().chunks, 2u);
+  }
+  for (std::size_t k = 0; k < made.size(); ++k) {
+    ASSERT_EQ(pools[k / kEach]->get(made[k].first), made[k].second);
+    ASSERT_EQ(*made[k].second, k / kEach * 1000 + k % kEach);
+  }
+}
+
+#if defined(__linux__)
+// In a child process: limits the address space to what is mapped now plus 4 GiB, fills a pool
+// that would like 16 GiB with 100k objects, and exits 0 when every one reads back.
+[[noreturn]] void fill_a_pool_under_an_address_space_limit() {
+  long pages = 0;
+  if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(statm, "%ld", &pages) != 1) pages = 0;
+    std::fclose(statm);
+  }
+  const auto limit =
+      static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) + (rlim_t{1} << 32);
+  const rlimit address_space{limit, limit};
+  if (pages == 0 || setrlimit(RLIMIT_AS, &address_space) != 0) std::_Exit(3);
+  SlotPool<std::uint64_t> pool(64);
+  std::vector<Handle<std::uint64_t>> handles;
+  for (std::uint64_t i = 0; i < 100'000; ++i) handles.push_back(pool.create(i));
+  for (std::uint64_t i = 0; i < 100'000; ++i) {
+    if (*pool.get(handles[i]) != i) std::_Exit(4);
+  }
+  std::_Exit(0);
+}
+
+// Where the system gives less address space than a pool asks for, the pool reserves what it
+// can get (halving its request) and works within it.
+TEST(SlotPoolDeathTest, APoolUnderAnAddressSpaceLimitReservesLessAndWorks) {
+  QUADPOOL_SKIP_UNLESS(!debug::kAsan, "a build without ASan (its shadow needs all the space)");
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(fill_a_pool_under_an_address_space_limit(), ::testing::ExitedWithCode(0), "");
+}
+#endif
+
 TEST_F(SlotPoolTest, DestroyRunsTheDestructorExactlyOnceAndTheDestructorDestroysTheRest) {
   {
     SlotPool<Counted> pool(64);
@@ -104,7 +164,7 @@ TEST_F(SlotPoolTest, OverAlignedTypesAreAligned) {
     handles.push_back(pool.create());
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(pool.get(handles.back())) % 128, 0u);
   }
-  EXPECT_EQ(pool.stats().slot_size, 256u);
+  EXPECT_EQ(pool.stats().slot_size, 384u) << "256 for the object, then its generation word";
 }
 
 TEST_F(SlotPoolTest, StatsFollowCreateDestroyAndStaleDestroys) {
