@@ -162,9 +162,10 @@ class VectorPeer {
   std::uint64_t next_id_ = 0;
 };
 
-/// Today's store (game/play/entity_store.hpp, restated here: bench/ never includes game/): an
-/// ObjectPool of exactly the budget, Growth::Fixed, a dense vector<T*> with swap-remove, and
-/// the live switch (a create asks the kind, a destroy asks the pool whether it owns the object).
+/// The store a game builds on ObjectPool without handles (the game's own store before it moved
+/// to SlotPool): an ObjectPool of exactly the budget, Growth::Fixed, a dense vector<T*> with
+/// swap-remove, and the live switch (a create asks the kind, a destroy asks the pool whether it
+/// owns the object).
 class ObjectPoolStorePeer {
  public:
   ObjectPoolStorePeer() = default;
@@ -271,7 +272,7 @@ class BoostObjectPoolPeer {
   std::uint64_t next_id_ = 0;
 };
 
-/// The other design SlotPool was measured against: generational handles over today's store.
+/// The other design SlotPool was measured against: generational handles over ObjectPoolStore.
 /// An ObjectPool, a dense vector<T*> iterated in order, and a sparse table of {generation,
 /// dense position} per handle index; a destroy swap-removes in the dense vector and fixes the
 /// moved entity's table entry. Iteration is a pointer walk; get() is three dependent loads.
