@@ -147,8 +147,8 @@ class Method {
   virtual ~Method() = default;
   virtual void build(std::span<const Aabb> boxes) = 0;
   virtual Tally pairs(std::span<const Aabb> boxes) = 0;
-  /// Counters that describe the structure after the last tick.
-  virtual void add_counters(benchmark::State&) const {}
+  /// Counters that describe the structure after the last tick, named prefix + what they count.
+  virtual void add_counters(benchmark::State&, const std::string& /*prefix*/) const {}
 };
 
 class QuadTreeMethod final : public Method {
@@ -164,11 +164,13 @@ class QuadTreeMethod final : public Method {
     tree_.for_each_pair([&](std::uint32_t a, std::uint32_t b) { tally.add(a, b); });
     return tally;
   }
-  void add_counters(benchmark::State& state) const override {
+  void add_counters(benchmark::State& state, const std::string& prefix) const override {
     const quadpool::spatial::QuadTreeStats stats = tree_.stats();
-    state.counters["leaves"] = static_cast<double>(stats.leaves);
-    state.counters["depth"] = static_cast<double>(stats.max_depth_reached);
-    state.counters["straddling_pct"] =
+    state.counters[prefix + "leaves"] = static_cast<double>(stats.leaves);
+    state.counters[prefix + "depth"] = static_cast<double>(stats.max_depth_reached);
+    // Above leaf_capacity only where max_depth stopped the split.
+    state.counters[prefix + "max_leaf_items"] = static_cast<double>(stats.max_leaf_items);
+    state.counters[prefix + "straddling_pct"] =
         100.0 * static_cast<double>(stats.straddling_items) / static_cast<double>(stats.items);
   }
 
@@ -458,7 +460,7 @@ void broad_phase(benchmark::State& state, MethodKind kind, const char* name,
   state.counters["pairs_p50_us"] = percentile(samples.pairs, 0.50);
   state.counters["pairs"] =
       static_cast<double>(samples.pairs_seen) / static_cast<double>(samples.total.size());
-  method->add_counters(state);
+  method->add_counters(state, "");
 }
 
 // Each method's p50/p99 and the ratios the targets are about, for the methods that ran.
@@ -566,6 +568,9 @@ void interleaved(benchmark::State& state, std::span<const std::pair<MethodKind, 
     if (!run_tick(true)) return;
   }
   report_interleaved(state, kinds, samples);
+  for (std::size_t m = 0; m < methods.size(); ++m) {
+    methods[m]->add_counters(state, std::string(kinds[m].second) + "_");
+  }
 }
 
 // --- main --------------------------------------------------------------------------------------
