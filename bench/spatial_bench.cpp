@@ -539,6 +539,10 @@ void interleaved(benchmark::State& state, std::span<const std::pair<MethodKind, 
         chosen.push_back(entry);
     }
     kinds = chosen;
+    if (kinds.empty()) {
+      state.SkipWithError("none of --methods runs in this benchmark");
+      return;
+    }
   }
   std::vector<std::unique_ptr<Method>> methods;
   for (const auto& [kind, name] : kinds) {
@@ -664,6 +668,34 @@ void register_benchmarks() {
   }
 }
 
+// Checks every name of --methods=LIST; reports an unknown one and exits with code 2.
+void check_method_names(const std::string& list) {
+  static constexpr const char* kKnown[] = {"quadtree_pool",
+                                           "quadtree_new_delete",
+                                           "uniform_grid",
+                                           "sweep_and_prune",
+                                           "box2d",
+                                           "quadtree_pool_threads1",
+                                           "quadtree_pool_threads2",
+                                           "quadtree_pool_threads_all"};
+  std::size_t begin = 0;
+  for (;;) {
+    const std::size_t comma = list.find(',', begin);
+    const std::string word = list.substr(begin, comma == std::string::npos ? comma : comma - begin);
+    if (std::none_of(std::begin(kKnown), std::end(kKnown),
+                     [&](const char* known) { return word == known; })) {
+      std::fprintf(stderr,
+                   "spatial_bench: --methods names '%s'; each name must be one of quadtree_pool, "
+                   "quadtree_new_delete, uniform_grid, sweep_and_prune, box2d, "
+                   "quadtree_pool_threads1, quadtree_pool_threads2, quadtree_pool_threads_all\n",
+                   word.c_str());
+      std::exit(2);
+    }
+    if (comma == std::string::npos) return;
+    begin = comma + 1;
+  }
+}
+
 // Reads --input_order=LIST (see the top of the file); reports a bad value and exits with code 2.
 bool read_input_orders(const char* arg) {
   constexpr const char* kName = "--input_order=";
@@ -708,6 +740,7 @@ int main(int argc, char** argv) {
     if (read_input_orders(argv[i])) continue;
     if (std::strncmp(argv[i], "--methods=", 10) == 0) {
       g_methods = argv[i] + 10;
+      check_method_names(g_methods);
       continue;
     }
     argv[kept++] = argv[i];
