@@ -1,13 +1,14 @@
 // spatial_bench: the broad phase per tick (build + every overlapping pair) on every scene of the
-// game (common/scene/scene.hpp: uniform, clustered, mixed, streams), for N = 1k, 10k and 100k, and for
-// N = 1M on the uniform and clustered scenes (without sweep and prune: see
+// game (common/scene/scene.hpp: uniform, clustered, mixed, streams), for N = 1k, 10k and 100k, and
+// for N = 1M on the uniform and clustered scenes (without sweep and prune: see
 // register_benchmarks()), with every peer in one binary and one run:
 //   quadtree_pool       QuadTree with the game's default settings, nodes from its ObjectPool
 //   quadtree_new_delete the same, nodes from new/delete
 //   uniform_grid        bench/uniform_grid.hpp, a counting-sorted grid rebuilt every tick (SoA
 //                       arrays in cell order, half-shell pair search), cell = 2 x the scene's
 //                       largest radius
-//   sweep_and_prune     engine/spatial/sweep_and_prune.hpp, on x, order kept between ticks and repaired by
+//   sweep_and_prune     engine/spatial/sweep_and_prune.hpp, on x, order kept between ticks and
+//   repaired by
 //                       insertion sort
 //   box2d               Box2D 2.4 b2BroadPhase: MoveProxy every proxy, UpdatePairs, pair upkeep
 //                       (bench/box2d_pairs.hpp), when libbox2d-dev was found
@@ -36,6 +37,16 @@
 //                               except at 1M sprites: 10 ticks (a run stays within minutes)
 //   --max_sprites=N             register only the benchmarks of at most N sprites (1000..1M;
 //                               default 1M; the test suite's token run passes 100000)
+//   --input_order=LIST          the order of the boxes handed to every method, one or more of
+//                               spawn (default: the scene's own order, the tables' runs),
+//                               random (the spawn order shuffled: ids say nothing of position,
+//                               as a library user's boxes may come), morton (sorted once at spawn
+//                               by the Morton code of the centre, as a game that sorts its
+//                               sprites, and kept as they move), comma-separated; each order
+//                               but spawn adds itself to the names:
+//                               interleaved/uniform/1000000/random
+//   --methods=LIST              the interleaved benchmarks run only these methods (names as in
+//                               the counters: quadtree_pool,uniform_grid), for short runs
 //
 // Sections: pair tally and cross-check, methods, the timed loop, main.
 
@@ -88,6 +99,19 @@ int g_max_sprites = 1'000'000;  // the largest N registered
 constexpr int kTicksAtOneMillion = 10;  // timed ticks at 1M when --ticks is not given
 bool g_failed = false;
 
+// The order in which a scene's boxes reach the methods (--input_order).
+enum class InputOrder { Spawn, Random, Morton };
+constexpr std::pair<InputOrder, const char*> kInputOrders[] = {
+    {InputOrder::Spawn, "spawn"}, {InputOrder::Random, "random"}, {InputOrder::Morton, "morton"}};
+std::vector<InputOrder> g_input_orders = {InputOrder::Spawn};
+std::string g_methods;  // --methods: empty for every method, else a comma-separated list
+std::string order_name(InputOrder order) {
+  for (const auto& [known, name] : kInputOrders) {
+    if (known == order) return name;
+  }
+  return "?";
+}
+
 // --- pair tally and cross-check ----------------------------------------------------------------
 
 std::uint64_t mix(std::uint64_t x) {
@@ -109,8 +133,8 @@ struct Tally {
   bool operator==(const Tally&) const = default;
 };
 
-// (scene, N, tick) -> the first tally seen for it.
-using TallyKey = std::tuple<int, std::size_t, std::size_t>;
+// (scene, input order, N, tick) -> the first tally seen for it.
+using TallyKey = std::tuple<int, int, std::size_t, std::size_t>;
 std::map<TallyKey, Tally>& reference_tallies() {
   static std::map<TallyKey, Tally> tallies;
   return tallies;
@@ -123,8 +147,8 @@ class Method {
   virtual ~Method() = default;
   virtual void build(std::span<const Aabb> boxes) = 0;
   virtual Tally pairs(std::span<const Aabb> boxes) = 0;
-  /// Counters that describe the structure after the last tick.
-  virtual void add_counters(benchmark::State&) const {}
+  /// Counters that describe the structure after the last tick, named prefix + what they count.
+  virtual void add_counters(benchmark::State&, const std::string& /*prefix*/) const {}
 };
 
 class QuadTreeMethod final : public Method {
@@ -140,11 +164,13 @@ class QuadTreeMethod final : public Method {
     tree_.for_each_pair([&](std::uint32_t a, std::uint32_t b) { tally.add(a, b); });
     return tally;
   }
-  void add_counters(benchmark::State& state) const override {
+  void add_counters(benchmark::State& state, const std::string& prefix) const override {
     const quadpool::spatial::QuadTreeStats stats = tree_.stats();
-    state.counters["leaves"] = static_cast<double>(stats.leaves);
-    state.counters["depth"] = static_cast<double>(stats.max_depth_reached);
-    state.counters["straddling_pct"] =
+    state.counters[prefix + "leaves"] = static_cast<double>(stats.leaves);
+    state.counters[prefix + "depth"] = static_cast<double>(stats.max_depth_reached);
+    // Above leaf_capacity only where max_depth stopped the split.
+    state.counters[prefix + "max_leaf_items"] = static_cast<double>(stats.max_leaf_items);
+    state.counters[prefix + "straddling_pct"] =
         100.0 * static_cast<double>(stats.straddling_items) / static_cast<double>(stats.items);
   }
 
@@ -288,14 +314,51 @@ double percentile(std::vector<double> samples, double fraction) {
   return samples[rank];
 }
 
-// One of the game's scenes, one tick at a time.
+// The bits of a 16-bit coordinate spread to the even bits of a 32-bit Morton code.
+std::uint32_t spread_bits(std::uint32_t v) {
+  v = (v | (v << 8)) & 0x00FF00FFu;
+  v = (v | (v << 4)) & 0x0F0F0F0Fu;
+  v = (v | (v << 2)) & 0x33333333u;
+  return (v | (v << 1)) & 0x55555555u;
+}
+
+// Puts the sprites in `order`, once, before the first tick: the ids the methods see are the
+// indices of this array from then on, as in a game that keeps its sprites in one array.
+void put_in_order(std::vector<quadpool::scene::Sprite>& sprites, float side, InputOrder order) {
+  if (order == InputOrder::Spawn) return;
+  std::vector<std::uint64_t> keys(sprites.size());
+  if (order == InputOrder::Random) {
+    quadpool::Random shuffler(kSceneSeed ^ 0x5EED0001u);
+    for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = i;
+    for (std::size_t k = keys.size(); k > 1; --k) std::swap(keys[k - 1], keys[shuffler.below(k)]);
+  } else {
+    // The Morton code of the centre on a 65536 x 65536 grid over the world, then the spawn index.
+    const float scale = 65535.0f / side;
+    auto cell = [&](float v) {
+      return static_cast<std::uint32_t>(std::clamp(v * scale, 0.0f, 65535.0f));
+    };
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const std::uint32_t code = spread_bits(cell(sprites[i].x)) | spread_bits(cell(sprites[i].y))
+                                                                       << 1;
+      keys[i] = static_cast<std::uint64_t>(code) << 32 | i;
+    }
+    std::sort(keys.begin(), keys.end());
+  }
+  std::vector<quadpool::scene::Sprite> ordered(sprites.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) ordered[i] = sprites[keys[i] & 0xFFFFFFFFu];
+  sprites.swap(ordered);
+}
+
+// One of the game's scenes, one tick at a time, its sprites in the input order.
 struct Scene {
-  Scene(quadpool::scene::SceneKind kind, std::size_t sprites_count)
+  Scene(quadpool::scene::SceneKind kind, std::size_t sprites_count, InputOrder order)
       : config{.seed = kSceneSeed, .sprites = sprites_count, .kind = kind},
+        input_order(order),
         sprites(quadpool::scene::spawn_sprites(config)),
         side(quadpool::scene::world_side(sprites_count)),
         largest_radius(quadpool::scene::largest_radius(sprites)),
         boxes(sprites.size()) {
+    put_in_order(sprites, side, order);
     update_boxes();
   }
   void advance() {
@@ -309,6 +372,7 @@ struct Scene {
   }
 
   quadpool::scene::SceneConfig config;
+  InputOrder input_order;
   std::vector<quadpool::scene::Sprite> sprites;
   float side;
   float largest_radius;  // sprites move but never change size
@@ -354,7 +418,9 @@ double timed_tick(Method& method, std::span<const Aabb> boxes, Samples* samples,
 // Checks `tally` against the first one recorded for this (N, tick); fails the benchmark if not.
 bool agrees(benchmark::State& state, const char* name, const Scene& scene, const Tally& tally) {
   const auto [it, first] = reference_tallies().try_emplace(
-      TallyKey{static_cast<int>(scene.config.kind), scene.sprites.size(), scene.tick}, tally);
+      TallyKey{static_cast<int>(scene.config.kind), static_cast<int>(scene.input_order),
+               scene.sprites.size(), scene.tick},
+      tally);
   if (first || it->second == tally) return true;
   const std::string message =
       std::string(name) + " disagrees on the " + quadpool::scene::scene_name(scene.config.kind) +
@@ -370,8 +436,9 @@ bool agrees(benchmark::State& state, const char* name, const Scene& scene, const
 
 // One method alone: each iteration is one tick, timed from build to the last pair.
 void broad_phase(benchmark::State& state, MethodKind kind, const char* name,
-                 quadpool::scene::SceneKind scene_kind, std::size_t sprites_count) {
-  Scene scene(scene_kind, sprites_count);
+                 quadpool::scene::SceneKind scene_kind, std::size_t sprites_count,
+                 InputOrder input_order) {
+  Scene scene(scene_kind, sprites_count, input_order);
   const std::unique_ptr<Method> method =
       make_method(kind, scene.boxes, scene.side, scene.largest_radius);
   Samples samples;
@@ -393,7 +460,7 @@ void broad_phase(benchmark::State& state, MethodKind kind, const char* name,
   state.counters["pairs_p50_us"] = percentile(samples.pairs, 0.50);
   state.counters["pairs"] =
       static_cast<double>(samples.pairs_seen) / static_cast<double>(samples.total.size());
-  method->add_counters(state);
+  method->add_counters(state, "");
 }
 
 // Each method's p50/p99 and the ratios the targets are about, for the methods that ran.
@@ -462,8 +529,21 @@ void report_interleaved(benchmark::State& state,
 // evicted the caches. Each iteration is one tick of every method; the counters are each method's
 // p50/p99 and the ratios the targets are about.
 void interleaved(benchmark::State& state, std::span<const std::pair<MethodKind, const char*>> kinds,
-                 quadpool::scene::SceneKind scene_kind, std::size_t sprites_count) {
-  Scene scene(scene_kind, sprites_count);
+                 quadpool::scene::SceneKind scene_kind, std::size_t sprites_count,
+                 InputOrder input_order) {
+  Scene scene(scene_kind, sprites_count, input_order);
+  std::vector<std::pair<MethodKind, const char*>> chosen;  // only the methods --methods names
+  if (!g_methods.empty()) {
+    for (const auto& entry : kinds) {
+      if (("," + g_methods + ",").find("," + std::string(entry.second) + ",") != std::string::npos)
+        chosen.push_back(entry);
+    }
+    kinds = chosen;
+    if (kinds.empty()) {
+      state.SkipWithError("none of --methods runs in this benchmark");
+      return;
+    }
+  }
   std::vector<std::unique_ptr<Method>> methods;
   for (const auto& [kind, name] : kinds) {
     methods.push_back(make_method(kind, scene.boxes, scene.side, scene.largest_radius));
@@ -492,6 +572,9 @@ void interleaved(benchmark::State& state, std::span<const std::pair<MethodKind, 
     if (!run_tick(true)) return;
   }
   report_interleaved(state, kinds, samples);
+  for (std::size_t m = 0; m < methods.size(); ++m) {
+    methods[m]->add_counters(state, std::string(kinds[m].second) + "_");
+  }
 }
 
 // --- main --------------------------------------------------------------------------------------
@@ -551,32 +634,94 @@ void register_benchmarks() {
     }
   };
   for (const quadpool::scene::SceneKind kind : quadpool::scene::kSceneKinds) {
-    const std::string scene = quadpool::scene::scene_name(kind);
     const bool large_scene = kind == quadpool::scene::SceneKind::Uniform ||
                              kind == quadpool::scene::SceneKind::Clustered;
-    for (const std::size_t n : {std::size_t{1'000}, std::size_t{10'000}, std::size_t{100'000},
-                                std::size_t{1'000'000}}) {
-      if (n > static_cast<std::size_t>(g_max_sprites) || (n >= 1'000'000 && !large_scene)) continue;
-      if (n <= 10'000) {
-        const std::string name = "broad_phase/" + scene + "/brute_force/" + std::to_string(n);
-        benchmark::RegisterBenchmark(name.c_str(), broad_phase, MethodKind::BruteForce,
-                                     "brute_force", kind, n)
-            ->UseManualTime()
-            ->Unit(benchmark::kMicrosecond)
-            ->Iterations(g_ticks > 0 ? std::min(g_ticks, 10) : 10);
-      }
-      const std::string name = "interleaved/" + scene + "/" + std::to_string(n);
-      using Methods = std::span<const std::pair<MethodKind, const char*>>;
-      const Methods methods =
-          n >= 1'000'000 ? Methods(kInterleavedAtOneMillion) : Methods(kInterleaved);
-      timed(benchmark::RegisterBenchmark(name.c_str(), interleaved, methods, kind, n), n);
-      if (n < 10'000) continue;
-      const std::string threads_name = "threads/" + scene + "/" + std::to_string(n);
-      timed(benchmark::RegisterBenchmark(threads_name.c_str(), interleaved,
-                                         std::span(kThreads).first(thread_methods), kind, n),
+    for (const InputOrder order : g_input_orders) {
+      const std::string suffix = order == InputOrder::Spawn ? "" : "/" + order_name(order);
+      const std::string scene = quadpool::scene::scene_name(kind);
+      for (const std::size_t n : {std::size_t{1'000}, std::size_t{10'000}, std::size_t{100'000},
+                                  std::size_t{1'000'000}}) {
+        if (n > static_cast<std::size_t>(g_max_sprites) || (n >= 1'000'000 && !large_scene))
+          continue;
+        if (n <= 10'000) {
+          const std::string name =
+              "broad_phase/" + scene + "/brute_force/" + std::to_string(n) + suffix;
+          benchmark::RegisterBenchmark(name.c_str(), broad_phase, MethodKind::BruteForce,
+                                       "brute_force", kind, n, order)
+              ->UseManualTime()
+              ->Unit(benchmark::kMicrosecond)
+              ->Iterations(g_ticks > 0 ? std::min(g_ticks, 10) : 10);
+        }
+        const std::string name = "interleaved/" + scene + "/" + std::to_string(n) + suffix;
+        using Methods = std::span<const std::pair<MethodKind, const char*>>;
+        const Methods methods =
+            n >= 1'000'000 ? Methods(kInterleavedAtOneMillion) : Methods(kInterleaved);
+        timed(benchmark::RegisterBenchmark(name.c_str(), interleaved, methods, kind, n, order), n);
+        if (n < 10'000) continue;
+        const std::string threads_name = "threads/" + scene + "/" + std::to_string(n) + suffix;
+        timed(
+            benchmark::RegisterBenchmark(threads_name.c_str(), interleaved,
+                                         std::span(kThreads).first(thread_methods), kind, n, order),
             n);
+      }
     }
   }
+}
+
+// Checks every name of --methods=LIST; reports an unknown one and exits with code 2.
+void check_method_names(const std::string& list) {
+  static constexpr const char* kKnown[] = {"quadtree_pool",
+                                           "quadtree_new_delete",
+                                           "uniform_grid",
+                                           "sweep_and_prune",
+                                           "box2d",
+                                           "quadtree_pool_threads1",
+                                           "quadtree_pool_threads2",
+                                           "quadtree_pool_threads_all"};
+  std::size_t begin = 0;
+  for (;;) {
+    const std::size_t comma = list.find(',', begin);
+    const std::string word = list.substr(begin, comma == std::string::npos ? comma : comma - begin);
+    if (std::none_of(std::begin(kKnown), std::end(kKnown),
+                     [&](const char* known) { return word == known; })) {
+      std::fprintf(stderr,
+                   "spatial_bench: --methods names '%s'; each name must be one of quadtree_pool, "
+                   "quadtree_new_delete, uniform_grid, sweep_and_prune, box2d, "
+                   "quadtree_pool_threads1, quadtree_pool_threads2, quadtree_pool_threads_all\n",
+                   word.c_str());
+      std::exit(2);
+    }
+    if (comma == std::string::npos) return;
+    begin = comma + 1;
+  }
+}
+
+// Reads --input_order=LIST (see the top of the file); reports a bad value and exits with code 2.
+bool read_input_orders(const char* arg) {
+  constexpr const char* kName = "--input_order=";
+  if (std::strncmp(arg, kName, std::strlen(kName)) != 0) return false;
+  std::vector<InputOrder> orders;
+  std::string list = arg + std::strlen(kName);
+  std::size_t begin = 0;
+  for (;;) {
+    const std::size_t comma = list.find(',', begin);
+    const std::string word = list.substr(begin, comma == std::string::npos ? comma : comma - begin);
+    const auto known = std::find_if(std::begin(kInputOrders), std::end(kInputOrders),
+                                    [&](const auto& entry) { return word == entry.second; });
+    if (known == std::end(kInputOrders)) {
+      std::fprintf(stderr,
+                   "spatial_bench: --input_order is '%s'; it must be a comma-separated list of "
+                   "spawn, random and morton\n",
+                   list.c_str());
+      std::exit(2);
+    }
+    if (std::find(orders.begin(), orders.end(), known->first) == orders.end())
+      orders.push_back(known->first);
+    if (comma == std::string::npos) break;
+    begin = comma + 1;
+  }
+  g_input_orders = orders;
+  return true;
 }
 
 }  // namespace
@@ -592,6 +737,12 @@ int main(int argc, char** argv) {
       continue;
     if (read_int_flag(argv[i], "--ticks", 0, 1'000'000, g_ticks)) continue;
     if (read_int_flag(argv[i], "--max_sprites", 1'000, 1'000'000, g_max_sprites)) continue;
+    if (read_input_orders(argv[i])) continue;
+    if (std::strncmp(argv[i], "--methods=", 10) == 0) {
+      g_methods = argv[i] + 10;
+      check_method_names(g_methods);
+      continue;
+    }
     argv[kept++] = argv[i];
   }
   argc = kept;

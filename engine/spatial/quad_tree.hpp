@@ -48,7 +48,12 @@ namespace quadpool::spatial {
 
 struct QuadTreeConfig {
   Aabb bounds;            ///< the world; finite, min < max on both axes
-  int max_depth = 8;      ///< 1..16; the root is depth 0
+  /// 1..16; the root is depth 0. A node splits while it holds more than leaf_capacity boxes and
+  /// is above max_depth, so the default, 16 (the deepest whose cell codes, 16 bits an axis, fit
+  /// the 32-bit Morton code exactly), lets the depth follow the boxes: as deep as their count and
+  /// spread need, and no deeper. A smaller value caps the tree (4^max_depth leaves at most), and
+  /// its fullest leaves then hold more than leaf_capacity.
+  int max_depth = 16;
   /// >= 1; a leaf holds more only at max_depth. 64: of 8 to 128, the fastest broad phase on the
   /// game's scenes (docs/spatial.md, "Tuning leaf_capacity").
   int leaf_capacity = 64;

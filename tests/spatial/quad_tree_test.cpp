@@ -253,6 +253,41 @@ TEST(QuadTree, TenThousandIdenticalBoxesRespectMaxDepth) {
   EXPECT_EQ(sorted_tree_query(tree, {33, 66, 34, 67}).size(), 10'000u);
 }
 
+// A dense blob in a wide world: a cap of depth 8 leaves it in one or a few leaves of thousands
+// of boxes, while the default depth lets the leaves split until each holds leaf_capacity.
+TEST(QuadTree, TheDefaultDepthSplitsADenseBlobUntilEveryLeafHoldsTheCapacity) {
+  constexpr Aabb kWideWorld{0.0f, 0.0f, 100'000.0f, 100'000.0f};
+  Random rng(test::announce_seed("QuadTree.TheDefaultDepthSplitsADenseBlob", 16));
+  std::vector<Aabb> boxes(5'000);
+  for (Aabb& box : boxes) {
+    box = box_around(rng.uniform(30'000.0f, 30'150.0f), rng.uniform(60'000.0f, 60'150.0f),
+                     rng.uniform(0.5f, 2.0f));
+  }
+  QuadTree capped({.bounds = kWideWorld, .max_depth = 8});
+  capped.rebuild(boxes);
+  capped.validate();
+  EXPECT_GT(capped.stats().max_leaf_items, 1'000u);
+
+  QuadTree tree({.bounds = kWideWorld});
+  EXPECT_EQ(tree.config().max_depth, 16);
+  expect_matches_brute_force(tree, boxes, std::vector<Aabb>{{30'050, 60'050, 30'100, 60'070}});
+  EXPECT_LE(tree.stats().max_leaf_items, static_cast<std::size_t>(tree.config().leaf_capacity));
+  EXPECT_GT(tree.stats().max_depth_reached, 8u);
+  EXPECT_EQ(sorted_tree_pairs(tree), sorted_tree_pairs(capped));
+}
+
+// Boxes that share one cell at depth 16 cannot be told apart by any cell code: the split stops
+// there, as it stops at any max_depth.
+TEST(QuadTree, IdenticalBoxesStopTheDefaultSplitAtDepthSixteen) {
+  QuadTree tree({.bounds = kWorld, .leaf_capacity = 4});
+  const std::vector<Aabb> boxes(1'000, box_around(33.3f, 66.6f, 0.5f));
+  tree.rebuild(boxes);
+  tree.validate();
+  EXPECT_EQ(tree.stats().max_depth_reached, 16u);
+  EXPECT_EQ(tree.stats().max_leaf_items, 1'000u);
+  EXPECT_EQ(tree.stats().nodes, 17u);  // one chain from the root to the full leaf
+}
+
 TEST(QuadTree, BoxesLargerThanTheWorldOverlapEverything) {
   QuadTree tree({.bounds = kWorld, .max_depth = 6, .leaf_capacity = 2});
   const float inf = std::numeric_limits<float>::infinity();
