@@ -59,7 +59,7 @@ struct ReplayStart {
   scene::SceneKind scene = scene::SceneKind::Uniform;
   bool storm = false;
   int lives = 3;
-  int tree_max_depth = 8;
+  int tree_max_depth = 16;  // QuadTreeConfig's default
   int tree_leaf_capacity = 64;
   float min_radius = 2.0f, max_radius = 6.0f, speed = 0.5f;
   friend bool operator==(const ReplayStart&, const ReplayStart&) = default;
