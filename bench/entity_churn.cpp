@@ -354,6 +354,14 @@ void warm_up(Peer& peer, const Schedule& schedule) {
   }
 }
 
+// The counter `name`: nanoseconds per item, `items` of them in every iteration (Google
+// Benchmark's inverted rate).
+void count_ns_per(benchmark::State& state, const char* name, std::size_t items) {
+  state.counters[name] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * static_cast<double>(items),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 /// One iteration is one frame: update every entity, destroy `churn`, create as many.
 template <class Peer>
 void frame_loop(benchmark::State& state) {
@@ -368,9 +376,7 @@ void frame_loop(benchmark::State& state) {
     peer.churn(schedule.frame(frame++), schedule.churn);
     benchmark::ClobberMemory();
   }
-  state.counters["ns_per_entity"] = benchmark::Counter(
-      static_cast<double>(state.iterations()) * static_cast<double>(schedule.live),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  count_ns_per(state, "ns_per_entity", schedule.live);
 }
 
 /// Iteration alone, in the steady state after frames at 10 % churn.
@@ -384,9 +390,7 @@ void iterate_only(benchmark::State& state) {
     peer.iterate();
     benchmark::ClobberMemory();
   }
-  state.counters["ns_per_entity"] = benchmark::Counter(
-      static_cast<double>(state.iterations()) * static_cast<double>(schedule.live),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  count_ns_per(state, "ns_per_entity", schedule.live);
 }
 
 /// get(handle) for every live entity in a seeded random order (after frames at 10 % churn), or
@@ -416,9 +420,7 @@ void random_get(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(sum);
   }
-  state.counters["ns_per_get"] = benchmark::Counter(
-      static_cast<double>(state.iterations()) * static_cast<double>(order.size()),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  count_ns_per(state, "ns_per_get", order.size());
 }
 
 void frame_args(benchmark::internal::Benchmark* b) {

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstddef>
 
+#include "engine/memory/slot_pool.hpp"
 #include "game/play/play_world.hpp"
 #include "game/sim/simulation.hpp"
 
@@ -74,7 +75,7 @@ void mix_entities(Fnv1a& h, const EntityStores& stores) noexcept {
     h.mix(missile.motion);
     // The target's slot and generation: which hunter it is locked onto, not where it lives.
     h.mix(missile.target.index(), 4);
-    h.mix(missile.target.generation() & 0x7fffffffu, 4);
+    h.mix(missile.target.generation() & memory::SlotPool<Hunter>::kCounterMask, 4);
   });
 }
 

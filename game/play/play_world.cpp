@@ -204,8 +204,8 @@ bool PlayWorld::shoot_along(Vec2 from, Vec2 to, Vec2 direction) {
   const Vec2 path = to - from;
   const float path_sq = length_sq(path);
   float stop = 2.0f;  // the share of the path where the shot stops; > 1: it does not
-  Threat* threat = first_on_path(threat_tree_, stores_.threats, from, path, stop);
-  Hunter* hunter = first_on_path(hunter_tree_, stores_.hunters, from, path, stop);
+  Threat* threat = first_on_path(threat_tree_, stores_.threats, from, path, path_sq, stop);
+  Hunter* hunter = first_on_path(hunter_tree_, stores_.hunters, from, path, path_sq, stop);
   if (hunter != nullptr) threat = nullptr;  // the hunter is nearer along the path
   // The tree holds the dust's boxes from before the field's contacts nudged it: the sweep is
   // wider by the margin, the circle test exact. A rock's box, grown by the sweep, contains its
@@ -247,13 +247,12 @@ bool PlayWorld::shoot_along(Vec2 from, Vec2 to, Vec2 direction) {
   return false;
 }
 
-// The live entity of `tree` (not yet hit) whose circle the shot's path passes within reach of
-// first, if it passes one before `stop`, which then becomes that share; ties go to the lower
-// slot index.
+// The live entity of `tree` (not yet hit) whose circle the shot's path (length_sq(path) is
+// path_sq) passes within reach of first, if it passes one before `stop`, which then becomes that
+// share; ties go to the lower slot index.
 template <class T>
 T* PlayWorld::first_on_path(const EntityTree<T>& tree, EntityStore<T>& store, Vec2 from, Vec2 path,
-                            float& stop) {
-  const float path_sq = length_sq(path);
+                            float path_sq, float& stop) {
   T* first = nullptr;
   std::uint32_t first_index = 0;
   tree.ray_cast(from, path, 1.0f, tuning_.shot_radius, [&](memory::Handle<T> h, float) {

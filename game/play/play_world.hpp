@@ -193,7 +193,7 @@ class PlayWorld {
   bool shoot_along(Vec2 from, Vec2 to, Vec2 direction);
   template <class T>
   T* first_on_path(const EntityTree<T>& tree, EntityStore<T>& store, Vec2 from, Vec2 path,
-                   float& stop);
+                   float path_sq, float& stop);
   void advance_threats();
   bool hits_ship(Vec2 at, float radius);
   // play_world_hunters.cpp: the hunters and the missiles.
