@@ -166,9 +166,11 @@ void QuadTree::rebuild(std::span<const Aabb> boxes, const TaskSystem& tasks) {
     root_ = make_node(0);
     stats_.nodes = 1;
     subtree_tasks_.clear();
-    BuildContext top{stats_, 0, count >= kMinItemsForSubtreeTasks ? &subtree_tasks_ : nullptr};
+    const detail::CellGrid grid = cell_grid();
+    BuildContext top{stats_, 0,     count >= kMinItemsForSubtreeTasks ? &subtree_tasks_ : nullptr,
+                     boxes,  count, &grid};
     build(root_, 0, count, 0, 0, config_.bounds, top);
-    build_subtrees(tasks);
+    build_subtrees(boxes, grid, tasks);
   } catch (...) {
     // Only a node allocation can throw, and build() links every node before filling it in, so
     // the partial tree can be torn down. The tree is then empty (root_ == nullptr).
@@ -189,7 +191,8 @@ void QuadTree::rebuild(std::span<const Aabb> boxes, const TaskSystem& tasks) {
 // The subtrees that build() listed at kTaskDepth, each built and bounded as one task from its
 // own pool (the i-th subtree from pool i + 1). Their item runs are disjoint, and so are the
 // parts of the item arrays and of the scratch that each one touches.
-void QuadTree::build_subtrees(const TaskSystem& tasks) {
+void QuadTree::build_subtrees(std::span<const Aabb> boxes, const detail::CellGrid& grid,
+                              const TaskSystem& tasks) {
   parallel_for(tasks, static_cast<std::uint32_t>(subtree_tasks_.size()), 1,
                [&](std::uint32_t begin, std::uint32_t end, std::uint32_t worker) {
                  for (std::uint32_t i = begin; i < end; ++i) {
@@ -197,7 +200,9 @@ void QuadTree::build_subtrees(const TaskSystem& tasks) {
                    task.stats = {};
                    task.failed = false;
                    task.worker = worker;
-                   BuildContext context{task.stats, static_cast<std::uint8_t>(i + 1), nullptr};
+                   BuildContext context{task.stats, static_cast<std::uint8_t>(i + 1),
+                                        nullptr,    boxes,
+                                        task.end,   &grid};
                    // An exception must not leave a worker's thread; the nodes built so far are
                    // linked, so the caller can tear the tree down.
                    try {
@@ -286,6 +291,38 @@ void QuadTree::partition_by_quadrant(std::uint32_t first, std::uint32_t end, int
   for (std::uint32_t k = 0; k < count; ++k) columns_.set(first + k, run_boxes[k]);
 }
 
+// The boxes of the items [first, end) into their slots of the columns, from the caller's by id:
+// in a random id order, a cache miss nearly every box. Each build() gathers its leaves' or its
+// sort-depth cell's run just before it needs it (the bounds, the partition then read it in L1),
+// and prefetches the boxes of the items kGatherPrefetch slots ahead, the next runs, so that
+// their misses are under way while the build works on this one.
+void QuadTree::gather_run(std::uint32_t first, std::uint32_t end,
+                          const BuildContext& context) noexcept {
+  const Aabb* boxes = context.boxes.data();
+  const std::uint32_t* ids = item_ids_.data();
+  float* min_x = columns_.min_x.data();
+  float* min_y = columns_.min_y.data();
+  float* max_x = columns_.max_x.data();
+  float* max_y = columns_.max_y.data();
+  const auto copy = [&](std::uint32_t t) {
+    const Aabb& box = boxes[ids[t]];
+    min_x[t] = box.min_x;
+    min_y[t] = box.min_y;
+    max_x[t] = box.max_x;
+    max_y[t] = box.max_y;
+  };
+  // Only where the boxes outgrow L2: below that, a prefetch is an instruction wasted.
+  std::uint32_t t = first;
+  if (context.boxes.size() >= kMinBoxesToPrefetch && context.items_end > kGatherPrefetch) {
+    const std::uint32_t prefetched_end = std::min(end, context.items_end - kGatherPrefetch);
+    for (; t < prefetched_end; ++t) {
+      __builtin_prefetch(&boxes[ids[t + kGatherPrefetch]]);
+      copy(t);
+    }
+  }
+  for (; t < end; ++t) copy(t);
+}
+
 void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
                      std::uint8_t quadrant_index, const Aabb& quadrant, BuildContext& context) {
   QuadTreeStats& stats = context.stats;
@@ -301,7 +338,10 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
   if (count <= static_cast<std::uint32_t>(config_.leaf_capacity) || depth == config_.max_depth) {
     ++stats.leaves;
     if (count > stats.max_leaf_items) stats.max_leaf_items = count;
-    // The loose bounds now, while a run that was just partitioned is still in the cache.
+    // A leaf below the sort depth has its boxes from its ancestor there.
+    if (depth <= sort_depth_) gather_run(first, end, context);
+    // The loose bounds now, while a run that was just gathered or partitioned is still in the
+    // cache.
     std::uint32_t outside = 0;
     node->loose = detail::bounds_of_run(columns_, first, end, quadrant, outside);
     stats.straddling_items += outside;
@@ -316,12 +356,13 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
   const int shift = 2 * (config_.max_depth - depth - 1);
   std::array<std::uint32_t, 5> cut{first, first, first, first, end};
   if (depth >= sort_depth_) {
-    // Every run cut below the sort depth is first cut at it: its cells are taken there, from
-    // its columns, in order.
+    // Every run cut below the sort depth is first cut at it: its boxes are gathered there, and
+    // its cells taken from them, in order.
     if (depth == sort_depth_) {
+      gather_run(first, end, context);
       detail::cell_codes_of_columns(columns_.min_x.data(), columns_.min_y.data(),
                                     columns_.max_x.data(), columns_.max_y.data(), first, end,
-                                    cell_grid(), slot_cells_.data());
+                                    *context.grid, slot_cells_.data());
     }
     partition_by_quadrant(first, end, shift, cut);
   } else {
@@ -331,7 +372,7 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
     const int below = 2 * (sort_depth_ - depth - 1);  // cell bits under this level's quadrant
     // (A shift by 32 at the root of a tree 16 deep: shift a 64-bit value.)
     const auto node_cell = static_cast<std::uint32_t>(
-        std::uint64_t{detail::cell_code(columns_.get(first), cell_grid())} >>
+        std::uint64_t{detail::cell_code(context.boxes[item_ids_[first]], *context.grid)} >>
         (2 * (config_.max_depth - depth)));
     for (std::uint32_t q = 0; q < 3; ++q) {
       cut[q + 1] = bucket_starts_[((node_cell << 2) | (q + 1)) << below];

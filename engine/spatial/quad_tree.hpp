@@ -247,12 +247,16 @@ class QuadTree {
     QuadTreeStats& stats;
     std::uint8_t pool;
     std::vector<SubtreeTask>* tasks;
+    std::span<const Aabb> boxes;   // the caller's, gathered into the columns run by run
+    std::uint32_t items_end;       // the end of this build's items: the gathers prefetch up to it
+    const detail::CellGrid* grid;  // cell_grid(), for the cell codes that the build takes
   };
   // Items per task in the rebuild's per-item loops: big enough that a task's overhead is noise.
   static constexpr std::uint32_t kItemsPerTask = 16384;
 
   Node* make_node(std::uint8_t pool);
-  void build_subtrees(const TaskSystem& tasks);
+  void build_subtrees(std::span<const Aabb> boxes, const detail::CellGrid& grid,
+                      const TaskSystem& tasks);
   void level_subtree_pools() noexcept;
   void destroy_tree(const TaskSystem& tasks);
   void destroy_subtree(Node* node) noexcept;
@@ -270,13 +274,16 @@ class QuadTree {
   void remember_order(int shift);
   bool repair_last_order(std::span<const Aabb> boxes, int shift, const TaskSystem& tasks);
   // The repair marks the place of a key that changed with kMovedKey (above any key: a cell at
-  // the sort depth is below 4^kMaxSortDepth), and its gather prefetches this many boxes ahead.
+  // the sort depth is below 4^kMaxSortDepth).
   static constexpr std::uint64_t kMovedKey = ~std::uint64_t{0};
-  static constexpr std::uint32_t kRepairPrefetch = 32;
-  void merge_repaired_order(std::span<const Aabb> boxes, std::uint32_t moved_count,
-                            const TaskSystem& tasks);
+  void merge_repaired_order(std::uint32_t moved_count, const TaskSystem& tasks);
   void build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
              std::uint8_t quadrant_index, const Aabb& quadrant, BuildContext& context);
+  // gather_run() prefetches the boxes of the items this many slots ahead, when there are at
+  // least kMinBoxesToPrefetch boxes (2 MiB of them, an L2).
+  static constexpr std::uint32_t kGatherPrefetch = 64;
+  static constexpr std::size_t kMinBoxesToPrefetch = std::size_t{1} << 17;
+  void gather_run(std::uint32_t first, std::uint32_t end, const BuildContext& context) noexcept;
   // Runs of up to this many items are partitioned on the stack (6 KiB).
   static constexpr std::uint32_t kLocalPartitionItems = 256;
   void partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,

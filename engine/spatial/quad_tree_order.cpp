@@ -121,12 +121,10 @@ std::uint32_t QuadTree::counting_sort(std::span<const Aabb> boxes, int shift) {
   starts[1] -= static_cast<std::uint32_t>(rejected_ids_.size());
   const std::size_t buckets = bucket_starts_.size() - 1;
   for (std::size_t c = 1; c <= buckets; ++c) starts[c] += starts[c - 1];
-  // The boxes go straight to their slot in the columns: a leaf's run is its slots in this
-  // order (a rare over-full run below the sort depth is re-partitioned, and its boxes with it).
+  // Only the ids: the build gathers the boxes into the columns, run by run (gather_run()).
   const auto scatter = [&](std::uint32_t i) {
     const std::uint32_t slot = starts[bucket_of(box_cells_[i])]++;
     item_ids_[slot] = i;
-    columns_.set(slot, boxes[i]);
   };
   // The scatter leaves each bucket's start at the next one's: shifted back, they are the
   // starts again, for the build.
@@ -259,7 +257,7 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
     if (range[r].kept > 0) break;
   }
   // 3: the two merged, and the items gathered in the new order.
-  merge_repaired_order(boxes, moved_count, tasks);
+  merge_repaired_order(moved_count, tasks);
   order_keys_.swap(next_keys_);
   return true;
 }
@@ -321,26 +319,18 @@ void QuadTree::move_bucket_starts(std::uint32_t moved_count) noexcept {
 
 // The repair's last step: each range's kept keys (its part of order_keys_ but the kMovedKey
 // places, in order) merged with its share of the sorted moved keys (moved_keys_) into
-// next_keys_, from the slot the counts before it give, and the ids with them; then the range's
-// boxes are gathered into the columns at their slots. The gather reads boxes[id] in the new
-// order, the one read that misses the cache when the ids are in random order, so it is a loop
-// of its own: no branch, each box loaded on its own, and the boxes a fixed distance ahead
-// prefetched, so that many misses are under way at once.
-void QuadTree::merge_repaired_order(std::span<const Aabb> boxes, std::uint32_t moved_count,
-                                    const TaskSystem& tasks) {
-  const auto count = static_cast<std::uint32_t>(boxes.size());
+// next_keys_, from the slot the counts before it give, and the ids with them. The boxes follow
+// in the build (gather_run()), run by run.
+void QuadTree::merge_repaired_order(std::uint32_t moved_count, const TaskSystem& tasks) {
+  const auto count = static_cast<std::uint32_t>(order_keys_.size());
   const std::uint32_t ranges = (count + kItemsPerTask - 1) / kItemsPerTask;
-  // Every array through a local pointer: the loops' stores would otherwise make the compiler
+  // Every array through a local pointer: the loop's stores would otherwise make the compiler
   // load the members' data pointers again for every item.
   const std::uint64_t* keys = order_keys_.data();
   const std::uint64_t* moved = moved_keys_.data();
   const RepairRange* range = repair_ranges_.data();
   std::uint64_t* next = next_keys_.data();
   std::uint32_t* ids = item_ids_.data();
-  float* min_x = columns_.min_x.data();
-  float* min_y = columns_.min_y.data();
-  float* max_x = columns_.max_x.data();
-  float* max_y = columns_.max_y.data();
   parallel_for(
       tasks, ranges, 1, [&](std::uint32_t first_range, std::uint32_t end_range, std::uint32_t) {
         for (std::uint32_t r = first_range; r < end_range; ++r) {
@@ -348,8 +338,7 @@ void QuadTree::merge_repaired_order(std::span<const Aabb> boxes, std::uint32_t m
           const std::uint32_t kept_end = std::min(count, from_kept + kItemsPerTask);
           std::uint32_t from_moved = range[r].moved_from;
           const std::uint32_t moved_end = r + 1 < ranges ? range[r + 1].moved_from : moved_count;
-          const std::uint32_t first_slot = range[r].kept_before + from_moved;
-          std::uint32_t s = first_slot;
+          std::uint32_t s = range[r].kept_before + from_moved;
           for (; from_kept < kept_end; ++from_kept) {
             const std::uint64_t key = keys[from_kept];
             if (key == kMovedKey) continue;
@@ -363,14 +352,6 @@ void QuadTree::merge_repaired_order(std::span<const Aabb> boxes, std::uint32_t m
           for (; from_moved < moved_end; ++s) {
             next[s] = moved[from_moved];
             ids[s] = static_cast<std::uint32_t>(moved[from_moved++]);
-          }
-          for (std::uint32_t t = first_slot; t < s; ++t) {
-            if (t + kRepairPrefetch < s) __builtin_prefetch(&boxes[ids[t + kRepairPrefetch]]);
-            const Aabb& box = boxes[ids[t]];
-            min_x[t] = box.min_x;
-            min_y[t] = box.min_y;
-            max_x[t] = box.max_x;
-            max_y[t] = box.max_y;
           }
         }
       });
