@@ -360,8 +360,12 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
     // its cells taken from them, in order.
     if (depth == sort_depth_) {
       gather_run(first, end, context);
-      detail::cell_codes_of_columns(columns_.min_x.data(), columns_.min_y.data(),
-                                    columns_.max_x.data(), columns_.max_y.data(), first, end,
+      const detail::ColumnsView view = detail::view_of(columns_);
+      const std::uint32_t wide_done = detail::wide_kernels_enabled()
+                                          ? detail::cell_codes_of_columns_wide(
+                                                view, first, end, *context.grid, slot_cells_.data())
+                                          : first;
+      detail::cell_codes_of_columns(view.min_x, view.min_y, view.max_x, view.max_y, wide_done, end,
                                     *context.grid, slot_cells_.data());
     }
     partition_by_quadrant(first, end, shift, cut);
