@@ -277,11 +277,17 @@ void QuadTree::mark_moved_keys(std::uint32_t moved_count) noexcept {
     const std::uint32_t cell = moved_from_cells_[k];
     const std::uint64_t old_key =
         (std::uint64_t{cell} << 32) | static_cast<std::uint32_t>(moved_keys_[k]);
-    const std::uint64_t* place =
-        std::lower_bound(keys + starts[cell], keys + starts[cell + 1], old_key);
-    QUADPOOL_ASSERT(place != keys + starts[cell + 1] && *place == old_key,
+    // The key is in the run, so the last key not above it is it: halving without a branch,
+    // since where the key lies in its cell cannot be predicted.
+    std::uint32_t place = starts[cell];
+    for (std::uint32_t size = starts[cell + 1] - place; size > 1;) {
+      const std::uint32_t half = size / 2;
+      place = keys[place + half] <= old_key ? place + half : place;
+      size -= half;
+    }
+    QUADPOOL_ASSERT(place < starts[cell + 1] && keys[place] == old_key,
                     "QuadTree::mark_moved_keys: a moved item is not in last frame's order");
-    places[k] = static_cast<std::uint32_t>(place - keys);
+    places[k] = place;
   }
   for (std::uint32_t r = 0; r < ranges; ++r) {
     range[r].kept = std::min(count - r * kItemsPerTask, kItemsPerTask);
