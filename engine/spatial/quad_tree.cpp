@@ -311,7 +311,8 @@ void QuadTree::gather_run(std::uint32_t first, std::uint32_t end,
     max_x[t] = box.max_x;
     max_y[t] = box.max_y;
   };
-  // Only where the boxes outgrow L2: below that, a prefetch is an instruction wasted.
+  // Only where the boxes outgrow the nearer caches: below that, a prefetch is an instruction
+  // wasted.
   std::uint32_t t = first;
   if (context.boxes.size() >= kMinBoxesToPrefetch && context.items_end > kGatherPrefetch) {
     const std::uint32_t prefetched_end = std::min(end, context.items_end - kGatherPrefetch);
