@@ -166,9 +166,11 @@ void QuadTree::rebuild(std::span<const Aabb> boxes, const TaskSystem& tasks) {
     root_ = make_node(0);
     stats_.nodes = 1;
     subtree_tasks_.clear();
-    BuildContext top{stats_, 0, count >= kMinItemsForSubtreeTasks ? &subtree_tasks_ : nullptr};
-    build(root_, 0, count, 0, 0, config_.bounds, boxes, top);
-    build_subtrees(boxes, tasks);
+    const detail::CellGrid grid = cell_grid();
+    BuildContext top{stats_, 0,     count >= kMinItemsForSubtreeTasks ? &subtree_tasks_ : nullptr,
+                     boxes,  count, &grid};
+    build(root_, 0, count, 0, 0, config_.bounds, top);
+    build_subtrees(boxes, grid, tasks);
   } catch (...) {
     // Only a node allocation can throw, and build() links every node before filling it in, so
     // the partial tree can be torn down. The tree is then empty (root_ == nullptr).
@@ -189,7 +191,8 @@ void QuadTree::rebuild(std::span<const Aabb> boxes, const TaskSystem& tasks) {
 // The subtrees that build() listed at kTaskDepth, each built and bounded as one task from its
 // own pool (the i-th subtree from pool i + 1). Their item runs are disjoint, and so are the
 // parts of the item arrays and of the scratch that each one touches.
-void QuadTree::build_subtrees(std::span<const Aabb> boxes, const TaskSystem& tasks) {
+void QuadTree::build_subtrees(std::span<const Aabb> boxes, const detail::CellGrid& grid,
+                              const TaskSystem& tasks) {
   parallel_for(tasks, static_cast<std::uint32_t>(subtree_tasks_.size()), 1,
                [&](std::uint32_t begin, std::uint32_t end, std::uint32_t worker) {
                  for (std::uint32_t i = begin; i < end; ++i) {
@@ -197,12 +200,14 @@ void QuadTree::build_subtrees(std::span<const Aabb> boxes, const TaskSystem& tas
                    task.stats = {};
                    task.failed = false;
                    task.worker = worker;
-                   BuildContext context{task.stats, static_cast<std::uint8_t>(i + 1), nullptr};
+                   BuildContext context{task.stats, static_cast<std::uint8_t>(i + 1),
+                                        nullptr,    boxes,
+                                        task.end,   &grid};
                    // An exception must not leave a worker's thread; the nodes built so far are
                    // linked, so the caller can tear the tree down.
                    try {
                      build(task.node, task.first, task.end, kTaskDepth, task.node->quadrant_index,
-                           task.quadrant, boxes, context);
+                           task.quadrant, context);
                    } catch (...) {
                      task.failed = true;
                    }
@@ -249,44 +254,78 @@ void QuadTree::level_subtree_pools() noexcept {
 }
 
 void QuadTree::partition_by_quadrant(std::uint32_t first, std::uint32_t end, int shift,
-                                     std::span<const Aabb> boxes,
                                      std::array<std::uint32_t, 5>& cut) {
-  const std::uint32_t* const cells = box_cells_.data();
-  const auto quadrant_of = [cells, shift](std::uint32_t id) { return (cells[id] >> shift) & 3u; };
+  const std::uint32_t* const cells = slot_cells_.data();
+  const auto quadrant_of = [cells, shift](std::uint32_t slot) {
+    return (cells[slot] >> shift) & 3u;
+  };
   std::array<std::uint32_t, 4> sizes{};
-  for (std::uint32_t i = first; i < end; ++i) ++sizes[quadrant_of(item_ids_[i])];
+  for (std::uint32_t i = first; i < end; ++i) ++sizes[quadrant_of(i)];
   std::array<std::uint32_t, 4> next{};
   cut[0] = first;
   for (int q = 0; q < 4; ++q) {
     next[q] = cut[q];
     cut[q + 1] = cut[q] + sizes[q];
   }
-  // Stable, so each quadrant keeps its items' id order. The usual run (a cell a little over
-  // leaf_capacity; at a million sprites over a third of the items pass here every frame, the
-  // sort depth's cells holding 61 on average) goes through buffers on the stack, its boxes with
-  // it: they stay in L1, and the run's own column slots, which are written anyway, are read
-  // instead of the caller's boxes. A longer run goes through the scratch arrays, and its boxes
-  // are taken again from the caller's.
+  // Stable, so each quadrant keeps its items' id order. The ids, cells and boxes move together
+  // and are read in slot order. The usual run (a cell a little over leaf_capacity; at a million
+  // sprites over a third of the items pass here every frame, the sort depth's cells holding 61
+  // on average) goes through buffers on the stack, which stay in L1; a longer one through its
+  // own part of the scratch arrays.
   const std::uint32_t count = end - first;
   const bool on_stack = count <= kLocalPartitionItems;
   std::array<std::uint32_t, kLocalPartitionItems> stack_ids;
+  std::array<std::uint32_t, kLocalPartitionItems> stack_cells;
   std::array<Aabb, kLocalPartitionItems> stack_boxes;
   std::uint32_t* const ids = on_stack ? stack_ids.data() : scratch_ids_.data() + first;
+  std::uint32_t* const run_cells = on_stack ? stack_cells.data() : staged_cells_.data() + first;
+  Aabb* const run_boxes = on_stack ? stack_boxes.data() : staged_boxes_.data() + first;
   for (std::uint32_t i = first; i < end; ++i) {
-    const std::uint32_t id = item_ids_[i];
-    const std::uint32_t slot = next[quadrant_of(id)]++ - first;
-    ids[slot] = id;
-    if (on_stack) stack_boxes[slot] = columns_.get(i);
+    const std::uint32_t slot = next[quadrant_of(i)]++ - first;
+    ids[slot] = item_ids_[i];
+    run_cells[slot] = cells[i];
+    run_boxes[slot] = columns_.get(i);
   }
   std::copy(ids, ids + count, item_ids_.begin() + first);
-  for (std::uint32_t k = 0; k < count; ++k) {
-    columns_.set(first + k, on_stack ? stack_boxes[k] : boxes[ids[k]]);
+  std::copy(run_cells, run_cells + count, slot_cells_.begin() + first);
+  for (std::uint32_t k = 0; k < count; ++k) columns_.set(first + k, run_boxes[k]);
+}
+
+// The boxes of the items [first, end) into their slots of the columns, from the caller's by id:
+// in a random id order, a cache miss nearly every box. Each build() gathers its leaves' or its
+// sort-depth cell's run just before it needs it (the bounds, the partition then read it in L1),
+// and prefetches the boxes of the items kGatherPrefetch slots ahead, the next runs, so that
+// their misses are under way while the build works on this one.
+void QuadTree::gather_run(std::uint32_t first, std::uint32_t end,
+                          const BuildContext& context) noexcept {
+  const Aabb* boxes = context.boxes.data();
+  const std::uint32_t* ids = item_ids_.data();
+  float* min_x = columns_.min_x.data();
+  float* min_y = columns_.min_y.data();
+  float* max_x = columns_.max_x.data();
+  float* max_y = columns_.max_y.data();
+  const auto copy = [&](std::uint32_t t) {
+    const Aabb& box = boxes[ids[t]];
+    min_x[t] = box.min_x;
+    min_y[t] = box.min_y;
+    max_x[t] = box.max_x;
+    max_y[t] = box.max_y;
+  };
+  // Only where the boxes outgrow the nearer caches: below that, a prefetch is an instruction
+  // wasted.
+  std::uint32_t t = first;
+  if (context.boxes.size() >= kMinBoxesToPrefetch && context.items_end > kGatherPrefetch) {
+    const std::uint32_t prefetched_end = std::min(end, context.items_end - kGatherPrefetch);
+    for (; t < prefetched_end; ++t) {
+      __builtin_prefetch(&boxes[ids[t + kGatherPrefetch]]);
+      copy(t);
+    }
   }
+  for (; t < end; ++t) copy(t);
 }
 
 void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int depth,
-                     std::uint8_t quadrant_index, const Aabb& quadrant, std::span<const Aabb> boxes,
-                     BuildContext& context) {
+                     std::uint8_t quadrant_index, const Aabb& quadrant, BuildContext& context) {
   QuadTreeStats& stats = context.stats;
   node->quadrant_index = quadrant_index;
   node->first_item = first;
@@ -300,7 +339,10 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
   if (count <= static_cast<std::uint32_t>(config_.leaf_capacity) || depth == config_.max_depth) {
     ++stats.leaves;
     if (count > stats.max_leaf_items) stats.max_leaf_items = count;
-    // The loose bounds now, while a run that was just partitioned is still in the cache.
+    // A leaf below the sort depth has its boxes from its ancestor there.
+    if (depth <= sort_depth_) gather_run(first, end, context);
+    // The loose bounds now, while a run that was just gathered or partitioned is still in the
+    // cache.
     std::uint32_t outside = 0;
     node->loose = detail::bounds_of_run(columns_, first, end, quadrant, outside);
     stats.straddling_items += outside;
@@ -315,15 +357,28 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
   const int shift = 2 * (config_.max_depth - depth - 1);
   std::array<std::uint32_t, 5> cut{first, first, first, first, end};
   if (depth >= sort_depth_) {
-    partition_by_quadrant(first, end, shift, boxes, cut);
+    // Every run cut below the sort depth is first cut at it: its boxes are gathered there, and
+    // its cells taken from them, in order.
+    if (depth == sort_depth_) {
+      gather_run(first, end, context);
+      const detail::ColumnsView view = detail::view_of(columns_);
+      const std::uint32_t wide_done = detail::wide_kernels_enabled()
+                                          ? detail::cell_codes_of_columns_wide(
+                                                view, first, end, *context.grid, slot_cells_.data())
+                                          : first;
+      detail::cell_codes_of_columns(view.min_x, view.min_y, view.max_x, view.max_y, wide_done, end,
+                                    *context.grid, slot_cells_.data());
+    }
+    partition_by_quadrant(first, end, shift, cut);
   } else {
     // Sorted by the cell at sort_depth_, so each quadrant is already one sub-run, which starts
     // where the quadrant's first cell at that depth does: the sort's starts give the cuts
     // without touching an item, but the first, for this node's cell.
     const int below = 2 * (sort_depth_ - depth - 1);  // cell bits under this level's quadrant
     // (A shift by 32 at the root of a tree 16 deep: shift a 64-bit value.)
-    const auto node_cell = static_cast<std::uint32_t>(std::uint64_t{box_cells_[item_ids_[first]]} >>
-                                                      (2 * (config_.max_depth - depth)));
+    const auto node_cell = static_cast<std::uint32_t>(
+        std::uint64_t{detail::cell_code(context.boxes[item_ids_[first]], *context.grid)} >>
+        (2 * (config_.max_depth - depth)));
     for (std::uint32_t q = 0; q < 3; ++q) {
       cut[q + 1] = bucket_starts_[((node_cell << 2) | (q + 1)) << below];
     }
@@ -336,8 +391,7 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
     Node* child = make_node(context.pool);
     node->children[node->child_count++] = child;
     ++stats.nodes;
-    build(child, cut[q], cut[q + 1], depth + 1, q, detail::child_quadrant(quadrant, q), boxes,
-          context);
+    build(child, cut[q], cut[q + 1], depth + 1, q, detail::child_quadrant(quadrant, q), context);
   }
   // Above the subtree tasks the children may not be built yet: unite_top_bounds() follows.
   if (context.tasks == nullptr) node->loose = united_children(node);
@@ -529,6 +583,9 @@ void QuadTree::validate() const {
       const auto id = static_cast<std::uint32_t>(order_keys_[s]);
       QUADPOOL_ASSERT(id < count && seen[id],
                       "QuadTree::validate: the order kept for the next frame repeats an id");
+      QUADPOOL_ASSERT(
+          last_sort_cells_.size() == count && last_sort_cells_[id] == order_keys_[s] >> 32,
+          "QuadTree::validate: an item's kept cell is not the one in its key");
       seen[id] = false;
     }
   }

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "engine/core/assert.hpp"
 #include "engine/core/task_system.hpp"
 #include "engine/spatial/detail/cell_codes.hpp"
 #include "engine/spatial/detail/wide_kernels.hpp"
@@ -22,7 +23,10 @@ std::uint32_t QuadTree::sort_items_by_cell(std::span<const Aabb> boxes, const Ta
   // resize() within the capacity of an earlier frame allocates nothing.
   item_ids_.resize(count);
   box_cells_.resize(count);
+  slot_cells_.resize(count);
   scratch_ids_.resize(count);
+  staged_cells_.resize(count);
+  staged_boxes_.resize(count);
   columns_.resize(count);
 
   // Sorted by the cell at `sort_depth_`, the depth where a uniform scene's cells hold about
@@ -92,10 +96,15 @@ void QuadTree::cell_codes_of(std::span<const Aabb> boxes, const detail::CellGrid
     codes_of(boxes, box_cells_.data(), rejected_ids_);
 }
 
+// The cell at the sort depth of a cell code at max_depth.
+std::uint32_t QuadTree::sort_cell(std::uint32_t code, int shift) noexcept {
+  // The shift is 32 for a one-bucket sort at max_depth 16: shift a 64-bit value.
+  return static_cast<std::uint32_t>(std::uint64_t{code} >> shift);
+}
+
 // The (cell at the sort depth, id) key of an item: the order both sorts produce.
 std::uint64_t QuadTree::order_key(std::uint32_t code, std::uint32_t id, int shift) noexcept {
-  // The shift is 32 for a one-bucket sort at max_depth 16: shift a 64-bit value.
-  return (std::uint64_t{code} >> shift << 32) | id;
+  return (std::uint64_t{sort_cell(code, shift)} << 32) | id;
 }
 
 // One stable counting sort by the cell at the sort depth of the codes in box_cells_: ids in
@@ -112,12 +121,10 @@ std::uint32_t QuadTree::counting_sort(std::span<const Aabb> boxes, int shift) {
   starts[1] -= static_cast<std::uint32_t>(rejected_ids_.size());
   const std::size_t buckets = bucket_starts_.size() - 1;
   for (std::size_t c = 1; c <= buckets; ++c) starts[c] += starts[c - 1];
-  // The boxes go straight to their slot in the columns: a leaf's run is its slots in this
-  // order (a rare over-full run below the sort depth is re-partitioned, and its boxes with it).
+  // Only the ids: the build gathers the boxes into the columns, run by run (gather_run()).
   const auto scatter = [&](std::uint32_t i) {
     const std::uint32_t slot = starts[bucket_of(box_cells_[i])]++;
     item_ids_[slot] = i;
-    columns_.set(slot, boxes[i]);
   };
   // The scatter leaves each bucket's start at the next one's: shifted back, they are the
   // starts again, for the build.
@@ -150,6 +157,7 @@ void QuadTree::remember_order(int shift) {
   const auto count = static_cast<std::uint32_t>(item_ids_.size());
   // The repair's scratch is sized here too, so that a frame repairing allocates nothing.
   order_keys_.resize(count);
+  last_sort_cells_.resize(count);
   moved_keys_.resize(count);
   moved_from_cells_.resize(count);
   next_keys_.resize(count);
@@ -157,6 +165,10 @@ void QuadTree::remember_order(int shift) {
   for (std::uint32_t s = 0; s < count; ++s) {
     const std::uint32_t id = item_ids_[s];
     order_keys_[s] = order_key(box_cells_[id], id, shift);
+  }
+  // No box was rejected, so every id is an item's.
+  for (std::uint32_t id = 0; id < count; ++id) {
+    last_sort_cells_[id] = static_cast<std::uint16_t>(sort_cell(box_cells_[id], shift));
   }
 }
 
@@ -169,6 +181,7 @@ bool QuadTree::renumber_in_item_order() noexcept {
   if (order_is_hint_) {
     for (std::uint32_t s = 0; s < count; ++s) {
       order_keys_[s] = (order_keys_[s] & ~std::uint64_t{0xffffffffu}) | s;
+      last_sort_cells_[s] = static_cast<std::uint16_t>(order_keys_[s] >> 32);
     }
   }
   return true;
@@ -179,58 +192,50 @@ bool QuadTree::renumber_in_item_order() noexcept {
 // order; the few that moved are sorted on their own and merged back in: O(n + m log m) for m
 // moved items, and the same (cell, id) order as the counting sort to the last item. Returns
 // false, for the counting sort to take over, when more than an eighth of the items moved.
+// Only the merge's gather of the boxes reads by id in last frame's order, which misses the
+// cache when the ids say nothing of position; every other pass reads in id or slot order.
 bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const TaskSystem& tasks) {
   const auto count = static_cast<std::uint32_t>(boxes.size());
   const std::uint32_t ranges = (count + kItemsPerTask - 1) / kItemsPerTask;
   std::uint64_t* keys = order_keys_.data();
   std::uint64_t* moved = moved_keys_.data();
   std::uint32_t* moved_from = moved_from_cells_.data();
+  std::uint16_t* last_cells = last_sort_cells_.data();
   RepairRange* range = repair_ranges_.data();
   const std::uint32_t* codes = box_cells_.data();
 
-  // 1: every item's key now, in last frame's order (a gather of codes[], the part that misses
-  // the cache). In each range the unchanged keys, still in order, go to the front of the
-  // range's own part of keys[] (in place: never past the key being read), the changed ones to
-  // the range's part of moved[]. A branch, not two stores with one index moving: a store past
-  // a range's last place would be the next range's first (few keys change, so the branch is
-  // well predicted).
+  // 1: in id order, the items whose cell at the sort depth is not last frame's (whose key
+  // changed): each range of ids puts their new keys in its part of moved[], with the cells they
+  // had, and keeps this frame's cells for the next.
   parallel_for(tasks, ranges, 1,
                [&](std::uint32_t first_range, std::uint32_t end_range, std::uint32_t) {
                  for (std::uint32_t r = first_range; r < end_range; ++r) {
                    const std::uint32_t begin = r * kItemsPerTask;
                    const std::uint32_t end = std::min(count, begin + kItemsPerTask);
-                   std::uint32_t to_kept = begin;
                    std::uint32_t to_moved = begin;
-                   for (std::uint32_t s = begin; s < end; ++s) {
-                     const auto id = static_cast<std::uint32_t>(keys[s]);
-                     const std::uint64_t key = order_key(codes[id], id, shift);
-                     if (key == keys[s]) {
-                       keys[to_kept++] = key;
-                     } else {
-                       moved_from[to_moved] = static_cast<std::uint32_t>(keys[s] >> 32);
-                       moved[to_moved++] = key;
+                   for (std::uint32_t id = begin; id < end; ++id) {
+                     const std::uint32_t cell = sort_cell(codes[id], shift);
+                     if (cell != last_cells[id]) {
+                       moved_from[to_moved] = last_cells[id];
+                       moved[to_moved++] = (std::uint64_t{cell} << 32) | id;
+                       last_cells[id] = static_cast<std::uint16_t>(cell);
                      }
                    }
-                   range[r].kept = to_kept - begin;
+                   range[r].moved = to_moved - begin;
                  }
                });
-  // The moved keys together at the front of moved[], and the kept keys counted before each
-  // range (the ranges are few).
+  // The moved keys together at the front of moved[] (the ranges are few).
   std::uint32_t moved_count = 0;
-  std::uint32_t kept_count = 0;
   for (std::uint32_t r = 0; r < ranges; ++r) {
     const std::uint32_t begin = r * kItemsPerTask;
-    const std::uint32_t size = std::min(count, begin + kItemsPerTask) - begin;
-    const std::uint32_t changed = size - range[r].kept;
     if (moved_count != begin) {
-      std::copy(moved + begin, moved + begin + changed, moved + moved_count);
-      std::copy(moved_from + begin, moved_from + begin + changed, moved_from + moved_count);
+      std::copy(moved + begin, moved + begin + range[r].moved, moved + moved_count);
+      std::copy(moved_from + begin, moved_from + begin + range[r].moved, moved_from + moved_count);
     }
-    moved_count += changed;
-    range[r].kept_before = kept_count;
-    kept_count += range[r].kept;
+    moved_count += range[r].moved;
   }
   if (moved_count > count / 8) return false;
+  mark_moved_keys(moved_count);
   move_bucket_starts(moved_count);
   std::sort(moved, moved + moved_count);
 
@@ -240,9 +245,10 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
   std::uint32_t next_from = moved_count;
   for (std::uint32_t r = ranges; r-- > 0;) {
     if (range[r].kept > 0) {
-      const std::uint64_t first_key = keys[r * kItemsPerTask];
+      const std::uint64_t* first_kept = keys + r * kItemsPerTask;
+      while (*first_kept == kMovedKey) ++first_kept;
       next_from = static_cast<std::uint32_t>(
-          std::lower_bound(moved, moved + moved_count, first_key) - moved);
+          std::lower_bound(moved, moved + moved_count, *first_kept) - moved);
     }
     range[r].moved_from = next_from;
   }
@@ -251,9 +257,50 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
     if (range[r].kept > 0) break;
   }
   // 3: the two merged, and the items gathered in the new order.
-  merge_repaired_order(boxes, moved_count, tasks);
+  merge_repaired_order(moved_count, tasks);
   order_keys_.swap(next_keys_);
   return true;
+}
+
+// Step 2 of the repair: each moved key's place in last frame's order, found by its old key in
+// its old cell's run (bucket_starts_ are still last frame's), marked kMovedKey; and each
+// range's kept keys, and those of the ranges before it. All the places are found before any is
+// marked, since a mark breaks the run's order for the searches. O(m log(cell's items)).
+void QuadTree::mark_moved_keys(std::uint32_t moved_count) noexcept {
+  const auto count = static_cast<std::uint32_t>(order_keys_.size());
+  const std::uint32_t ranges = (count + kItemsPerTask - 1) / kItemsPerTask;
+  std::uint64_t* keys = order_keys_.data();
+  const std::uint32_t* starts = bucket_starts_.data();
+  std::uint32_t* places = scratch_ids_.data();
+  RepairRange* range = repair_ranges_.data();
+  for (std::uint32_t k = 0; k < moved_count; ++k) {
+    const std::uint32_t cell = moved_from_cells_[k];
+    const std::uint64_t old_key =
+        (std::uint64_t{cell} << 32) | static_cast<std::uint32_t>(moved_keys_[k]);
+    // The key is in the run, so the last key not above it is it: halving without a branch,
+    // since where the key lies in its cell cannot be predicted.
+    std::uint32_t place = starts[cell];
+    for (std::uint32_t size = starts[cell + 1] - place; size > 1;) {
+      const std::uint32_t half = size / 2;
+      place = keys[place + half] <= old_key ? place + half : place;
+      size -= half;
+    }
+    QUADPOOL_ASSERT(place < starts[cell + 1] && keys[place] == old_key,
+                    "QuadTree::mark_moved_keys: a moved item is not in last frame's order");
+    places[k] = place;
+  }
+  for (std::uint32_t r = 0; r < ranges; ++r) {
+    range[r].kept = std::min(count - r * kItemsPerTask, kItemsPerTask);
+  }
+  for (std::uint32_t k = 0; k < moved_count; ++k) {
+    keys[places[k]] = kMovedKey;
+    --range[places[k] / kItemsPerTask].kept;
+  }
+  std::uint32_t kept_count = 0;
+  for (std::uint32_t r = 0; r < ranges; ++r) {
+    range[r].kept_before = kept_count;
+    kept_count += range[r].kept;
+  }
 }
 
 // Last frame's cell starts (bucket_starts_) made this frame's: each moved key leaves the cell
@@ -276,35 +323,41 @@ void QuadTree::move_bucket_starts(std::uint32_t moved_count) noexcept {
   }
 }
 
-// The repair's last step: each range's kept keys (the front of its part of order_keys_, in
-// order) merged with its share of the sorted moved keys (moved_keys_) into next_keys_, from the
-// slot the counts before it give; the items are gathered at their slots on the way (boxes[id]
-// in cell order, the other part that misses the cache). An item's cell stays with its box id
-// (box_cells_), so it is not copied here.
-void QuadTree::merge_repaired_order(std::span<const Aabb> boxes, std::uint32_t moved_count,
-                                    const TaskSystem& tasks) {
-  const auto count = static_cast<std::uint32_t>(boxes.size());
+// The repair's last step: each range's kept keys (its part of order_keys_ but the kMovedKey
+// places, in order) merged with its share of the sorted moved keys (moved_keys_) into
+// next_keys_, from the slot the counts before it give, and the ids with them. The boxes follow
+// in the build (gather_run()), run by run.
+void QuadTree::merge_repaired_order(std::uint32_t moved_count, const TaskSystem& tasks) {
+  const auto count = static_cast<std::uint32_t>(order_keys_.size());
   const std::uint32_t ranges = (count + kItemsPerTask - 1) / kItemsPerTask;
+  // Every array through a local pointer: the loop's stores would otherwise make the compiler
+  // load the members' data pointers again for every item.
   const std::uint64_t* keys = order_keys_.data();
   const std::uint64_t* moved = moved_keys_.data();
   const RepairRange* range = repair_ranges_.data();
   std::uint64_t* next = next_keys_.data();
+  std::uint32_t* ids = item_ids_.data();
   parallel_for(
       tasks, ranges, 1, [&](std::uint32_t first_range, std::uint32_t end_range, std::uint32_t) {
         for (std::uint32_t r = first_range; r < end_range; ++r) {
           std::uint32_t from_kept = r * kItemsPerTask;
-          const std::uint32_t kept_end = from_kept + range[r].kept;
+          const std::uint32_t kept_end = std::min(count, from_kept + kItemsPerTask);
           std::uint32_t from_moved = range[r].moved_from;
           const std::uint32_t moved_end = r + 1 < ranges ? range[r + 1].moved_from : moved_count;
-          for (std::uint32_t s = range[r].kept_before + from_moved;
-               from_kept < kept_end || from_moved < moved_end; ++s) {
-            const bool take_moved = from_moved < moved_end &&
-                                    (from_kept == kept_end || moved[from_moved] < keys[from_kept]);
-            const std::uint64_t key = take_moved ? moved[from_moved++] : keys[from_kept++];
-            const auto id = static_cast<std::uint32_t>(key);
+          std::uint32_t s = range[r].kept_before + from_moved;
+          for (; from_kept < kept_end; ++from_kept) {
+            const std::uint64_t key = keys[from_kept];
+            if (key == kMovedKey) continue;
+            for (; from_moved < moved_end && moved[from_moved] < key; ++s) {
+              next[s] = moved[from_moved];
+              ids[s] = static_cast<std::uint32_t>(moved[from_moved++]);
+            }
             next[s] = key;
-            item_ids_[s] = id;
-            columns_.set(s, boxes[id]);
+            ids[s++] = static_cast<std::uint32_t>(key);
+          }
+          for (; from_moved < moved_end; ++s) {
+            next[s] = moved[from_moved];
+            ids[s] = static_cast<std::uint32_t>(moved[from_moved++]);
           }
         }
       });

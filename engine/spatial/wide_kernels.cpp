@@ -268,6 +268,25 @@ bool detect_wide_kernels() noexcept {
   return i;
 }
 
+[[gnu::target("avx2")]] std::uint32_t cell_codes_of_columns_wide(ColumnsView columns,
+                                                                 std::uint32_t first,
+                                                                 std::uint32_t end,
+                                                                 const CellGrid& g,
+                                                                 std::uint32_t* codes) noexcept {
+  std::uint32_t i = first;
+  for (; end - i >= 8; i += 8) {
+    const __m256i x =
+        cells_of8(_mm256_loadu_ps(columns.min_x + i), _mm256_loadu_ps(columns.max_x + i),
+                  g.world.min_x, g.world.max_x, g.scale_x, g.cells);
+    const __m256i y =
+        cells_of8(_mm256_loadu_ps(columns.min_y + i), _mm256_loadu_ps(columns.max_y + i),
+                  g.world.min_y, g.world.max_y, g.scale_y, g.cells);
+    const __m256i code = _mm256_or_si256(spread_bits8(x), _mm256_slli_epi32(spread_bits8(y), 1));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(codes + i), code);
+  }
+  return i;
+}
+
 #else  // no AVX dispatch for this compiler or target: the 4-wide kernels do all the work
 
 bool detect_wide_kernels() noexcept {
@@ -286,6 +305,11 @@ std::uint32_t leaf_pair_masks(ColumnsView, std::uint32_t, std::uint32_t, std::ui
 std::uint32_t cell_codes_wide(std::span<const Aabb>, const CellGrid&, std::uint32_t*,
                               std::vector<std::uint32_t>&) {
   return 0;
+}
+
+std::uint32_t cell_codes_of_columns_wide(ColumnsView, std::uint32_t first, std::uint32_t,
+                                         const CellGrid&, std::uint32_t*) noexcept {
+  return first;
 }
 
 #endif

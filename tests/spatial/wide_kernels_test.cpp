@@ -1,8 +1,8 @@
 // The QuadTree's 8-wide kernels (detail/wide_kernels.hpp) against their plain definitions: a
 // leaf's words walked against the 4-wide loop's pairs in order, the leaf-pair masks bit by bit
-// against overlaps(), the cell codes against cell_code() one
-// box at a time. The kernels only run on a CPU with AVX2; the whole tree's pairs and their order are
-// checked against the 4-wide path by running the spatial tests and the game's pinned hash a
+// against overlaps(), the cell codes (of boxes and of columns) against cell_code() one
+// box at a time. The kernels only run on a CPU with AVX2; the whole tree's pairs and their order
+// are checked against the 4-wide path by running the spatial tests and the game's pinned hash a
 // second time with QUADPOOL_DISABLE_AVX=1 (tests/CMakeLists.txt).
 #include <algorithm>
 #include <bit>
@@ -173,6 +173,43 @@ TEST(WideKernels, CellCodesAreThoseOfTheOneByOneDefinition) {
     ASSERT_EQ(rejected, expected_rejected) << "trial " << trial;
     for (std::size_t i = done; i < boxes.size(); ++i) {
       ASSERT_EQ(codes[i], 0xFFFFFFFFu) << "trial " << trial << ": box " << i << " was written";
+    }
+  }
+}
+
+// The build takes the codes of a run from its columns: eight at a time from the run's first
+// box, the rest four at a time and one by one (cell_codes_of_columns()), each one cell_code()'s.
+TEST(WideKernels, CellCodesOfColumnsAreThoseOfTheOneByOneDefinition) {
+  QUADPOOL_SKIP_WITHOUT_WIDE_KERNELS();
+  Random rng(
+      test::announce_seed("WideKernels.CellCodesOfColumnsAreThoseOfTheOneByOneDefinition", 2026));
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  const CellGrid grid{{-50, 10, 950, 510}, 256.0f / 1000.0f, 256.0f / 500.0f, 256};
+  for (int trial = 0; trial < 200; ++trial) {
+    const auto count = static_cast<std::uint32_t>(rng.below(300));
+    BoxColumns columns;
+    columns.resize(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const float x = rng.uniform(-200, 1200), y = rng.uniform(-100, 700);
+      Aabb b{x, y, x + rng.uniform(0, 30), y + rng.uniform(0, 30)};
+      if (rng.chance(0.02)) b = {-inf, -inf, inf, inf};
+      if (rng.chance(0.02)) b = {x, y, x, y};
+      columns.set(i, b);
+    }
+    const auto first = static_cast<std::uint32_t>(rng.below(count + 1));
+    std::vector<std::uint32_t> codes(count, 0xFFFFFFFFu);
+    const std::uint32_t done =
+        cell_codes_of_columns_wide(view_of(columns), first, count, grid, codes.data());
+    ASSERT_EQ(done, first + (count - first) / 8 * 8);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::uint32_t expected =
+          i >= first && i < done ? cell_code(columns.get(i), grid) : 0xFFFFFFFFu;
+      ASSERT_EQ(codes[i], expected) << "trial " << trial << ", box " << i;
+    }
+    cell_codes_of_columns(columns.min_x.data(), columns.min_y.data(), columns.max_x.data(),
+                          columns.max_y.data(), done, count, grid, codes.data());
+    for (std::uint32_t i = first; i < count; ++i) {
+      ASSERT_EQ(codes[i], cell_code(columns.get(i), grid)) << "trial " << trial << ", box " << i;
     }
   }
 }

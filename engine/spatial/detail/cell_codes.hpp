@@ -138,4 +138,23 @@ inline void cell_codes(std::span<const Aabb> boxes, const CellGrid& grid, std::u
   cell_codes_one_by_one(boxes, i, count, grid, codes, rejected);
 }
 
+// Writes the cell codes of the well-formed boxes [first, end) of four columns into codes[first,
+// end), four at a time with SSE2: the same codes as cell_code(), to the last bit.
+inline void cell_codes_of_columns(const float* min_x, const float* min_y, const float* max_x,
+                                  const float* max_y, std::uint32_t first, std::uint32_t end,
+                                  const CellGrid& g, std::uint32_t* codes) noexcept {
+  std::uint32_t i = first;
+#if defined(__SSE2__)
+  for (; end - i >= 4; i += 4) {
+    const __m128i x = cells_of4(_mm_loadu_ps(min_x + i), _mm_loadu_ps(max_x + i), g.world.min_x,
+                                g.world.max_x, g.scale_x, g.cells);
+    const __m128i y = cells_of4(_mm_loadu_ps(min_y + i), _mm_loadu_ps(max_y + i), g.world.min_y,
+                                g.world.max_y, g.scale_y, g.cells);
+    const __m128i code = _mm_or_si128(spread_bits4(x), _mm_slli_epi32(spread_bits4(y), 1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(codes + i), code);
+  }
+#endif
+  for (; i < end; ++i) codes[i] = cell_code({min_x[i], min_y[i], max_x[i], max_y[i]}, g);
+}
+
 }  // namespace quadpool::spatial::detail

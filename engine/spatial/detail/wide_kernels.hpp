@@ -1,8 +1,9 @@
 #pragma once
 // The QuadTree's 8-wide kernels (AVX2), chosen at run time, so that a build for the x86-64
-// baseline (SSE2 only) still uses them on a CPU that has AVX2: the cell codes of the sort and the
-// box tests inside a leaf. Only quad_tree.hpp's templates and quad_tree.cpp use these, and only
-// wide_kernels.cpp is compiled for AVX2 (function by function, with target attributes).
+// baseline (SSE2 only) still uses them on a CPU that has AVX2: the cell codes of the sort and of
+// the build's partitions, and the box tests inside a leaf. Only quad_tree.hpp's templates and
+// quad_tree.cpp use these, and only wide_kernels.cpp is compiled for AVX2 (function by function,
+// with target attributes).
 //
 // Each gives the same result as its 4-wide counterpart, bit for bit and in the same order, so
 // the tree, its pairs, their order and the game's hashes do not depend on the CPU.
@@ -105,5 +106,13 @@ std::uint32_t leaf_pair_masks(ColumnsView boxes, std::uint32_t a_first, std::uin
 /// Call only when wide_kernels_enabled().
 std::uint32_t cell_codes_wide(std::span<const Aabb> boxes, const CellGrid& grid,
                               std::uint32_t* codes, std::vector<std::uint32_t>& rejected);
+
+/// cell_codes_of_columns() for the well-formed boxes [first, n) of `columns` into codes[first,
+/// n), n the last place from which fewer than 8 boxes remain before `end`, eight at a time.
+/// Returns n, for cell_codes_of_columns() to finish from there. Call only when
+/// wide_kernels_enabled().
+std::uint32_t cell_codes_of_columns_wide(ColumnsView columns, std::uint32_t first,
+                                         std::uint32_t end, const CellGrid& grid,
+                                         std::uint32_t* codes) noexcept;
 
 }  // namespace quadpool::spatial::detail
