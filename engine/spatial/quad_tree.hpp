@@ -253,6 +253,8 @@ class QuadTree {
   };
   // Items per task in the rebuild's per-item loops: big enough that a task's overhead is noise.
   static constexpr std::uint32_t kItemsPerTask = 16384;
+  // Moved keys per task in the repair's searches: each is a few dependent cache misses.
+  static constexpr std::uint32_t kMovedKeysPerTask = 2048;
 
   Node* make_node(std::uint8_t pool);
   void build_subtrees(std::span<const Aabb> boxes, const detail::CellGrid& grid,
@@ -268,7 +270,9 @@ class QuadTree {
                      const TaskSystem& tasks);
   static std::uint32_t sort_cell(std::uint32_t code, int shift) noexcept;
   static std::uint64_t order_key(std::uint32_t code, std::uint32_t id, int shift) noexcept;
-  void mark_moved_keys(std::uint32_t moved_count) noexcept;
+  void mark_moved_keys(std::uint32_t moved_count, const TaskSystem& tasks);
+  static std::uint32_t old_place(const std::uint64_t* keys, const std::uint32_t* starts,
+                                 std::uint32_t cell, std::uint64_t key) noexcept;
   void move_bucket_starts(std::uint32_t moved_count) noexcept;
   std::uint32_t counting_sort(std::span<const Aabb> boxes, int shift);
   void remember_order(int shift);

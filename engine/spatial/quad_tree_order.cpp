@@ -235,7 +235,7 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
     moved_count += range[r].moved;
   }
   if (moved_count > count / 8) return false;
-  mark_moved_keys(moved_count);
+  mark_moved_keys(moved_count, tasks);
   move_bucket_starts(moved_count);
   std::sort(moved, moved + moved_count);
 
@@ -262,33 +262,42 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
   return true;
 }
 
+// Where the moved key `key` (this frame's) sat in last frame's keys: in the run of its old
+// cell `cell`, by its old key, which is in the run, so the last key not above it is it.
+// Halving without a branch, since where the key lies in its cell cannot be predicted.
+std::uint32_t QuadTree::old_place(const std::uint64_t* keys, const std::uint32_t* starts,
+                                  std::uint32_t cell, std::uint64_t key) noexcept {
+  const std::uint64_t old_key = (std::uint64_t{cell} << 32) | static_cast<std::uint32_t>(key);
+  std::uint32_t place = starts[cell];
+  for (std::uint32_t size = starts[cell + 1] - place; size > 1;) {
+    const std::uint32_t half = size / 2;
+    place = keys[place + half] <= old_key ? place + half : place;
+    size -= half;
+  }
+  QUADPOOL_ASSERT(place < starts[cell + 1] && keys[place] == old_key,
+                  "QuadTree::mark_moved_keys: a moved item is not in last frame's order");
+  return place;
+}
+
 // Step 2 of the repair: each moved key's place in last frame's order, found by its old key in
 // its old cell's run (bucket_starts_ are still last frame's), marked kMovedKey; and each
 // range's kept keys, and those of the ranges before it. All the places are found before any is
 // marked, since a mark breaks the run's order for the searches. O(m log(cell's items)).
-void QuadTree::mark_moved_keys(std::uint32_t moved_count) noexcept {
+void QuadTree::mark_moved_keys(std::uint32_t moved_count, const TaskSystem& tasks) {
   const auto count = static_cast<std::uint32_t>(order_keys_.size());
   const std::uint32_t ranges = (count + kItemsPerTask - 1) / kItemsPerTask;
   std::uint64_t* keys = order_keys_.data();
   const std::uint32_t* starts = bucket_starts_.data();
   std::uint32_t* places = scratch_ids_.data();
   RepairRange* range = repair_ranges_.data();
-  for (std::uint32_t k = 0; k < moved_count; ++k) {
-    const std::uint32_t cell = moved_from_cells_[k];
-    const std::uint64_t old_key =
-        (std::uint64_t{cell} << 32) | static_cast<std::uint32_t>(moved_keys_[k]);
-    // The key is in the run, so the last key not above it is it: halving without a branch,
-    // since where the key lies in its cell cannot be predicted.
-    std::uint32_t place = starts[cell];
-    for (std::uint32_t size = starts[cell + 1] - place; size > 1;) {
-      const std::uint32_t half = size / 2;
-      place = keys[place + half] <= old_key ? place + half : place;
-      size -= half;
-    }
-    QUADPOOL_ASSERT(place < starts[cell + 1] && keys[place] == old_key,
-                    "QuadTree::mark_moved_keys: a moved item is not in last frame's order");
-    places[k] = place;
-  }
+  // The searches only read, so they share the workers; each is a chain of dependent misses,
+  // and at 1M sprites tens of thousands of keys move a tick.
+  parallel_for(tasks, moved_count, kMovedKeysPerTask,
+               [&](std::uint32_t begin, std::uint32_t end, std::uint32_t) {
+                 for (std::uint32_t k = begin; k < end; ++k) {
+                   places[k] = old_place(keys, starts, moved_from_cells_[k], moved_keys_[k]);
+                 }
+               });
   for (std::uint32_t r = 0; r < ranges; ++r) {
     range[r].kept = std::min(count - r * kItemsPerTask, kItemsPerTask);
   }
