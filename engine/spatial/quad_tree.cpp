@@ -376,9 +376,8 @@ void QuadTree::build(Node* node, std::uint32_t first, std::uint32_t end, int dep
     // without touching an item, but the first, for this node's cell.
     const int below = 2 * (sort_depth_ - depth - 1);  // cell bits under this level's quadrant
     // (A shift by 32 at the root of a tree 16 deep: shift a 64-bit value.)
-    const auto node_cell = static_cast<std::uint32_t>(
-        std::uint64_t{detail::cell_code(context.boxes[item_ids_[first]], *context.grid)} >>
-        (2 * (config_.max_depth - depth)));
+    const auto node_cell = static_cast<std::uint32_t>(std::uint64_t{box_cells_[item_ids_[first]]} >>
+                                                      (2 * (config_.max_depth - depth)));
     for (std::uint32_t q = 0; q < 3; ++q) {
       cut[q + 1] = bucket_starts_[((node_cell << 2) | (q + 1)) << below];
     }

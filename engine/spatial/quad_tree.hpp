@@ -333,7 +333,7 @@ class QuadTree {
   detail::BoxColumns columns_;
   memory::HugePageVector<std::uint32_t> item_ids_;
   // The Morton code of each box's centre cell at max_depth, by box id: this rebuild's, read
-  // only by the sort.
+  // by the sort and, once per node above the sort depth, by the build's cuts.
   memory::HugePageVector<std::uint32_t> box_cells_;
   // The same codes by slot, for the items of the runs that build() partitions below the sort
   // depth: taken from the columns when it first cuts such a run, and moved with the items, so
