@@ -354,19 +354,26 @@ void QuadTree::merge_repaired_order(std::uint32_t moved_count, const TaskSystem&
           std::uint32_t from_moved = range[r].moved_from;
           const std::uint32_t moved_end = r + 1 < ranges ? range[r + 1].moved_from : moved_count;
           std::uint32_t s = range[r].kept_before + from_moved;
+          // The next moved key, or kMovedKey once there is none: no kept key is as large, so
+          // the usual item (no moved key before it) is one compare of two registers.
+          const auto moved_at = [&](std::uint32_t k) {
+            return k < moved_end ? moved[k] : kMovedKey;
+          };
+          std::uint64_t head = moved_at(from_moved);
           for (; from_kept < kept_end; ++from_kept) {
             const std::uint64_t key = keys[from_kept];
             if (key == kMovedKey) continue;
-            for (; from_moved < moved_end && moved[from_moved] < key; ++s) {
-              next[s] = moved[from_moved];
-              ids[s] = static_cast<std::uint32_t>(moved[from_moved++]);
+            while (head < key) {
+              next[s] = head;
+              ids[s++] = static_cast<std::uint32_t>(head);
+              head = moved_at(++from_moved);
             }
             next[s] = key;
             ids[s++] = static_cast<std::uint32_t>(key);
           }
-          for (; from_moved < moved_end; ++s) {
-            next[s] = moved[from_moved];
-            ids[s] = static_cast<std::uint32_t>(moved[from_moved++]);
+          for (; head != kMovedKey; head = moved_at(++from_moved)) {
+            next[s] = head;
+            ids[s++] = static_cast<std::uint32_t>(head);
           }
         }
       });
