@@ -187,6 +187,24 @@ bool QuadTree::renumber_in_item_order() noexcept {
   return true;
 }
 
+namespace {
+
+// Items that repair_last_order() compares as a block, in a loop the compiler vectorizes.
+constexpr std::uint32_t kCellBlock = 16;
+
+// True when an item of the block [codes, codes + kCellBlock) has a cell at the sort depth
+// ((code >> shift) & mask: sort_cell() in 32 bits) other than last_cells says.
+bool any_cell_changed(const std::uint32_t* codes, const std::uint16_t* last_cells, int shift,
+                      std::uint32_t mask) noexcept {
+  std::uint32_t changed = 0;
+  for (std::uint32_t k = 0; k < kCellBlock; ++k) {
+    changed |= ((codes[k] >> shift) & mask) ^ last_cells[k];
+  }
+  return changed != 0;
+}
+
+}  // namespace
+
 // Sorts this frame's items by starting from last frame's order (order_keys_) instead of from
 // scratch. Slow sprites rarely change cell, so the items whose key is unchanged are still in
 // order; the few that moved are sorted on their own and merged back in: O(n + m log m) for m
@@ -203,6 +221,9 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
   std::uint16_t* last_cells = last_sort_cells_.data();
   RepairRange* range = repair_ranges_.data();
   const std::uint32_t* codes = box_cells_.data();
+  // sort_cell() in 32 bits, for the blocks' vectorized compare: a shift of 32 leaves no cell bit.
+  const int block_shift = shift < 32 ? shift : 0;
+  const std::uint32_t block_mask = shift < 32 ? ~std::uint32_t{0} : 0;
 
   // 1: in id order, the items whose cell at the sort depth is not last frame's (whose key
   // changed): each range of ids puts their new keys in its part of moved[], with the cells they
@@ -213,14 +234,26 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
                    const std::uint32_t begin = r * kItemsPerTask;
                    const std::uint32_t end = std::min(count, begin + kItemsPerTask);
                    std::uint32_t to_moved = begin;
-                   for (std::uint32_t id = begin; id < end; ++id) {
+                   const auto look_at = [&](std::uint32_t id) {
                      const std::uint32_t cell = sort_cell(codes[id], shift);
                      if (cell != last_cells[id]) {
                        moved_from[to_moved] = last_cells[id];
                        moved[to_moved++] = (std::uint64_t{cell} << 32) | id;
                        last_cells[id] = static_cast<std::uint16_t>(cell);
                      }
+                   };
+                   // Few items change cell in a frame: a block of them is first compared as a
+                   // whole, in a loop the compiler vectorizes, and looked at one by one only
+                   // when one of them did (item by item, the loop cost about 9 instructions
+                   // an item, nearly all of them for items that had not moved).
+                   std::uint32_t id = begin;
+                   for (; end - id >= kCellBlock; id += kCellBlock) {
+                     if (!any_cell_changed(codes + id, last_cells + id, block_shift, block_mask)) {
+                       continue;
+                     }
+                     for (std::uint32_t k = 0; k < kCellBlock; ++k) look_at(id + k);
                    }
+                   for (; id < end; ++id) look_at(id);
                    range[r].moved = to_moved - begin;
                  }
                });
