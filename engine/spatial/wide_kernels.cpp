@@ -207,13 +207,62 @@ bool detect_wide_kernels() noexcept {
   if (in_b == 0) return 0;
   std::uint64_t in_a = row_mask(area, boxes, a_first, a_end, a_first) & low_bits(a_end - a_first);
   if (in_a == 0) return 0;
-  // b's boxes in `shared` packed into columns of their own, block by block of eight (each
-  // block's hits moved to the front of its lanes, in order), visiting only the blocks that hold
-  // one; then padded with empty boxes to a whole block of eight.
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  if (std::popcount(in_b) <= 8) {
+    // The usual case, a few boxes near the shared edge: the columns fit one register each, so
+    // they are packed in registers. Packed in memory instead, the rows' first loads span several
+    // of the packing's overlapping stores, which cannot be forwarded to them: each row waited
+    // for the stores to retire. Each block's hits, moved to the front of its lanes, rotate up
+    // to the lanes from `columns` on; the lanes past the last column hold stale boxes, which
+    // low_bits(columns) masks off.
+    __m256 x0 = _mm256_setzero_ps(), x1 = x0, y0 = x0, y1 = x0;
+    __m256i slots = _mm256_setzero_si256();
+    std::uint32_t columns = 0;
+    for (std::uint64_t blocks = in_b; blocks != 0;) {
+      const std::uint32_t offset = static_cast<std::uint32_t>(std::countr_zero(blocks)) & ~7u;
+      const auto hit = static_cast<std::uint32_t>((blocks >> offset) & 0xFFu);
+      blocks &= ~(std::uint64_t{0xFF} << offset);
+      const std::uint32_t j = b_first + offset;
+      const __m256i at = _mm256_set1_epi32(static_cast<int>(columns));
+      // Lane k takes the block's hit k - columns, for k >= columns; the lanes below keep theirs.
+      const __m256i order = _mm256_permutevar8x32_epi32(
+          _mm256_cvtepu8_epi32(
+              _mm_loadl_epi64(reinterpret_cast<const __m128i*>(kPackOrder[hit].data()))),
+          _mm256_and_si256(_mm256_sub_epi32(lane, at), _mm256_set1_epi32(7)));
+      const __m256i keep = _mm256_cmpgt_epi32(at, lane);
+      const __m256 keep_ps = _mm256_castsi256_ps(keep);
+      x0 = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(boxes.min_x + j), order), x0,
+                            keep_ps);
+      x1 = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(boxes.max_x + j), order), x1,
+                            keep_ps);
+      y0 = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(boxes.min_y + j), order), y0,
+                            keep_ps);
+      y1 = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(boxes.max_y + j), order), y1,
+                            keep_ps);
+      slots = _mm256_blendv_epi8(
+          _mm256_permutevar8x32_epi32(
+              _mm256_add_epi32(lane, _mm256_set1_epi32(static_cast<int>(j))), order),
+          slots, keep);
+      columns += static_cast<std::uint32_t>(std::popcount(hit));
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(b_slots), slots);
+    const std::uint64_t in_columns = low_bits(columns);
+    std::uint32_t rows = 0;
+    for (; in_a != 0; in_a &= in_a - 1) {
+      const std::uint32_t i = a_first + static_cast<std::uint32_t>(std::countr_zero(in_a));
+      const std::uint64_t mask = hits(broadcast(boxes, i), x0, x1, y0, y1) & in_columns;
+      a_slots[rows] = i;  // kept only when the row has a hit: no branch to guess
+      masks[rows] = mask;
+      rows += mask != 0 ? 1u : 0u;
+    }
+    return rows;
+  }
+  // Otherwise b's boxes in `shared` packed into columns of their own in memory, block by block
+  // of eight (each block's hits moved to the front of its lanes, in order), visiting only the
+  // blocks that hold one; then padded with empty boxes to a whole block of eight.
   alignas(32) float min_x[kMaskWidth + 8], min_y[kMaskWidth + 8];
   alignas(32) float max_x[kMaskWidth + 8], max_y[kMaskWidth + 8];
   std::uint32_t columns = 0;
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   for (std::uint64_t blocks = in_b; blocks != 0;) {
     const std::uint32_t offset = static_cast<std::uint32_t>(std::countr_zero(blocks)) & ~7u;
     const auto hit = static_cast<std::uint32_t>((blocks >> offset) & 0xFFu);

@@ -140,6 +140,68 @@ TEST(WideKernels, ALeafPairGivesEveryOverlapInsideTheSharedAreaInOrder) {
   }
 }
 
+// leaf_pair_masks() packs at most eight columns in registers and more in memory: exactly k of
+// b's boxes reach into the area, k from 1 to 16, scattered over b's blocks of eight, so that
+// both ways see columns gathered from one block and from several.
+TEST(WideKernels, ALeafPairGivesTheSameMasksForFewAndManyColumns) {
+  QUADPOOL_SKIP_WITHOUT_WIDE_KERNELS();
+  Random rng(
+      test::announce_seed("WideKernels.ALeafPairGivesTheSameMasksForFewAndManyColumns", 2026));
+  const Aabb shared{0, 0, 10, 10};
+  for (int trial = 0; trial < 3000; ++trial) {
+    const auto a_first = static_cast<std::uint32_t>(rng.below(10));
+    const std::uint32_t a_end = a_first + 1 + static_cast<std::uint32_t>(rng.below(kMaskWidth));
+    const std::uint32_t b_first = a_end + static_cast<std::uint32_t>(rng.below(10));
+    const std::uint32_t b_count = 16 + static_cast<std::uint32_t>(rng.below(kMaskWidth - 15));
+    const std::uint32_t b_end = b_first + b_count;
+    BoxColumns columns;
+    columns.resize(b_end + static_cast<std::uint32_t>(rng.below(12)));
+    // Boxes outside the area everywhere, then boxes inside it for a's run and k of b's.
+    for (std::uint32_t i = 0; i + BoxColumns::kPadding < columns.min_x.size(); ++i) {
+      const auto x = static_cast<float>(20 + rng.below(8));
+      columns.set(i, {x, x, x + 2, x + 2});
+    }
+    const auto inside = [&] {
+      const auto x = static_cast<float>(rng.below(9)), y = static_cast<float>(rng.below(9));
+      return Aabb{x, y, x + static_cast<float>(rng.below(3)), y + static_cast<float>(rng.below(3))};
+    };
+    for (std::uint32_t i = a_first; i < a_end; ++i) {
+      if (rng.chance(0.5)) columns.set(i, inside());
+    }
+    const auto k = 1 + static_cast<std::uint32_t>(rng.below(16));
+    std::vector<std::uint32_t> expected_b;
+    for (std::uint32_t j = b_first; j < b_end; ++j) expected_b.push_back(j);
+    for (std::uint32_t n = b_count; n > 1; --n) {  // a random k of them, in increasing order
+      std::swap(expected_b[n - 1], expected_b[static_cast<std::uint32_t>(rng.below(n))]);
+    }
+    expected_b.resize(k);
+    std::sort(expected_b.begin(), expected_b.end());
+    for (const std::uint32_t j : expected_b) columns.set(j, inside());
+    std::vector<std::uint32_t> expected_a;
+    std::vector<std::uint64_t> expected_masks;
+    for (std::uint32_t i = a_first; i < a_end; ++i) {
+      if (!overlaps(columns.get(i), shared)) continue;
+      std::uint64_t mask = 0;
+      for (std::size_t c = 0; c < expected_b.size(); ++c) {
+        if (overlaps(columns.get(i), columns.get(expected_b[c]))) mask |= std::uint64_t{1} << c;
+      }
+      if (mask == 0) continue;
+      expected_a.push_back(i);
+      expected_masks.push_back(mask);
+    }
+    std::uint32_t a_slots[kMaskWidth], b_slots[kMaskWidth + 8];
+    std::uint64_t masks[kMaskWidth];
+    const std::uint32_t rows = leaf_pair_masks(view_of(columns), a_first, a_end, b_first, b_end,
+                                               shared, a_slots, masks, b_slots);
+    SCOPED_TRACE("trial " + std::to_string(trial) + ", " + std::to_string(k) + " columns");
+    ASSERT_EQ(std::vector<std::uint32_t>(a_slots, a_slots + rows), expected_a);
+    ASSERT_EQ(std::vector<std::uint64_t>(masks, masks + rows), expected_masks);
+    if (rows > 0) {
+      ASSERT_EQ(std::vector<std::uint32_t>(b_slots, b_slots + expected_b.size()), expected_b);
+    }
+  }
+}
+
 TEST(WideKernels, CellCodesAreThoseOfTheOneByOneDefinition) {
   QUADPOOL_SKIP_WITHOUT_WIDE_KERNELS();
   Random rng(test::announce_seed("WideKernels.CellCodesAreThoseOfTheOneByOneDefinition", 2026));
