@@ -277,6 +277,7 @@ class QuadTree {
   std::uint32_t counting_sort(std::span<const Aabb> boxes, int shift);
   void remember_order(int shift);
   bool repair_last_order(std::span<const Aabb> boxes, int shift, const TaskSystem& tasks);
+  std::uint32_t find_moved_items(std::uint32_t count, int shift, const TaskSystem& tasks);
   // The repair marks the place of a key that changed with kMovedKey (above any key: a cell at
   // the sort depth is below 4^kMaxSortDepth).
   static constexpr std::uint64_t kMovedKey = ~std::uint64_t{0};

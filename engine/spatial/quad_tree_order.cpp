@@ -205,17 +205,12 @@ bool any_cell_changed(const std::uint32_t* codes, const std::uint16_t* last_cell
 
 }  // namespace
 
-// Sorts this frame's items by starting from last frame's order (order_keys_) instead of from
-// scratch. Slow sprites rarely change cell, so the items whose key is unchanged are still in
-// order; the few that moved are sorted on their own and merged back in: O(n + m log m) for m
-// moved items, and the same (cell, id) order as the counting sort to the last item. Returns
-// false, for the counting sort to take over, when more than an eighth of the items moved.
-// Only the merge's gather of the boxes reads by id in last frame's order, which misses the
-// cache when the ids say nothing of position; every other pass reads in id or slot order.
-bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const TaskSystem& tasks) {
-  const auto count = static_cast<std::uint32_t>(boxes.size());
+// Step 1 of repair_last_order(), in id order: the items whose cell at the sort depth is not
+// last frame's (whose key changed). Their new keys go to the front of moved_keys_, in id order,
+// with the cells they had in moved_from_cells_; last_sort_cells_ takes this frame's cells for the
+// next frame. Returns how many moved.
+std::uint32_t QuadTree::find_moved_items(std::uint32_t count, int shift, const TaskSystem& tasks) {
   const std::uint32_t ranges = (count + kItemsPerTask - 1) / kItemsPerTask;
-  std::uint64_t* keys = order_keys_.data();
   std::uint64_t* moved = moved_keys_.data();
   std::uint32_t* moved_from = moved_from_cells_.data();
   std::uint16_t* last_cells = last_sort_cells_.data();
@@ -224,10 +219,7 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
   // sort_cell() in 32 bits, for the blocks' vectorized compare: a shift of 32 leaves no cell bit.
   const int block_shift = shift < 32 ? shift : 0;
   const std::uint32_t block_mask = shift < 32 ? ~std::uint32_t{0} : 0;
-
-  // 1: in id order, the items whose cell at the sort depth is not last frame's (whose key
-  // changed): each range of ids puts their new keys in its part of moved[], with the cells they
-  // had, and keeps this frame's cells for the next.
+  // Each range of ids puts its moved items in its own part of moved[].
   parallel_for(tasks, ranges, 1,
                [&](std::uint32_t first_range, std::uint32_t end_range, std::uint32_t) {
                  for (std::uint32_t r = first_range; r < end_range; ++r) {
@@ -267,6 +259,24 @@ bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const T
     }
     moved_count += range[r].moved;
   }
+  return moved_count;
+}
+
+// Sorts this frame's items by starting from last frame's order (order_keys_) instead of from
+// scratch. Slow sprites rarely change cell, so the items whose key is unchanged are still in
+// order; the few that moved are sorted on their own and merged back in: O(n + m log m) for m
+// moved items, and the same (cell, id) order as the counting sort to the last item. Returns
+// false, for the counting sort to take over, when more than an eighth of the items moved.
+// Only the merge's gather of the boxes reads by id in last frame's order, which misses the
+// cache when the ids say nothing of position; every other pass reads in id or slot order.
+bool QuadTree::repair_last_order(std::span<const Aabb> boxes, int shift, const TaskSystem& tasks) {
+  const auto count = static_cast<std::uint32_t>(boxes.size());
+  const std::uint32_t ranges = (count + kItemsPerTask - 1) / kItemsPerTask;
+  const std::uint64_t* keys = order_keys_.data();
+  std::uint64_t* moved = moved_keys_.data();
+  RepairRange* range = repair_ranges_.data();
+  // 1: the items whose key changed.
+  const std::uint32_t moved_count = find_moved_items(count, shift, tasks);
   if (moved_count > count / 8) return false;
   mark_moved_keys(moved_count, tasks);
   move_bucket_starts(moved_count);

@@ -44,6 +44,18 @@ constexpr std::array<std::array<std::uint8_t, 8>, 256> make_pack_order() noexcep
 }
 alignas(64) constexpr std::array<std::array<std::uint8_t, 8>, 256> kPackOrder = make_pack_order();
 
+// The blocks of eight bits of a 64-bit mask that hold a set bit, lowest first: each block's
+// offset (a multiple of eight) and its eight bits.
+struct HitBlock {
+  std::uint32_t offset, bits;
+};
+inline HitBlock pop_hit_block(std::uint64_t& mask) noexcept {
+  const std::uint32_t offset = static_cast<std::uint32_t>(std::countr_zero(mask)) & ~7u;
+  const auto bits = static_cast<std::uint32_t>((mask >> offset) & 0xFFu);
+  mask &= ~(std::uint64_t{0xFF} << offset);
+  return {offset, bits};
+}
+
 // One box broadcast to eight lanes per coordinate.
 struct Box8 {
   __m256 min_x, min_y, max_x, max_y;
@@ -219,9 +231,7 @@ bool detect_wide_kernels() noexcept {
     __m256i slots = _mm256_setzero_si256();
     std::uint32_t columns = 0;
     for (std::uint64_t blocks = in_b; blocks != 0;) {
-      const std::uint32_t offset = static_cast<std::uint32_t>(std::countr_zero(blocks)) & ~7u;
-      const auto hit = static_cast<std::uint32_t>((blocks >> offset) & 0xFFu);
-      blocks &= ~(std::uint64_t{0xFF} << offset);
+      const auto [offset, hit] = pop_hit_block(blocks);
       const std::uint32_t j = b_first + offset;
       const __m256i at = _mm256_set1_epi32(static_cast<int>(columns));
       // Lane k takes the block's hit k - columns, for k >= columns; the lanes below keep theirs.
@@ -264,9 +274,7 @@ bool detect_wide_kernels() noexcept {
   alignas(32) float max_x[kMaskWidth + 8], max_y[kMaskWidth + 8];
   std::uint32_t columns = 0;
   for (std::uint64_t blocks = in_b; blocks != 0;) {
-    const std::uint32_t offset = static_cast<std::uint32_t>(std::countr_zero(blocks)) & ~7u;
-    const auto hit = static_cast<std::uint32_t>((blocks >> offset) & 0xFFu);
-    blocks &= ~(std::uint64_t{0xFF} << offset);
+    const auto [offset, hit] = pop_hit_block(blocks);
     const std::uint32_t j = b_first + offset;
     const __m256i order = _mm256_cvtepu8_epi32(
         _mm_loadl_epi64(reinterpret_cast<const __m128i*>(kPackOrder[hit].data())));

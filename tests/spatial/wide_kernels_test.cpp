@@ -96,6 +96,35 @@ TEST(WideKernels, ALeafsWordsWalkedInOrderAreItsPairsInTheFourWideOrder) {
   }
 }
 
+// leaf_pair_masks() on runs [a_first, a_end) and [b_first, b_end) against the definition: the
+// columns are `expected_b` (b's boxes that reach into `shared`, in order); the rows are a's boxes
+// that reach into it and overlap at least one column, with their masks.
+void expect_leaf_pair(const BoxColumns& columns, std::uint32_t a_first, std::uint32_t a_end,
+                      std::uint32_t b_first, std::uint32_t b_end, const Aabb& shared,
+                      const std::vector<std::uint32_t>& expected_b) {
+  std::vector<std::uint32_t> expected_a;
+  std::vector<std::uint64_t> expected_masks;
+  for (std::uint32_t i = a_first; i < a_end; ++i) {
+    if (!overlaps(columns.get(i), shared)) continue;
+    std::uint64_t mask = 0;
+    for (std::size_t c = 0; c < expected_b.size(); ++c) {
+      if (overlaps(columns.get(i), columns.get(expected_b[c]))) mask |= std::uint64_t{1} << c;
+    }
+    if (mask == 0) continue;
+    expected_a.push_back(i);
+    expected_masks.push_back(mask);
+  }
+  std::uint32_t a_slots[kMaskWidth], b_slots[kMaskWidth + 8];
+  std::uint64_t masks[kMaskWidth];
+  const std::uint32_t rows = leaf_pair_masks(view_of(columns), a_first, a_end, b_first, b_end,
+                                             shared, a_slots, masks, b_slots);
+  ASSERT_EQ(std::vector<std::uint32_t>(a_slots, a_slots + rows), expected_a);
+  ASSERT_EQ(std::vector<std::uint64_t>(masks, masks + rows), expected_masks);
+  if (rows > 0) {  // the columns are defined when there is a row that names them
+    ASSERT_EQ(std::vector<std::uint32_t>(b_slots, b_slots + expected_b.size()), expected_b);
+  }
+}
+
 TEST(WideKernels, ALeafPairGivesEveryOverlapInsideTheSharedAreaInOrder) {
   QUADPOOL_SKIP_WITHOUT_WIDE_KERNELS();
   Random rng(test::announce_seed(
@@ -112,31 +141,13 @@ TEST(WideKernels, ALeafPairGivesEveryOverlapInsideTheSharedAreaInOrder) {
       columns.set(i, random_box(rng));
     }
     const Aabb shared = rng.chance(0.1) ? Aabb{0, 0, 20, 20} : random_box(rng);
-    std::vector<std::uint32_t> expected_b, expected_a;
-    std::vector<std::uint64_t> expected_masks;
+    std::vector<std::uint32_t> expected_b;
     for (std::uint32_t j = b_first; j < b_end; ++j) {
       if (overlaps(columns.get(j), shared)) expected_b.push_back(j);
     }
-    for (std::uint32_t i = a_first; i < a_end; ++i) {
-      if (!overlaps(columns.get(i), shared)) continue;
-      std::uint64_t mask = 0;
-      for (std::size_t c = 0; c < expected_b.size(); ++c) {
-        if (overlaps(columns.get(i), columns.get(expected_b[c]))) mask |= std::uint64_t{1} << c;
-      }
-      if (mask == 0) continue;
-      expected_a.push_back(i);
-      expected_masks.push_back(mask);
-    }
-    std::uint32_t a_slots[kMaskWidth], b_slots[kMaskWidth + 8];
-    std::uint64_t masks[kMaskWidth];
-    const std::uint32_t rows = leaf_pair_masks(view_of(columns), a_first, a_end, b_first, b_end,
-                                               shared, a_slots, masks, b_slots);
-    SCOPED_TRACE("trial " + std::to_string(trial));
-    ASSERT_EQ(std::vector<std::uint32_t>(a_slots, a_slots + rows), expected_a);
-    ASSERT_EQ(std::vector<std::uint64_t>(masks, masks + rows), expected_masks);
-    if (rows > 0) {  // the columns are defined when there is a row that names them
-      ASSERT_EQ(std::vector<std::uint32_t>(b_slots, b_slots + expected_b.size()), expected_b);
-    }
+    ASSERT_NO_FATAL_FAILURE(
+        expect_leaf_pair(columns, a_first, a_end, b_first, b_end, shared, expected_b))
+        << "trial " << trial;
   }
 }
 
@@ -177,28 +188,9 @@ TEST(WideKernels, ALeafPairGivesTheSameMasksForFewAndManyColumns) {
     expected_b.resize(k);
     std::sort(expected_b.begin(), expected_b.end());
     for (const std::uint32_t j : expected_b) columns.set(j, inside());
-    std::vector<std::uint32_t> expected_a;
-    std::vector<std::uint64_t> expected_masks;
-    for (std::uint32_t i = a_first; i < a_end; ++i) {
-      if (!overlaps(columns.get(i), shared)) continue;
-      std::uint64_t mask = 0;
-      for (std::size_t c = 0; c < expected_b.size(); ++c) {
-        if (overlaps(columns.get(i), columns.get(expected_b[c]))) mask |= std::uint64_t{1} << c;
-      }
-      if (mask == 0) continue;
-      expected_a.push_back(i);
-      expected_masks.push_back(mask);
-    }
-    std::uint32_t a_slots[kMaskWidth], b_slots[kMaskWidth + 8];
-    std::uint64_t masks[kMaskWidth];
-    const std::uint32_t rows = leaf_pair_masks(view_of(columns), a_first, a_end, b_first, b_end,
-                                               shared, a_slots, masks, b_slots);
-    SCOPED_TRACE("trial " + std::to_string(trial) + ", " + std::to_string(k) + " columns");
-    ASSERT_EQ(std::vector<std::uint32_t>(a_slots, a_slots + rows), expected_a);
-    ASSERT_EQ(std::vector<std::uint64_t>(masks, masks + rows), expected_masks);
-    if (rows > 0) {
-      ASSERT_EQ(std::vector<std::uint32_t>(b_slots, b_slots + expected_b.size()), expected_b);
-    }
+    ASSERT_NO_FATAL_FAILURE(
+        expect_leaf_pair(columns, a_first, a_end, b_first, b_end, shared, expected_b))
+        << "trial " << trial << ", " << k << " columns";
   }
 }
 
