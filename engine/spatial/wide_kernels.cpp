@@ -44,6 +44,22 @@ constexpr std::array<std::array<std::uint8_t, 8>, 256> make_pack_order() noexcep
 }
 alignas(64) constexpr std::array<std::array<std::uint8_t, 8>, 256> kPackOrder = make_pack_order();
 
+// For m columns, the bits of a row pair's second and third words (leaf_overlap_words) that stand
+// for columns 0 to m - 1: block k of four columns is byte k of the pair, both rows' halves.
+constexpr std::array<std::array<std::uint64_t, 2>, kMaskWidth + 1>
+make_row_pair_columns() noexcept {
+  std::array<std::array<std::uint64_t, 2>, kMaskWidth + 1> table{};
+  for (std::uint32_t m = 0; m <= kMaskWidth; ++m) {
+    for (std::uint32_t c = 0; c < m; ++c) {
+      const std::uint32_t bit = 8 * (c / 4) + c % 4;  // row r's; row r + 1's is 4 above
+      table[m][bit / 64] |= (std::uint64_t{0x11} << (bit % 64));
+    }
+  }
+  return table;
+}
+alignas(64) constexpr std::array<std::array<std::uint64_t, 2>, kMaskWidth + 1> kRowPairColumns =
+    make_row_pair_columns();
+
 // The blocks of eight bits of a 64-bit mask that hold a set bit, lowest first: each block's
 // offset (a multiple of eight) and its eight bits.
 struct HitBlock {
@@ -180,15 +196,14 @@ bool detect_wide_kernels() noexcept {
     // Each block of eight columns gives 16 bits: its first four columns' byte (row i's hits in
     // the low half, row k's in the high half), then its last four's. The two rows' lanes swap
     // across the 128-bit halves so that one movemask gives each byte.
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    // The lanes past the run's end are compared too (the columns are padded) and masked off
+    // once, after the loop, not in every block.
     std::uint64_t low_columns = 0, high_columns = 0;
     for (std::uint32_t j = i + 2, block = 0; j < end; j += 8, ++block) {
       const __m256 x0 = _mm256_loadu_ps(boxes.min_x + j), x1 = _mm256_loadu_ps(boxes.max_x + j);
       const __m256 y0 = _mm256_loadu_ps(boxes.min_y + j), y1 = _mm256_loadu_ps(boxes.max_y + j);
-      const __m256 in_run = _mm256_castsi256_ps(
-          _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(end - j)), lane));
-      const __m256 row_a = _mm256_and_ps(overlap_lanes(a, x0, x1, y0, y1), in_run);
-      const __m256 row_b = _mm256_and_ps(overlap_lanes(b, x0, x1, y0, y1), in_run);
+      const __m256 row_a = overlap_lanes(a, x0, x1, y0, y1);
+      const __m256 row_b = overlap_lanes(b, x0, x1, y0, y1);
       const auto first_four = static_cast<std::uint64_t>(
           _mm256_movemask_ps(_mm256_permute2f128_ps(row_a, row_b, 0x20)));
       const auto last_four = static_cast<std::uint64_t>(
@@ -200,9 +215,10 @@ bool detect_wide_kernels() noexcept {
         high_columns |= bits;
       }
     }
+    const std::array<std::uint64_t, 2>& in_run = kRowPairColumns[end - i - 2];
     words[0] = own_pair ? 1u : 0u;
-    words[1] = low_columns;
-    words[2] = high_columns;
+    words[1] = low_columns & in_run[0];
+    words[2] = high_columns & in_run[1];
   }
 }
 
