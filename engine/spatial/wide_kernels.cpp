@@ -45,7 +45,8 @@ constexpr std::array<std::array<std::uint8_t, 8>, 256> make_pack_order() noexcep
 alignas(64) constexpr std::array<std::array<std::uint8_t, 8>, 256> kPackOrder = make_pack_order();
 
 // For m columns, the bits of a row pair's second and third words (leaf_overlap_words) that stand
-// for columns 0 to m - 1: block k of four columns is byte k of the pair, both rows' halves.
+// for its columns 0 to m - 1, both rows': column c is bit c % 4 and c % 4 + 4 of byte c / 4 of
+// the two words taken as one 128-bit value.
 constexpr std::array<std::array<std::uint64_t, 2>, kMaskWidth + 1>
 make_row_pair_columns() noexcept {
   std::array<std::array<std::uint64_t, 2>, kMaskWidth + 1> table{};
