@@ -1,7 +1,9 @@
 #pragma once
-// One node of the QuadTree. Only quad_tree.hpp's templates and quad_tree.cpp use it.
+// One node of the QuadTree, and the box helpers its loose bounds are made and checked with.
+// Only quad_tree.hpp's templates and the quad_tree*.cpp files use it.
 
 #include <cstdint>
+#include <limits>
 
 #include "engine/spatial/aabb.hpp"
 
@@ -38,6 +40,23 @@ inline Aabb child_quadrant(const Aabb& parent, int index) noexcept {
   const float mid_y = parent.min_y + 0.5f * (parent.max_y - parent.min_y);
   return {(index & 1) != 0 ? mid_x : parent.min_x, (index & 2) != 0 ? mid_y : parent.min_y,
           (index & 1) != 0 ? parent.max_x : mid_x, (index & 2) != 0 ? parent.max_y : mid_y};
+}
+
+/// The union of nothing: overlaps no box, and min/max with any box gives that box.
+inline constexpr Aabb kEmptyBox{
+    std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(),
+    -std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()};
+
+/// The smallest box holding `a` and `b`.
+inline Aabb united(const Aabb& a, const Aabb& b) noexcept {
+  return {a.min_x < b.min_x ? a.min_x : b.min_x, a.min_y < b.min_y ? a.min_y : b.min_y,
+          a.max_x > b.max_x ? a.max_x : b.max_x, a.max_y > b.max_y ? a.max_y : b.max_y};
+}
+
+/// Whether `box` lies within `region`, edges included.
+inline bool inside(const Aabb& box, const Aabb& region) noexcept {
+  return (box.min_x >= region.min_x) & (box.max_x <= region.max_x) & (box.min_y >= region.min_y) &
+         (box.max_y <= region.max_y);
 }
 
 }  // namespace quadpool::spatial::detail
