@@ -1,7 +1,8 @@
 // The ImGui overlay, a panel docked on the left: frame times by phase, the allocator switch,
-// tree statistics, the key map, the A/B run, controls, pool and vertex-stream occupancy.
+// tree statistics, the key map, the A/B run, controls, pool and vertex-stream occupancy. The
+// query, node pool, A/B result and ramp sections are drawn by their own files (*_panel.cpp).
 //
-// Sections: drawing helpers, the main window, memory, controls, keys, notices.
+// Sections: drawing helpers, the main window, memory, controls, game pools and keys, notices.
 #include "game/window/sdl/overlay.hpp"
 
 #include <imgui.h>
@@ -10,17 +11,18 @@
 #include <algorithm>
 #include <array>
 #include <cinttypes>
-#include <cmath>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include <fmt/format.h>
 
 #include "common/scene/scene.hpp"
 #include "engine/memory/allocator_kind.hpp"
+#include "game/window/sdl/ab_panel.hpp"
 #include "game/window/sdl/key_map.hpp"
+#include "game/window/sdl/panel_style.hpp"
 #include "game/window/sdl/play_hud.hpp"
+#include "game/window/sdl/query_panel.hpp"
 #include "game/window/sdl/ramp_panel.hpp"
 
 namespace quadpool::game::window::sdl {
@@ -38,86 +40,12 @@ constexpr ImU32 kPhaseColours[5] = {
     IM_COL32(150, 150, 160, 255),  // render
 };
 constexpr const char* kPhaseNames[5] = {"integrate", "rebuild", "pairs", "resolve", "render"};
-// The A/B table's rows; the last is the longest and sets the names' column width.
-constexpr const char* kAbRowNames[5] = {"tick median", "tick p99", "frame median", "frame p99",
-                                        "heap allocs/tick"};
-
-constexpr ImU32 kLive = IM_COL32(90, 210, 110, 255);
-constexpr ImU32 kFree = IM_COL32(70, 110, 200, 255);
-constexpr ImU32 kNeverUsed = IM_COL32(55, 55, 62, 255);
 constexpr ImU32 kStale = IM_COL32(240, 150, 50, 255);
-constexpr ImU32 kGood = IM_COL32(110, 230, 120, 255);
-constexpr ImU32 kBad = IM_COL32(255, 90, 80, 255);
-constexpr ImU32 kPickedLeafText = IM_COL32(255, 150, 40, 255);
-constexpr ImU32 kPoolMode = IM_COL32(90, 210, 110, 255);
-constexpr ImU32 kNewDeleteMode = IM_COL32(255, 90, 80, 255);
 constexpr ImU32 kNotice = IM_COL32(255, 210, 90, 255);
-constexpr ImU32 kBarFill = IM_COL32(40, 110, 60, 255);  // a dark kLive, under white figures
 
 // An A/B run or the ramp is timing the ticks: the widgets that would change them are locked.
 bool measuring(const OverlayView& view) {
   return view.ab.running() || view.ramp.running();
-}
-
-ImVec4 colour(ImU32 c) {
-  return ImGui::ColorConvertU32ToFloat4(c);
-}
-
-std::string bytes_text(std::uint64_t bytes) {
-  if (bytes >= (1u << 20)) return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1 << 20));
-  if (bytes >= (1u << 10)) return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / (1 << 10));
-  return fmt::format("{} B", bytes);
-}
-
-// A horizontal bar reserved in the layout; returns its top-left corner.
-ImVec2 reserve_bar(float width, float height) {
-  const ImVec2 at = ImGui::GetCursorScreenPos();
-  ImGui::Dummy(ImVec2(width, height));
-  return at;
-}
-
-void text(const std::string& s) {
-  ImGui::TextUnformatted(s.c_str());
-}
-
-// The node pool bar's tooltip: how the last rebuild's nodes fell. The top levels' pool, then
-// per worker the subtrees it built and their pools' live nodes, then each pool. Under
-// new/delete the pools hold nothing: every worker calls new itself. A tooltip, so that it costs
-// the panel no line at 720 pixels.
-void pools_by_worker_tooltip(const spatial::QuadTree& tree, memory::AllocatorKind kind,
-                             std::uint32_t workers) {
-  ImGui::BeginTooltip();
-  if (kind == memory::AllocatorKind::NewDelete) {
-    text("new/delete: each worker calls new itself");
-  }
-  text(fmt::format("top levels: pool 0, {} nodes, the calling thread",
-                   tree.pool_stats(0).blocks_in_use));
-  std::vector<std::size_t> subtrees(workers, 0), nodes(workers, 0);
-  for (std::size_t p = 1; p < spatial::QuadTree::kNodePools; ++p) {
-    const std::uint32_t worker = tree.pool_builder(p);
-    if (worker >= workers) continue;
-    ++subtrees[worker];
-    nodes[worker] += tree.pool_stats(p).blocks_in_use;
-  }
-  std::size_t built = 0;
-  for (std::uint32_t w = 0; w < workers; ++w) {
-    if (subtrees[w] == 0) continue;
-    built += subtrees[w];
-    text(fmt::format("worker {}: {} subtrees, {} nodes", w, subtrees[w], nodes[w]));
-  }
-  if (built == 0) {
-    text(fmt::format("no subtree tasks: under {} sprites the tree is one piece",
-                     spatial::QuadTree::kMinItemsForSubtreeTasks));
-  }
-  for (std::size_t p = 1; p < spatial::QuadTree::kNodePools && built > 0; ++p) {
-    const std::uint32_t worker = tree.pool_builder(p);
-    const memory::PoolStats pool = tree.pool_stats(p);
-    text(worker == spatial::QuadTree::kNotBuilt
-             ? fmt::format("pool {:2}: {} / {}, no subtree", p, pool.blocks_in_use, pool.capacity)
-             : fmt::format("pool {:2}: {} / {}, worker {}", p, pool.blocks_in_use, pool.capacity,
-                           worker));
-  }
-  ImGui::EndTooltip();
 }
 
 // An integer field with - and + (ctrl: `fast_step`), clamped to [low, high]. True when a new
@@ -170,8 +98,9 @@ void draw_phase_graph(const window::FrameStats& stats, int phases, float width, 
       y = top;
     }
     if (!whole_frame && s.ticked) {
-      draw->AddRectFilled(ImVec2(x0, at.y + height + 1), ImVec2(x0 + column, at.y + height + strip),
-                          s.tick.allocator == memory::AllocatorKind::Pool ? kPoolMode : kNewDeleteMode);
+      draw->AddRectFilled(
+          ImVec2(x0, at.y + height + 1), ImVec2(x0 + column, at.y + height + strip),
+          s.tick.allocator == memory::AllocatorKind::Pool ? kPoolColour : kNewDeleteColour);
     }
   }
   if (whole_frame) {
@@ -230,11 +159,14 @@ OverlayRequests Overlay::draw(const OverlayView& view) {
     ImGui::PushTextWrapPos(0.0f);
     draw_stats_panel(view, requests);
     if (view.mode == Mode::Play) draw_play_panel(view);
-    draw_query_panel(view);
+    draw_query_panel(view.selection, view.sim.sprites());
     draw_ab_panel(view, requests);
     draw_controls_panel(view, requests);
     // In play the game pools' table has the tree's pool as its last row.
-    if (view.mode == Mode::Lab) draw_pool_panel(view);
+    if (view.mode == Mode::Lab) {
+      node_pool_panel_.draw(view.sim.tree(), view.sim.last_tick().allocator,
+                            view.sim.config().tasks.worker_count, view.frame, content_w_, scale_);
+    }
     draw_stream_panel(view);
     ImGui::PopTextWrapPos();
     measure_fit();
@@ -327,7 +259,7 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
   } else if (ticked.tick.heap_allocations) {
     const std::uint64_t made = *ticked.tick.heap_allocations;
     const bool pool = ticked.tick.allocator == memory::AllocatorKind::Pool;
-    ImGui::TextColored(colour(pool ? (made == 0 ? kGood : kBad) : IM_COL32(230, 230, 230, 255)),
+    ImGui::TextColored(colour(pool ? (made == 0 ? kBetterText : kNewDeleteColour) : kPlainText),
                        "heap allocations %s: %" PRIu64 "%s", which_tick, made,
                        pool && !ticked.tick.warm ? "  (warming up)" : "");
   } else {
@@ -343,89 +275,8 @@ void Overlay::draw_stats_panel(const OverlayView& view, OverlayRequests& request
 
 // --- memory ------------------------------------------------------------------------------------
 
-void Overlay::draw_pool_panel(const OverlayView& view) {
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  if (ImGui::CollapsingHeader("Node pool", ImGuiTreeNodeFlags_DefaultOpen)) {
-    const memory::PoolStats pool = view.sim.tree().pool_stats();
-    const float used = pool.capacity > 0 ? static_cast<float>(pool.blocks_in_use) /
-                                               static_cast<float>(pool.capacity)
-                                         : 0.0f;
-    const std::string label = fmt::format("{} / {} blocks", pool.blocks_in_use, pool.capacity);
-    // White figures need a dark fill: ImGui's default yellow leaves them unreadable.
-    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, colour(kBarFill));
-    ImGui::ProgressBar(used, ImVec2(content_w_, 0), label.c_str());
-    ImGui::PopStyleColor();
-    if (ImGui::IsItemHovered()) {
-      pools_by_worker_tooltip(view.sim.tree(), view.sim.last_tick().allocator,
-                              view.sim.config().tasks.worker_count);
-    }
-    text(fmt::format("chunks {}   high-water {}   {} each", pool.chunks, pool.high_water,
-                     bytes_text(pool.block_size)));
-    text(fmt::format("creates {}   destroys {}", pool.total_allocations, pool.total_deallocations));
-
-    // Per-chunk strip, refreshed a few times a second: reading every block's state is a tool's
-    // job, not a hot path.
-    // The tree's pools one after the other (the top levels', then each subtree's): every pool
-    // has chunks of the same size.
-    const spatial::QuadTree& tree = view.sim.tree();
-    const std::size_t per_chunk = tree.pool_allocator().blocks_per_chunk();
-    if (view.frame % 15 == 0 || chunk_states_.size() != pool.chunks * per_chunk) {
-      chunk_states_.resize(pool.chunks * per_chunk);
-      std::size_t row = 0;
-      for (std::size_t p = 0; p < spatial::QuadTree::kNodePools; ++p) {
-        const memory::PoolAllocator& allocator = tree.pool_allocator(p);
-        for (std::size_t c = 0; c < allocator.stats().chunks; ++c, ++row) {
-          allocator.chunk_block_states(
-              c, std::span(chunk_states_).subspan(row * per_chunk, per_chunk));
-        }
-      }
-    }
-    // One row per chunk, up to 12, in a band of the same height whatever the chunk count: the
-    // panel is then as tall with one chunk as at a million sprites, so what fits with a small
-    // scene fits with a large one (a band that grew with the chunks once cut the panel's last
-    // section at a million sprites with an A/B result).
-    constexpr std::size_t kMaxRows = 12;
-    const std::size_t rows = std::clamp<std::size_t>(pool.chunks, 1, kMaxRows);
-    const float band_h = 2.0f * static_cast<float>(kMaxRows) * scale_;
-    const float row_h = std::max(std::floor(band_h / static_cast<float>(rows)) - 1.0f, 1.0f);
-    const ImVec2 at = reserve_bar(content_w_, band_h);
-    const std::size_t columns =
-        std::min<std::size_t>(per_chunk, static_cast<std::size_t>(content_w_));
-    const float column_w = content_w_ / static_cast<float>(columns);
-    for (std::size_t c = 0; c < std::min(pool.chunks, kMaxRows); ++c) {
-      const float y = at.y + static_cast<float>(c) * (row_h + 1);
-      for (std::size_t col = 0; col < columns; ++col) {
-        // A column covers several blocks when the chunk is wider than the panel: it shows live
-        // if any block is live, else free if any is free.
-        const std::size_t first = col * per_chunk / columns, end = (col + 1) * per_chunk / columns;
-        memory::BlockState state = memory::BlockState::NeverUsed;
-        for (std::size_t b = first; b < end; ++b) {
-          const memory::BlockState s = chunk_states_[c * per_chunk + b];
-          if (s == memory::BlockState::Live) {
-            state = s;
-            break;
-          }
-          if (s == memory::BlockState::Free) state = s;
-        }
-        const ImU32 col_colour = state == memory::BlockState::Live   ? kLive
-                                 : state == memory::BlockState::Free ? kFree
-                                                                     : kNeverUsed;
-        const float x = at.x + static_cast<float>(col) * column_w;
-        draw->AddRectFilled(ImVec2(x, y), ImVec2(x + column_w, y + row_h), col_colour);
-      }
-    }
-    ImGui::TextColored(colour(kLive), "live");
-    ImGui::SameLine();
-    ImGui::TextColored(colour(kFree), "free");
-    ImGui::SameLine();
-    ImGui::TextColored(colour(IM_COL32(140, 140, 150, 255)), "never used");
-    if (pool.chunks > kMaxRows) {
-      ImGui::SameLine();
-      text(fmt::format("(first {} of {} chunks)", kMaxRows, pool.chunks));
-    }
-  }
-}
-
+// The node pool's section is node_pool_panel.cpp's; in play the game pools' table
+// (play_hud.cpp) has the tree's pool as its last row.
 void Overlay::draw_stream_panel(const OverlayView& view) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   // Closed at first, so that the panel fits in 720 pixels with an A/B result.
@@ -440,9 +291,9 @@ void Overlay::draw_stream_panel(const OverlayView& view) {
       const float x0 = at.x + static_cast<float>(r.offset) * per_byte;
       const float x1 = std::max(x0 + 1.0f, at.x + static_cast<float>(r.offset + r.size) * per_byte);
       draw->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1, at.y + bar_h),
-                          r.frame == view.frame ? kLive : kStale);
+                          r.frame == view.frame ? kPoolColour : kStale);
     });
-    ImGui::TextColored(colour(kLive), "this frame %s", bytes_text(s.frame_bytes).c_str());
+    ImGui::TextColored(colour(kPoolColour), "this frame %s", bytes_text(s.frame_bytes).c_str());
     ImGui::SameLine();
     ImGui::TextColored(colour(kStale), "stale %s", bytes_text(s.stale_bytes).c_str());
     ImGui::SameLine();
@@ -592,113 +443,7 @@ void Overlay::draw_run_buttons(const OverlayView& view, OverlayRequests& request
   }
 }
 
-// The last A/B result: the ratio (the scene it ran in its tooltip), then the table unless
-// `with_table` is false. One line above the table: a 720-pixel panel with the pool's full chunk
-// strip has no room for two.
-void Overlay::draw_ab_result(const window::AbExperiment& ab, bool with_table) {
-  const std::optional<window::AbResult>& result = ab.result();
-  if (result) {
-    text(fmt::format("new/delete tick median = {:.2f}x pool", result->tick_median_ratio()));
-    if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("%s, seed %" PRIu64 ", depth %d, leaf capacity %d",
-                        scene::scene_name(result->scene), result->seed, result->tree_max_depth,
-                        result->tree_leaf_capacity);
-    }
-  }
-  if (result && !with_table) {
-    ImGui::TextDisabled("the table: X clears the query");
-    return;
-  }
-  if (result && ImGui::BeginTable("ab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
-    // The row names' column as wide as its longest name; the figures share the rest.
-    const std::string sprites = fmt::format("{} sprites", result->sprites);
-    const float names_w =
-        std::max(ImGui::CalcTextSize(kAbRowNames[4]).x, ImGui::CalcTextSize(sprites.c_str()).x);
-    ImGui::TableSetupColumn(sprites.c_str(), ImGuiTableColumnFlags_WidthFixed, names_w);
-    ImGui::TableSetupColumn("pool", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableSetupColumn("new/delete", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableHeadersRow();
-    // The smaller figure is green.
-    auto row = [](const char* name, double pool, double new_delete, const char* format) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(name);
-      ImGui::TableNextColumn();
-      ImGui::TextColored(colour(pool <= new_delete ? kGood : IM_COL32(230, 230, 230, 255)), format,
-                         pool);
-      ImGui::TableNextColumn();
-      ImGui::TextColored(colour(new_delete < pool ? kGood : IM_COL32(230, 230, 230, 255)), format,
-                         new_delete);
-    };
-    row(kAbRowNames[0], result->tick_ms[0].median, result->tick_ms[1].median, "%.3f ms");
-    row(kAbRowNames[1], result->tick_ms[0].p99, result->tick_ms[1].p99, "%.3f ms");
-    row(kAbRowNames[2], result->frame_ms[0].median, result->frame_ms[1].median, "%.3f ms");
-    row(kAbRowNames[3], result->frame_ms[0].p99, result->frame_ms[1].p99, "%.3f ms");
-    if (result->heap_allocations_per_tick[0] && result->heap_allocations_per_tick[1]) {
-      row(kAbRowNames[4], *result->heap_allocations_per_tick[0],
-          *result->heap_allocations_per_tick[1], "%.1f");
-    }
-    ImGui::EndTable();
-  }
-}
-
-// --- keys --------------------------------------------------------------------------------------
-
-void Overlay::draw_query_panel(const OverlayView& view) {
-  const window::Selection& selection = view.selection;
-  const window::QueryMode mode = selection.mode();
-  if (!selection.stats() && !selection.pick().picking() && mode == window::QueryMode::Box) return;
-  // The mode in the header, the same ImGui id in every mode so that folding it stays.
-  const std::string header =
-      fmt::format("Query: {} (Q: mode, X clears)###query", window::query_mode_name(mode));
-  if (!ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
-  if (const std::optional<window::QueryStats>& q = selection.stats()) {
-    draw_query_result(view, *q);
-  } else if (!selection.pick().picking()) {
-    text(mode == window::QueryMode::Ray ? "shift + drag a segment: its first sprite"
-                                        : "shift + click: the 8 sprites nearest the point");
-  }
-  const std::optional<std::uint32_t> id = selection.pick().picked();
-  if (!id || *id >= view.sim.sprites().size()) return;
-  const scene::Sprite& s = view.sim.sprites()[*id];
-  text(fmt::format("sprite {} at ({:.1f}, {:.1f}), radius {:.1f}", *id, s.x, s.y, s.radius));
-  if (const std::optional<spatial::Aabb>& leaf = selection.pick().leaf()) {
-    ImGui::TextColored(colour(kPickedLeafText), "its leaf (orange): %.0f x %.0f at (%.0f, %.0f)",
-                       static_cast<double>(leaf->max_x - leaf->min_x),
-                       static_cast<double>(leaf->max_y - leaf->min_y),
-                       static_cast<double>(leaf->min_x), static_cast<double>(leaf->min_y));
-  }
-}
-
-// One query's answer, its time beside the scan's, and a red line when the two disagree.
-void Overlay::draw_query_result(const OverlayView& view, const window::QueryStats& q) {
-  const char* call = "QuadTree::query";
-  switch (q.mode) {
-    case window::QueryMode::Box:
-      text(fmt::format("box: {} hits", q.hits));
-      break;
-    case window::QueryMode::Ray:
-      call = "QuadTree::ray_cast";
-      if (q.hits == 0 || view.selection.ids().empty()) {
-        text("ray: no sprite along the segment");
-      } else {
-        text(fmt::format("ray: sprite {} first, {:.0f}% along the segment", view.selection.ids()[0],
-                         100.0 * static_cast<double>(q.ray_t)));
-      }
-      break;
-    case window::QueryMode::Nearest:
-      call = "QuadTree::nearest";
-      text(fmt::format("nearest: the {} sprites nearest the cross", q.hits));
-      break;
-  }
-  text(fmt::format("{} {:.1f} us, brute force {:.1f} us ({:.0f}x)", call, q.tree_us, q.brute_us,
-                   q.tree_us > 0 ? q.brute_us / q.tree_us : 0.0));
-  if (!q.agree) {
-    ImGui::TextColored(colour(kBad),
-                       "brute force found another answer (%zu hits): the tree is wrong",
-                       q.brute_hits);
-  }
-}
+// --- game pools and keys ----------------------------------------------------------------------
 
 // The game's entity pools beside the tree's: what the allocator switch moves.
 void Overlay::draw_play_panel(const OverlayView& view) {

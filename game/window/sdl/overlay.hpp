@@ -25,6 +25,7 @@
 #include "game/window/layout.hpp"
 #include "game/window/ramp_experiment.hpp"
 #include "game/window/sdl/key_map.hpp"
+#include "game/window/sdl/node_pool_panel.hpp"
 #include "game/window/sdl/sprite_renderer.hpp"
 #include "game/window/selection.hpp"
 #include "game/window/vertex_stream.hpp"
@@ -92,22 +93,18 @@ class Overlay {
 
  private:
   void draw_stats_panel(const OverlayView& view, OverlayRequests& requests);
-  void draw_pool_panel(const OverlayView& view);
   void draw_stream_panel(const OverlayView& view);
   void draw_controls_panel(const OverlayView& view, OverlayRequests& requests);
   void draw_scene_size(const OverlayView& view, OverlayRequests& requests);
   void draw_scene_controls(const OverlayView& view, OverlayRequests& requests);
   void draw_ab_panel(const OverlayView& view, OverlayRequests& requests);
   void draw_run_buttons(const OverlayView& view, OverlayRequests& requests);
-  void draw_ab_result(const window::AbExperiment& ab, bool with_table);
   void draw_keys_window(bool& open, Mode mode, const window::Layout& layout);
   void draw_play_panel(const OverlayView& view);
-  void draw_query_panel(const OverlayView& view);
-  void draw_query_result(const OverlayView& view, const window::QueryStats& q);
   void apply_scale(float scale);
   void measure_fit(float slack = 0.0f);
 
-  std::vector<memory::BlockState> chunk_states_;  // the per-chunk strip, refreshed now and then
+  NodePoolPanel node_pool_panel_;
   int sprites_slider_ = 0;                    // the live sprite count, or what the user drags it to
   int depth_field_ = 0, capacity_field_ = 0;  // the tree settings' fields
   std::uint64_t seed_input_;

@@ -16,6 +16,7 @@
 #include "common/scene/scene.hpp"
 #include "game/sim/percentiles.hpp"
 #include "game/window/ramp_experiment.hpp"
+#include "game/window/sdl/panel_style.hpp"
 
 namespace quadpool::game::window::sdl {
 
@@ -28,8 +29,6 @@ std::string sprites_label(std::size_t sprites) {
 
 namespace {
 
-constexpr ImU32 kPoolLine = IM_COL32(90, 210, 110, 255);      // the panel's pool green
-constexpr ImU32 kNewDeleteLine = IM_COL32(255, 90, 80, 255);  // and its new/delete red
 constexpr ImU32 kPlotBackground = IM_COL32(24, 26, 34, 255);
 constexpr ImU32 kGrid = IM_COL32(60, 64, 78, 255);
 constexpr ImU32 kLabel = IM_COL32(200, 200, 210, 255);
@@ -123,11 +122,11 @@ void draw_plot(const window::RampExperiment& ramp, float width, float scale) {
     if (i < steps.size()) {
       const double ratio = steps[i].figures.tick_median_ratio();
       centred_text(draw, frame.x(step), box_max.y, at.x, box_max.x,
-                   ratio >= 1.0 ? kPoolLine : kNewDeleteLine, fmt::format("{:.2f}x", ratio));
+                   ratio >= 1.0 ? kPoolColour : kNewDeleteColour, fmt::format("{:.2f}x", ratio));
     }
   }
-  draw_series(draw, frame, steps, 1, kNewDeleteLine, scale);
-  draw_series(draw, frame, steps, 0, kPoolLine, scale);
+  draw_series(draw, frame, steps, 1, kNewDeleteColour, scale);
+  draw_series(draw, frame, steps, 0, kPoolColour, scale);
   // The series climb from the bottom left to the top right: the axis' top and the legend go in
   // the top-left corner, its bottom in the bottom-right one.
   const float pad = 3.0f * scale;
@@ -138,8 +137,8 @@ void draw_plot(const window::RampExperiment& ramp, float width, float scale) {
                   kLabel, lo.c_str());
   }
   const float pool_w = ImGui::CalcTextSize("pool ").x;
-  draw->AddText(ImVec2(at.x + pad, at.y + line), kPoolLine, "pool");
-  draw->AddText(ImVec2(at.x + pad + pool_w, at.y + line), kNewDeleteLine, "new/delete");
+  draw->AddText(ImVec2(at.x + pad, at.y + line), kPoolColour, "pool");
+  draw->AddText(ImVec2(at.x + pad + pool_w, at.y + line), kNewDeleteColour, "new/delete");
 }
 
 }  // namespace
