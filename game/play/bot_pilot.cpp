@@ -43,7 +43,7 @@ Target assess(const Enemy& enemy, const Ship& ship, const Tuning& tuning) noexce
   float when = drift_sq > 0.0f ? -dot(offset, drift) / drift_sq : 0.0f;
   if (when < 0.0f) when = 0.0f;
   const Vec2 nearest = offset + drift * when;
-  const float room = enemy.radius + tuning.ship_radius + kRoom;
+  const float room = enemy.radius + tuning.ship.radius + kRoom;
   const bool coming = length_sq(nearest) < room * room && when < kComingTicks;
   // The enemies coming soonest first, then the nearest.
   const float urgency = coming ? when - 1e6f : length_sq(offset);
@@ -91,7 +91,7 @@ InputCommand BotPilot::decide(const PlayWorld& world) {
   if (world.entities().hunters.size() > 0) command.buttons |= InputCommand::kMissile;
   if (target) {
     // Lead the shot by the threat's drift over the shot's flight time (one refinement).
-    const float flight = std::sqrt(length_sq(target->offset)) / tuning.shot_speed;
+    const float flight = std::sqrt(length_sq(target->offset)) / tuning.shots.speed;
     command.aim = aim_toward(target->offset.x + target->drift.x * flight,
                              target->offset.y + target->drift.y * flight);
   }
@@ -102,7 +102,7 @@ InputCommand BotPilot::decide(const PlayWorld& world) {
     // Away from where the threat will pass closest; straight sideways if that is the ship itself.
     desired = normalized_or(Vec2{} - coming->nearest,
                             perpendicular(normalized_or(coming->drift, ship.heading)));
-    cruise = tuning.max_speed;
+    cruise = tuning.ship.max_speed;
   } else if (const std::optional<Pickup>& pickup = world.pickup()) {
     desired = normalized_or(pickup->position - ship.position, ship.heading);
     cruise = 2.0f;

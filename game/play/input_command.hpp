@@ -21,7 +21,7 @@ struct InputCommand {
   static constexpr std::uint8_t kFire = 1u << 1;
   /// Starts a new game; only read while the game is over.
   static constexpr std::uint8_t kRestart = 1u << 2;
-  /// Launches a homing missile (at most one per Tuning::missile_period ticks while held).
+  /// Launches a homing missile (at most one per Tuning::missiles.period ticks while held).
   static constexpr std::uint8_t kMissile = 1u << 3;
   static constexpr std::uint8_t kAllButtons = kThrust | kFire | kRestart | kMissile;
 

@@ -43,7 +43,7 @@ class PilotControls {
   static constexpr int kStickDeadZone = 8000;
   static constexpr int kStickThrust = 16384;
   static constexpr int kTriggerFire = 8000;
-  /// About 2 degrees: half of one tick's turn (Tuning::turn_sin is about 0.07), so the stick
+  /// About 2 degrees: half of one tick's turn (Tuning::ship.turn_sin is about 0.07), so the stick
   /// holds the ship still instead of turning it back and forth across the stick's direction.
   static constexpr float kStickAlignSine = 0.035f;
 

@@ -35,8 +35,8 @@ Vec2 centre_of(const game::sim::Simulation& field) noexcept {
 Ship fresh_ship(Vec2 at, const Tuning& tuning) noexcept {
   Ship ship;
   ship.position = at;
-  ship.shield = tuning.shield;
-  ship.invulnerable_ticks = tuning.invulnerable_after_life;
+  ship.shield = tuning.ship.shield;
+  ship.invulnerable_ticks = tuning.ship.invulnerable_after_life;
   return ship;
 }
 
@@ -58,7 +58,7 @@ PlayWorld::PlayWorld(const PlayConfig& config)
       hunter_tree_(field_->world_side(), tuning_.budgets.hunters, config.field.allocator) {
   ship_ = fresh_ship(centre_of(*field_), tuning_);
   status_.lives = config.lives;
-  status_.breather_ticks = tuning_.first_breather_ticks;
+  status_.breather_ticks = tuning_.waves.first_breather_ticks;
   // Broken dust comes back, so the field never holds more than this many sprites.
   const std::size_t rocks = field_->sprites().size();
   dead_.reserve(rocks);
@@ -95,7 +95,7 @@ const PlayTick& PlayWorld::step(const InputCommand& command) {
   last_.pop_count = 0;
 
   if (!status_.game_over) {
-    fly(ship_, command, tuning_, field_->world_side());
+    fly(ship_, command, tuning_.ship, field_->world_side());
     pick_up_storm();
     fire(command);
     launch_missile(command);
@@ -152,7 +152,7 @@ void PlayWorld::restart() {
   status_.games = games + 1;
   status_.kills = kills;
   status_.ticks_played = ticks_played;
-  status_.breather_ticks = tuning_.breather_ticks;
+  status_.breather_ticks = tuning_.waves.breather_ticks;
   ship_ = fresh_ship(centre_of(*field_), tuning_);
 }
 
@@ -160,26 +160,26 @@ void PlayWorld::restart() {
 
 void PlayWorld::pick_up_storm() {
   if (!pickup_) return;
-  const float reach = tuning_.ship_radius + tuning_.storm_pickup_radius;
+  const float reach = tuning_.ship.radius + tuning_.storm.pickup_radius;
   if (length_sq(pickup_->position - ship_.position) >= reach * reach) return;
   pickup_.reset();
-  status_.storm_ticks = tuning_.storm_ticks;
+  status_.storm_ticks = tuning_.storm.ticks;
 }
 
 void PlayWorld::fire(const InputCommand& command) {
   if (!command.fire() || ship_.cooldown > 0) return;
   const bool storm = status_.storm_ticks > 0;
-  ship_.cooldown = storm ? tuning_.storm_fire_period : tuning_.fire_period;
-  const int volley = storm ? tuning_.storm_volley : tuning_.volley;
+  ship_.cooldown = storm ? tuning_.storm.fire_period : tuning_.shots.fire_period;
+  const int volley = storm ? tuning_.storm.volley : tuning_.shots.volley;
   // A ring's shots are kRingShots / volley steps of the ring's turn apart.
   const int steps = volley > 1 ? kRingShots / volley : 1;
   Vec2 direction = aim_direction(ship_, command);
   for (int i = 0; i < volley; ++i) {
-    const Vec2 muzzle = ship_.position + direction * (tuning_.ship_radius + 1.0f);
-    stores_.shots.spawn(muzzle, direction * tuning_.shot_speed, tuning_.shot_ticks);
+    const Vec2 muzzle = ship_.position + direction * (tuning_.ship.radius + 1.0f);
+    stores_.shots.spawn(muzzle, direction * tuning_.shots.speed, tuning_.shots.ticks);
     for (int step = 0; step < steps; ++step) {
-      direction =
-          normalized_or(rotated(direction, tuning_.volley_cos, tuning_.volley_sin), direction);
+      direction = normalized_or(
+          rotated(direction, tuning_.shots.volley_cos, tuning_.shots.volley_sin), direction);
     }
   }
 }
@@ -215,13 +215,13 @@ bool PlayWorld::shoot_along(Vec2 from, Vec2 to, Vec2 direction) {
   std::optional<std::uint32_t> first_dust;
   float first_t = 2.0f;
   const spatial::Ray ray{from.x, from.y, path.x, path.y, std::min(stop, 1.0f)};
-  field_->tree().ray_cast(ray, tuning_.shot_radius + kTreeMargin, [&](std::uint32_t id, float) {
+  field_->tree().ray_cast(ray, tuning_.shots.radius + kTreeMargin, [&](std::uint32_t id, float) {
     if (dead_[id] != 0) return -1.0f;
     const Sprite& rock = rocks[id];
     const std::optional<float> t =
-        passes_within(from, path, path_sq, {rock.x, rock.y}, rock.radius + tuning_.shot_radius);
+        passes_within(from, path, path_sq, {rock.x, rock.y}, rock.radius + tuning_.shots.radius);
     if (!t || *t > stop) return -1.0f;
-    if (tuning_.shots_pierce_dust) {
+    if (tuning_.shots.pierce_dust) {
       kill(id, Cause::Shot);
       return -1.0f;  // every rock on the path
     }
@@ -238,7 +238,7 @@ bool PlayWorld::shoot_along(Vec2 from, Vec2 to, Vec2 direction) {
   if (hunter != nullptr) {
     if (--hunter->hits_left <= 0) hunter->hit = true;
     spray_sparks(hunter->motion.position, hunter->motion.velocity, hunter->radius, kHunterHue,
-                 tuning_.split_sparks / 2);
+                 tuning_.threats.split_sparks / 2);
     return false;
   }
   if (threat == nullptr) return true;
@@ -255,11 +255,11 @@ T* PlayWorld::first_on_path(const EntityTree<T>& tree, EntityStore<T>& store, Ve
                             float path_sq, float& stop) {
   T* first = nullptr;
   std::uint32_t first_index = 0;
-  tree.ray_cast(from, path, 1.0f, tuning_.shot_radius, [&](memory::Handle<T> h, float) {
+  tree.ray_cast(from, path, 1.0f, tuning_.shots.radius, [&](memory::Handle<T> h, float) {
     T* candidate = store.get(h);
     if (candidate == nullptr || candidate->hit) return -1.0f;
     const std::optional<float> t = passes_within(from, path, path_sq, candidate->motion.position,
-                                                 candidate->radius + tuning_.shot_radius);
+                                                 candidate->radius + tuning_.shots.radius);
     if (!t || *t > stop || (*t == stop && first != nullptr && h.index() > first_index)) {
       return -1.0f;
     }
@@ -275,7 +275,7 @@ T* PlayWorld::first_on_path(const EntityTree<T>& tree, EntityStore<T>& store, Ve
 
 void PlayWorld::advance_threats() {
   const float side = field_->world_side();
-  const float charge_sq = tuning_.threat_charge * tuning_.threat_charge;
+  const float charge_sq = tuning_.threats.charge * tuning_.threats.charge;
   stores_.threats.for_each([&](Threat& threat) {
     Motion& motion = threat.motion;
     // Far from the ship a threat turns a little each tick toward where the ship will be when it
@@ -287,12 +287,12 @@ void PlayWorld::advance_threats() {
       const float arrival =
           std::sqrt(length_sq(to_ship) / std::max(length_sq(motion.velocity), 0.01f));
       const Vec2 lead = to_ship + ship_.velocity * std::min(arrival, kThreatLeadTicks);
-      turn_toward(motion.velocity, lead, tuning_.threat_turn_cos, tuning_.threat_turn_sin);
+      turn_toward(motion.velocity, lead, tuning_.threats.turn_cos, tuning_.threats.turn_sin);
     }
     bounce(motion.position.x, motion.velocity.x, threat.radius, side);
     bounce(motion.position.y, motion.velocity.y, threat.radius, side);
     motion.position =
-        motion.position + motion.velocity * (charging ? tuning_.threat_charge_boost : 1.0f);
+        motion.position + motion.velocity * (charging ? tuning_.threats.charge_boost : 1.0f);
     // No shot_direction: a threat that hits the ship bursts and scores nothing.
     if (!threat.hit && hits_ship(motion.position, threat.radius)) threat.hit = true;
   });
@@ -301,16 +301,16 @@ void PlayWorld::advance_threats() {
 // True when a mover of `radius` at `at` reaches the ship while it can be hurt: the ship loses
 // shield, then a life.
 bool PlayWorld::hits_ship(Vec2 at, float radius) {
-  if (status_.game_over || tuning_.ship_immortal || ship_.invulnerable_ticks > 0) return false;
-  const float reach = radius + tuning_.ship_radius;
+  if (status_.game_over || tuning_.ship.immortal || ship_.invulnerable_ticks > 0) return false;
+  const float reach = radius + tuning_.ship.radius;
   if (length_sq(at - ship_.position) >= reach * reach) return false;
   ++status_.wave_hits;
-  ship_.shield -= tuning_.hit_damage;
-  ship_.invulnerable_ticks = tuning_.invulnerable_after_hit;
+  ship_.shield -= tuning_.ship.hit_damage;
+  ship_.invulnerable_ticks = tuning_.ship.invulnerable_after_hit;
   if (ship_.shield > 0) return true;
   --status_.lives;
-  ship_.shield = tuning_.shield;
-  ship_.invulnerable_ticks = tuning_.invulnerable_after_life;
+  ship_.shield = tuning_.ship.shield;
+  ship_.invulnerable_ticks = tuning_.ship.invulnerable_after_life;
   if (status_.lives <= 0) {
     status_.lives = 0;
     status_.game_over = true;
@@ -346,27 +346,27 @@ void PlayWorld::break_threats() {
     const Motion& motion = threat.motion;
     const bool shot = length_sq(threat.shot_direction) > 0.0f;
     if (shot) ++status_.kills;
-    if (shot && threat.radius >= tuning_.split_radius) {
-      add_score(tuning_.score_split);
-      pop(motion.position, tuning_.score_split);
+    if (shot && threat.radius >= tuning_.threats.split_radius) {
+      add_score(tuning_.score.split);
+      pop(motion.position, tuning_.score.split);
       // Two smaller threats, thrown sideways to the shot, one each way.
       const Vec2 side = perpendicular(threat.shot_direction);
-      const float radius = threat.radius * tuning_.child_scale;
+      const float radius = threat.radius * tuning_.threats.child_scale;
       for (const float sign : {1.0f, -1.0f}) {
         children_.push_back({motion.position + side * (sign * radius),
-                             motion.velocity + side * (sign * tuning_.split_kick), radius,
+                             motion.velocity + side * (sign * tuning_.threats.split_kick), radius,
                              threat.kind});
       }
       spray_sparks(motion.position, motion.velocity, threat.radius, threat.kind,
-                   tuning_.split_sparks);
+                   tuning_.threats.split_sparks);
       return false;
     }
     if (shot) {
-      add_score(tuning_.score_burst);
-      pop(motion.position, tuning_.score_burst);
+      add_score(tuning_.score.burst);
+      pop(motion.position, tuning_.score.burst);
     }
-    burst(motion.position, motion.velocity, threat.radius, threat.kind, tuning_.threat_debris,
-          tuning_.threat_sparks, tuning_.blast_radius, shot ? Cause::Blast : Cause::Crash);
+    burst(motion.position, motion.velocity, threat.radius, threat.kind, tuning_.threats.debris,
+          tuning_.threats.sparks, tuning_.threats.blast_radius, shot ? Cause::Blast : Cause::Crash);
     return false;
   });
   for (const Spawn& child : children_) {
@@ -382,12 +382,12 @@ void PlayWorld::break_dust() {
     const Sprite rock = rocks[kill.rock];
     // The crash of a threat into the ship breaks dust too, but scores and counts nothing.
     if (kill.cause != Cause::Crash) {
-      add_score(tuning_.score_dust);
+      add_score(tuning_.score.dust);
       ++status_.kills;
     }
-    const float blast = kill.cause == Cause::Shot ? tuning_.dust_blast_radius : 0.0f;
-    burst({rock.x, rock.y}, {rock.vx, rock.vy}, rock.radius, rock.kind, tuning_.dust_debris,
-          tuning_.dust_sparks, blast, Cause::Blast);
+    const float blast = kill.cause == Cause::Shot ? tuning_.dust.blast_radius : 0.0f;
+    burst({rock.x, rock.y}, {rock.vx, rock.vy}, rock.radius, rock.kind, tuning_.dust.debris,
+          tuning_.dust.sparks, blast, Cause::Blast);
     respawn_dust(rock);
   }
   respawn_owed_dust();
@@ -399,7 +399,7 @@ void PlayWorld::spray_sparks(Vec2 centre, Vec2 drift, float radius, std::uint8_t
   for (int i = 0; i < count; ++i) {
     const Vec2 out = random_unit();
     const auto ticks = static_cast<std::int32_t>(
-        rng_.between(tuning_.spark_ticks_min, tuning_.spark_ticks_max));
+        rng_.between(tuning_.effects.spark_ticks_min, tuning_.effects.spark_ticks_max));
     stores_.sparks.spawn(centre + out * radius, drift + out * rng_.uniform(1.5f, 4.0f), ticks, hue);
   }
 }
@@ -409,13 +409,13 @@ void PlayWorld::burst(Vec2 centre, Vec2 drift, float radius, std::uint8_t hue, i
   for (int i = 0; i < debris; ++i) {
     const Vec2 out = random_unit();
     const auto ticks = static_cast<std::int32_t>(
-        rng_.between(tuning_.debris_ticks_min, tuning_.debris_ticks_max));
+        rng_.between(tuning_.effects.debris_ticks_min, tuning_.effects.debris_ticks_max));
     const float size = radius * rng_.uniform(0.15f, 0.4f);
     stores_.debris.spawn(centre + out * (radius * 0.5f), drift + out * rng_.uniform(0.3f, 1.2f),
                          ticks, size);
   }
   spray_sparks(centre, drift, radius, hue, sparks);
-  stores_.explosions.spawn(centre, std::max(blast, radius * 2.0f), tuning_.explosion_ticks);
+  stores_.explosions.spawn(centre, std::max(blast, radius * 2.0f), tuning_.effects.explosion_ticks);
   if (blast <= 0.0f) return;
   for_each_rock_near(centre, blast,
                      [&](std::uint32_t id, const Sprite&) { kill(id, blast_cause); });
@@ -428,7 +428,7 @@ void PlayWorld::burst(Vec2 centre, Vec2 drift, float radius, std::uint8_t hue, i
 void PlayWorld::respawn_dust(const Sprite& rock) {
   constexpr int kTries = 6;
   const float side = field_->world_side();
-  const float far_sq = tuning_.dust_respawn_distance * tuning_.dust_respawn_distance;
+  const float far_sq = tuning_.dust.respawn_distance * tuning_.dust.respawn_distance;
   std::optional<Vec2> best;
   float best_sq = -1.0f;
   for (int attempt = 0; attempt < kTries && best_sq < far_sq; ++attempt) {
@@ -482,7 +482,7 @@ Vec2 PlayWorld::random_unit() noexcept {
 
 Vec2 PlayWorld::point_near_ship(float distance) noexcept {
   const float side = field_->world_side();
-  const float margin = tuning_.threat_radius;
+  const float margin = tuning_.threats.radius;
   const Vec2 point = ship_.position + random_unit() * distance;
   return {std::clamp(point.x, margin, std::max(margin, side - margin)),
           std::clamp(point.y, margin, std::max(margin, side - margin))};
@@ -508,23 +508,23 @@ void PlayWorld::advance_wave() {
   }
   if (stores_.threats.size() > 0 || stores_.hunters.size() > 0) {
     // Too slow: the next wave comes on top of this one, without a bonus or a breather.
-    if (++status_.wave_ticks >= tuning_.wave_time_limit) {
+    if (++status_.wave_ticks >= tuning_.waves.time_limit) {
       ++status_.wave;
       send_wave();
     }
     return;
   }
   // The bonus is for a wave cleared without a hit.
-  status_.wave_bonus = status_.wave_hits == 0 ? tuning_.score_wave * status_.wave : 0;
+  status_.wave_bonus = status_.wave_hits == 0 ? tuning_.score.wave * status_.wave : 0;
   add_score(status_.wave_bonus);
   pop(ship_.position, status_.wave_bonus);
   last_.wave_cleared = status_.wave;
-  const int every = tuning_.storm_pickup_every;
+  const int every = tuning_.storm.pickup_every;
   if (every > 0 && status_.wave % every == 0) {
-    pickup_ = Pickup{point_near_ship(rng_.uniform(120.0f, 200.0f)), tuning_.storm_pickup_ticks};
+    pickup_ = Pickup{point_near_ship(rng_.uniform(120.0f, 200.0f)), tuning_.storm.pickup_ticks};
   }
   ++status_.wave;
-  status_.breather_ticks = tuning_.breather_ticks;
+  status_.breather_ticks = tuning_.waves.breather_ticks;
 }
 
 // The wave's threats come from all around, out of the ship's sight, each aimed at a point near
@@ -535,13 +535,13 @@ void PlayWorld::send_wave() {
   const int count = threats_in_wave(tuning_, status_.wave);
   const float speed = threat_speed(tuning_, status_.wave);
   for (int i = 0; i < count; ++i) {
-    const Vec2 from = point_near_ship(tuning_.threat_spawn_distance);
+    const Vec2 from = point_near_ship(tuning_.threats.spawn_distance);
     // One draw per statement: the order of two draws in one expression is the compiler's.
     const Vec2 off = random_unit();
-    const Vec2 aim = ship_.position + off * rng_.uniform(0.0f, tuning_.threat_aim_spread);
+    const Vec2 aim = ship_.position + off * rng_.uniform(0.0f, tuning_.threats.aim_spread);
     const Vec2 velocity = normalized_or(aim - from, random_unit()) * speed;
     const auto kind = static_cast<std::uint8_t>(rng_.below(scene::kSpriteKinds));
-    stores_.threats.spawn(from, velocity, tuning_.threat_radius, kind);
+    stores_.threats.spawn(from, velocity, tuning_.threats.radius, kind);
   }
   send_hunters();
 }

@@ -25,8 +25,8 @@ constexpr std::size_t kRetargetCandidates = 4;
 void PlayWorld::send_hunters() {
   const int count = hunters_in_wave(tuning_, status_.wave);
   for (int i = 0; i < count; ++i) {
-    const Vec2 from = point_near_ship(tuning_.threat_spawn_distance);
-    stores_.hunters.spawn(from, Vec2{}, tuning_.hunter_radius, tuning_.hunter_hits);
+    const Vec2 from = point_near_ship(tuning_.threats.spawn_distance);
+    stores_.hunters.spawn(from, Vec2{}, tuning_.hunters.radius, tuning_.hunters.hits);
   }
 }
 
@@ -35,13 +35,13 @@ void PlayWorld::send_hunters() {
 // a threat does.
 void PlayWorld::advance_hunters() {
   const float side = field_->world_side();
-  const float top = tuning_.hunter_max_speed;
+  const float top = tuning_.hunters.max_speed;
   stores_.hunters.for_each([&](Hunter& hunter) {
     Motion& motion = hunter.motion;
     const Vec2 to_ship = ship_.position - motion.position;
     const float arrival = std::sqrt(length_sq(to_ship)) / top;
     const Vec2 lead = to_ship + ship_.velocity * std::min(arrival, kHunterLeadTicks);
-    motion.velocity = motion.velocity + normalized_or(lead, {}) * tuning_.hunter_thrust;
+    motion.velocity = motion.velocity + normalized_or(lead, {}) * tuning_.hunters.thrust;
     const float speed_sq = length_sq(motion.velocity);
     if (speed_sq > top * top) motion.velocity = motion.velocity * (top / std::sqrt(speed_sq));
     bounce(motion.position.x, motion.velocity.x, hunter.radius, side);
@@ -58,13 +58,14 @@ void PlayWorld::advance_hunters() {
 // hunter is about: it locks on when one comes).
 void PlayWorld::launch_missile(const InputCommand& command) {
   if (!command.missile() || ship_.missile_cooldown > 0) return;
-  ship_.missile_cooldown = tuning_.missile_period;
+  ship_.missile_cooldown = tuning_.missiles.period;
   const Vec2 direction = aim_direction(ship_, command);
-  const Vec2 muzzle = ship_.position + direction * (tuning_.ship_radius + 1.0f);
+  const Vec2 muzzle = ship_.position + direction * (tuning_.ship.radius + 1.0f);
   memory::Handle<Hunter> target;
   std::array<memory::Handle<Hunter>, 1> nearest{};
   if (hunter_tree_.nearest(ship_.position, nearest) == 1) target = nearest[0];
-  stores_.missiles.spawn(muzzle, direction * tuning_.missile_speed, tuning_.missile_ticks, target);
+  stores_.missiles.spawn(muzzle, direction * tuning_.missiles.speed, tuning_.missiles.ticks,
+                         target);
 }
 
 // The live hunter nearest `at` (by the tree, rebuilt after the hunters moved) that is not
@@ -99,7 +100,7 @@ void PlayWorld::advance_missiles() {
     }
     if (target != nullptr) {
       turn_toward(motion.velocity, target->motion.position - motion.position,
-                  tuning_.missile_turn_cos, tuning_.missile_turn_sin);
+                  tuning_.missiles.turn_cos, tuning_.missiles.turn_sin);
     }
     const Vec2 from = motion.position;
     const bool alive = motion.advance(1.0f);
@@ -125,11 +126,12 @@ void PlayWorld::break_hunters() {
     const Motion& motion = hunter.motion;
     if (!hunter.rammed) {
       ++status_.kills;
-      add_score(tuning_.score_hunter);
-      pop(motion.position, tuning_.score_hunter);
+      add_score(tuning_.score.hunter);
+      pop(motion.position, tuning_.score.hunter);
     }
-    burst(motion.position, motion.velocity, hunter.radius, kHunterHue, tuning_.threat_debris,
-          tuning_.threat_sparks, tuning_.blast_radius, hunter.rammed ? Cause::Crash : Cause::Blast);
+    burst(motion.position, motion.velocity, hunter.radius, kHunterHue, tuning_.threats.debris,
+          tuning_.threats.sparks, tuning_.threats.blast_radius,
+          hunter.rammed ? Cause::Crash : Cause::Blast);
     return false;
   });
 }

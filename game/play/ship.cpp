@@ -17,27 +17,27 @@ void bounce(float& position, float& velocity, float radius, float side) noexcept
 
 }  // namespace
 
-void fly(Ship& ship, const InputCommand& command, const Tuning& tuning, float side) noexcept {
+void fly(Ship& ship, const InputCommand& command, const Tuning::Ship& rules, float side) noexcept {
   if (command.steer != 0) {
     // On a y-down screen a positive angle turns clockwise: +1 (right) turns by +angle.
-    const float sine = command.steer < 0 ? -tuning.turn_sin : tuning.turn_sin;
-    ship.heading = normalized_or(rotated(ship.heading, tuning.turn_cos, sine), ship.heading);
+    const float sine = command.steer < 0 ? -rules.turn_sin : rules.turn_sin;
+    ship.heading = normalized_or(rotated(ship.heading, rules.turn_cos, sine), ship.heading);
   }
-  if (command.thrust()) ship.velocity = ship.velocity + ship.heading * tuning.thrust;
-  ship.velocity = ship.velocity * tuning.drag;
+  if (command.thrust()) ship.velocity = ship.velocity + ship.heading * rules.thrust;
+  ship.velocity = ship.velocity * rules.drag;
   const float speed_sq = length_sq(ship.velocity);
-  if (speed_sq > tuning.max_speed * tuning.max_speed) {
-    ship.velocity = normalized_or(ship.velocity, {}) * tuning.max_speed;
+  if (speed_sq > rules.max_speed * rules.max_speed) {
+    ship.velocity = normalized_or(ship.velocity, {}) * rules.max_speed;
   }
   ship.position = ship.position + ship.velocity;
-  bounce(ship.position.x, ship.velocity.x, tuning.ship_radius, side);
-  bounce(ship.position.y, ship.velocity.y, tuning.ship_radius, side);
+  bounce(ship.position.x, ship.velocity.x, rules.radius, side);
+  bounce(ship.position.y, ship.velocity.y, rules.radius, side);
 
   if (ship.cooldown > 0) --ship.cooldown;
   if (ship.missile_cooldown > 0) --ship.missile_cooldown;
   if (ship.invulnerable_ticks > 0) --ship.invulnerable_ticks;
-  if (ship.shield < tuning.shield &&
-      ++ship.regen_clock >= static_cast<std::uint32_t>(tuning.shield_regen_period)) {
+  if (ship.shield < rules.shield &&
+      ++ship.regen_clock >= static_cast<std::uint32_t>(rules.shield_regen_period)) {
     ship.regen_clock = 0;
     ++ship.shield;
   }

@@ -24,9 +24,9 @@ PlayConfig hunters_first(std::size_t sprites, std::uint64_t seed,
                          AllocatorKind kind = AllocatorKind::Pool) {
   PlayConfig config = play_config(sprites, seed, kind);
   Tuning tuning = tuning_for(false);
-  tuning.hunters_first_wave = 1;
-  tuning.hunters_every = 1;
-  tuning.first_breather_ticks = 30;
+  tuning.hunters.first_wave = 1;
+  tuning.hunters.every = 1;
+  tuning.waves.first_breather_ticks = 30;
   config.tuning = tuning;
   return config;
 }
@@ -55,9 +55,9 @@ TEST(Hunters, ComeWithTheirWaveAndCloseOnTheShip) {
 
 TEST(Hunters, NoHunterComesBeforeItsFirstWave) {
   const Tuning tuning = tuning_for(false);
-  EXPECT_EQ(hunters_in_wave(tuning, tuning.hunters_first_wave - 1), 0);
-  EXPECT_EQ(hunters_in_wave(tuning, tuning.hunters_first_wave), 1);
-  for (int wave = tuning.hunters_first_wave + 1; wave <= 40; ++wave) {
+  EXPECT_EQ(hunters_in_wave(tuning, tuning.hunters.first_wave - 1), 0);
+  EXPECT_EQ(hunters_in_wave(tuning, tuning.hunters.first_wave), 1);
+  for (int wave = tuning.hunters.first_wave + 1; wave <= 40; ++wave) {
     EXPECT_GE(hunters_in_wave(tuning, wave), hunters_in_wave(tuning, wave - 1)) << "wave " << wave;
   }
 }
@@ -67,10 +67,10 @@ TEST(Hunters, NoHunterComesBeforeItsFirstWave) {
 // the other hunter and takes that one down too.
 TEST(Missiles, AMissileWhoseHunterDiedFirstFindsItsHandleStaleAndLocksOntoAnother) {
   PlayConfig config = hunters_first(1000, 4);
-  config.tuning->hunter_thrust = 0.0f;  // sitting targets
-  config.tuning->missile_period = 1;
+  config.tuning->hunters.thrust = 0.0f;  // sitting targets
+  config.tuning->missiles.period = 1;
   // As if hunters began a wave earlier: wave 1 sends (1 - 0) / 1 + 1 = 2.
-  config.tuning->hunters_first_wave = 0;
+  config.tuning->hunters.first_wave = 0;
   PlayWorld world(config);
   run_until_hunters_come(world);
   ASSERT_EQ(world.entities().hunters.size(), 2u);
@@ -86,13 +86,13 @@ TEST(Missiles, AMissileWhoseHunterDiedFirstFindsItsHandleStaleAndLocksOntoAnothe
   EXPECT_EQ(world.status().stale_handles_seen, 1u);
   // Both shot down (a rammed hunter scores nothing), and their blasts broke some dust.
   EXPECT_GE(world.status().score - score,
-            2u * static_cast<std::uint64_t>(world.tuning().score_hunter));
+            2u * static_cast<std::uint64_t>(world.tuning().score.hunter));
 }
 
 TEST(Missiles, AMissileLaunchedWithNoHunterAboutFliesStraightAndLocksOnWhenOneComes) {
   PlayConfig config = hunters_first(1000, 5);
-  config.tuning->first_breather_ticks = 20;
-  config.tuning->missile_ticks = 200;
+  config.tuning->waves.first_breather_ticks = 20;
+  config.tuning->missiles.ticks = 200;
   PlayWorld world(config);
   InputCommand launch;
   launch.buttons = InputCommand::kMissile;

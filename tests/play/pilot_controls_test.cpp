@@ -170,10 +170,11 @@ TEST(PilotControls, TheStickTurnsTheShipToPointWhereItPoints) {
     ship.heading = normalized_or({static_cast<float>(axis(random)), static_cast<float>(axis(random))},
                                  kEast);
     // Half a turn takes about 45 ticks at 4 degrees a tick.
-    for (int tick = 0; tick < 60; ++tick) fly(ship, controls.command({}, ship.heading), tuning, 1e4f);
+    for (int tick = 0; tick < 60; ++tick)
+      fly(ship, controls.command({}, ship.heading), tuning.ship, 1e4f);
     for (int tick = 0; tick < 20; ++tick) {
       ASSERT_GT(dot(ship.heading, want), std::cos(0.08f)) << "seed " << seed << " trial " << trial;
-      fly(ship, controls.command({}, ship.heading), tuning, 1e4f);
+      fly(ship, controls.command({}, ship.heading), tuning.ship, 1e4f);
     }
   }
 }

@@ -132,8 +132,8 @@ TEST(PlayWorld, ASmallBotGameKeepsItsStateHashOnEveryBuild) {
 TEST(PlayWorld, ASmallBotGameWithHuntersKeepsItsStateHashOnEveryBuild) {
   PlayConfig config = play_config(800, 5, AllocatorKind::Pool);
   Tuning tuning = tuning_for(false);
-  tuning.hunters_first_wave = 1;
-  tuning.first_breather_ticks = 60;
+  tuning.hunters.first_wave = 1;
+  tuning.waves.first_breather_ticks = 60;
   config.tuning = tuning;
   const GameResult result = play_bot_game(config, 900, 0);
   const EntityReport& missiles = result.reports[static_cast<std::size_t>(EntityType::Missiles)];
@@ -195,7 +195,7 @@ TEST(PlayWorld, RamsTakeShieldThenLivesThenTheGameAndRestartStartsAfresh) {
   int t = 0;
   for (; t < 20000 && !world.status().game_over; ++t) {
     world.step(ram);
-    shield_hit |= world.ship().shield < world.tuning().shield;
+    shield_hit |= world.ship().shield < world.tuning().ship.shield;
     ASSERT_LE(world.status().lives, lives_seen);
     lives_seen = world.status().lives;
   }

@@ -32,10 +32,10 @@ PlayConfig fast_shots(std::size_t sprites, std::uint64_t seed, bool pierce) {
   config.field.scene.min_radius = 0.5f;
   config.field.scene.max_radius = 1.5f;
   Tuning tuning = tuning_for(false);
-  tuning.shot_speed = kFastShot;
-  tuning.shot_ticks = 1;
-  tuning.fire_period = 1;
-  tuning.shots_pierce_dust = pierce;
+  tuning.shots.speed = kFastShot;
+  tuning.shots.ticks = 1;
+  tuning.shots.fire_period = 1;
+  tuning.shots.pierce_dust = pierce;
   config.tuning = tuning;
   return config;
 }
@@ -82,15 +82,15 @@ void fire_and_compare(bool pierce) {
     world.step(command);
     // The shot left the muzzle and flew one tick: where fire() put it and where it went.
     const Vec2 direction = aim_direction(world.ship(), command);
-    const Vec2 from = world.ship().position + direction * (tuning.ship_radius + 1.0f);
-    const Vec2 to = from + direction * tuning.shot_speed;
+    const Vec2 from = world.ship().position + direction * (tuning.ship.radius + 1.0f);
+    const Vec2 to = from + direction * tuning.shots.speed;
     const auto rocks = world.field().sprites();
     std::vector<std::uint32_t> dead;
     for (std::uint32_t id = 0; id < rocks.size(); ++id) {
       if (world.rock_is_dead(id)) dead.push_back(id);
     }
     const std::vector<std::uint32_t> expected =
-        brute_force_sweep(rocks, from, to, tuning.shot_radius, pierce);
+        brute_force_sweep(rocks, from, to, tuning.shots.radius, pierce);
     ASSERT_EQ(dead, expected);
     broken += dead.size();
   }

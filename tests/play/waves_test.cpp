@@ -48,10 +48,10 @@ TEST(Waves, ShotsBreakTheDustOnTheirPathAndTheFieldKeepsItsSize) {
 TEST(Waves, AWaveWaitsItsBreatherThenSendsItsThreatsFromOutOfSight) {
   PlayWorld world(play_config(3000, 3));
   const Tuning& tuning = world.tuning();
-  for (int t = 1; t < tuning.first_breather_ticks; ++t) {
+  for (int t = 1; t < tuning.waves.first_breather_ticks; ++t) {
     world.step({});
     ASSERT_EQ(world.entities().threats.size(), 0u) << "tick " << t;
-    ASSERT_EQ(world.status().breather_ticks, tuning.first_breather_ticks - t);
+    ASSERT_EQ(world.status().breather_ticks, tuning.waves.first_breather_ticks - t);
   }
   world.step({});
   EXPECT_EQ(world.status().breather_ticks, 0);
@@ -59,9 +59,9 @@ TEST(Waves, AWaveWaitsItsBreatherThenSendsItsThreatsFromOutOfSight) {
   world.entities().threats.for_each([&](const Threat& threat) {
     // Sent from the spawn distance (less one tick's flight) and at the wave's speed.
     const float away = distance(threat.motion.position, world.ship().position);
-    EXPECT_NEAR(away, tuning.threat_spawn_distance, 2.0f * threat_speed(tuning, 1));
+    EXPECT_NEAR(away, tuning.threats.spawn_distance, 2.0f * threat_speed(tuning, 1));
     EXPECT_NEAR(std::sqrt(length_sq(threat.motion.velocity)), threat_speed(tuning, 1), 1e-4f);
-    EXPECT_EQ(threat.radius, tuning.threat_radius);
+    EXPECT_EQ(threat.radius, tuning.threats.radius);
   });
 }
 
@@ -70,11 +70,11 @@ TEST(Waves, EachWaveSendsMoreThreatsAndNoSlowerOnesThanTheLast) {
   for (int wave = 2; wave <= 40; ++wave) {
     EXPECT_GT(threats_in_wave(tuning, wave), threats_in_wave(tuning, wave - 1)) << wave;
     EXPECT_GE(threat_speed(tuning, wave), threat_speed(tuning, wave - 1)) << wave;
-    if (threat_speed(tuning, wave) < tuning.threat_speed_max) {
+    if (threat_speed(tuning, wave) < tuning.waves.speed_max) {
       EXPECT_GT(threat_speed(tuning, wave), threat_speed(tuning, wave - 1)) << wave;
     }
   }
-  EXPECT_LT(tuning.breather_ticks, tuning.wave_time_limit);
+  EXPECT_LT(tuning.waves.breather_ticks, tuning.waves.time_limit);
 }
 
 TEST(Waves, AThreatThatReachesTheShipCostsShieldBurstsAndScoresNothing) {
@@ -82,12 +82,12 @@ TEST(Waves, AThreatThatReachesTheShipCostsShieldBurstsAndScoresNothing) {
   const Tuning& tuning = world.tuning();
   std::size_t threats_before = 0;
   int t = 0;
-  for (; t < 5000 && world.ship().shield == tuning.shield; ++t) {
+  for (; t < 5000 && world.ship().shield == tuning.ship.shield; ++t) {
     threats_before = world.entities().threats.size();
     world.step({});
   }
-  ASSERT_LT(world.ship().shield, tuning.shield) << "no threat reached an idle ship";
-  EXPECT_EQ(world.ship().shield, tuning.shield - tuning.hit_damage);
+  ASSERT_LT(world.ship().shield, tuning.ship.shield) << "no threat reached an idle ship";
+  EXPECT_EQ(world.ship().shield, tuning.ship.shield - tuning.ship.hit_damage);
   EXPECT_EQ(world.entities().threats.size(), threats_before - 1) << "the threat burst";
   EXPECT_EQ(world.status().wave_hits, 1);
   EXPECT_EQ(world.status().score, 0u) << "a crash scores nothing, nor the dust its blast breaks";
@@ -103,17 +103,17 @@ TEST(Waves, AShotThreatSplitsInTwoAndEachHalfBurstsWhenShot) {
     const std::size_t before = world.entities().threats.size();
     world.step(bot.decide(world));
     world.entities().threats.for_each([&](const Threat& threat) {
-      EXPECT_TRUE(threat.radius == tuning.threat_radius ||
-                  threat.radius == tuning.threat_radius * tuning.child_scale);
+      EXPECT_TRUE(threat.radius == tuning.threats.radius ||
+                  threat.radius == tuning.threats.radius * tuning.threats.child_scale);
     });
     if (world.entities().threats.size() == before + 1) split_seen = true;
   }
   EXPECT_TRUE(split_seen) << "no threat split in two";
   ASSERT_EQ(world.status().wave, 2) << "the bot did not clear wave 1";
-  EXPECT_EQ(world.status().breather_ticks, tuning.breather_ticks) << "a breather";
+  EXPECT_EQ(world.status().breather_ticks, tuning.waves.breather_ticks) << "a breather";
   // Each threat of wave 1 split once and both halves burst, all shot.
   const auto shot_points = static_cast<std::uint64_t>(
-      threats_in_wave(tuning, 1) * (tuning.score_split + 2 * tuning.score_burst));
+      threats_in_wave(tuning, 1) * (tuning.score.split + 2 * tuning.score.burst));
   EXPECT_GE(world.status().score, shot_points);
 }
 
@@ -154,18 +154,18 @@ TEST(Waves, TheStormPowerUpFiresRingsOfShotsForItsTime) {
   ASSERT_TRUE(dropped) << "no storm power-up was dropped";
   ASSERT_GT(world.status().storm_ticks, 0) << "the bot never picked it up in " << t << " ticks";
   EXPECT_FALSE(world.pickup().has_value());
-  EXPECT_EQ(world.status().storm_ticks, tuning.storm_ticks - 1);
+  EXPECT_EQ(world.status().storm_ticks, tuning.storm.ticks - 1);
   // The next trigger pull fires a ring.
   InputCommand fire;
   fire.buttons = InputCommand::kFire;
-  for (int wait = 0; wait < tuning.fire_period && world.ship().cooldown > 0; ++wait) {
+  for (int wait = 0; wait < tuning.shots.fire_period && world.ship().cooldown > 0; ++wait) {
     world.step({});
   }
   const std::uint64_t shots_before = world.entity_reports()[0].counts.created;
   world.step(fire);
   EXPECT_EQ(world.entity_reports()[0].counts.created - shots_before,
-            static_cast<std::uint64_t>(tuning.storm_volley));
-  EXPECT_EQ(world.ship().cooldown, tuning.storm_fire_period);
+            static_cast<std::uint64_t>(tuning.storm.volley));
+  EXPECT_EQ(world.ship().cooldown, tuning.storm.fire_period);
   for (int left = world.status().storm_ticks; left > 0; --left) world.step({});
   EXPECT_EQ(world.status().storm_ticks, 0);
 }

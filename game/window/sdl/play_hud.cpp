@@ -269,7 +269,7 @@ std::uint64_t shown_high_score(std::uint64_t saved, std::uint64_t score,
 
 float shown_shield(const play::PlayWorld& world) noexcept {
   if (world.status().game_over) return 0.0f;
-  const int shield_max = std::max(world.tuning().shield, 1);
+  const int shield_max = std::max(world.tuning().ship.shield, 1);
   return std::clamp(static_cast<float>(world.ship().shield) / static_cast<float>(shield_max), 0.0f,
                     1.0f);
 }

@@ -233,7 +233,7 @@ void PlayRenderer::draw_sparks(Mesh& mesh, const play::PlayWorld& world) {
 }
 
 void PlayRenderer::draw_shots(Mesh& mesh, const play::PlayWorld& world) {
-  const float half_width = std::clamp(mesh.pixels(world.tuning().shot_radius), 1.0f, 2.5f);
+  const float half_width = std::clamp(mesh.pixels(world.tuning().shots.radius), 1.0f, 2.5f);
   world.entities().shots.for_each([&](const play::Shot& s) {
     const Vec2 head = s.motion.position;
     // A short streak behind the shot: most of one tick's flight.
@@ -303,7 +303,7 @@ void PlayRenderer::draw_pickup(Mesh& mesh, const play::PlayWorld& world) {
   // Blinks over its last two seconds: it is about to go.
   constexpr int kBlinkFrom = 120;
   if (pickup->ticks_left < kBlinkFrom && (pickup->ticks_left / 8) % 2 != 0) return;
-  const float radius = world.tuning().storm_pickup_radius;
+  const float radius = world.tuning().storm.pickup_radius;
   if (!mesh.visible(pickup->position, radius * 1.5f)) return;
   const window::ScreenPoint c = mesh.screen(pickup->position);
   const float r = std::max(mesh.pixels(radius), 6.0f);
@@ -347,7 +347,7 @@ void PlayRenderer::draw_offscreen_markers(Mesh& mesh, const play::PlayWorld& wor
         [&](const play::Hunter& h) { marker(h.motion.position, h.radius, kHunterColour); });
   }
   if (const std::optional<play::Pickup>& pickup = world.pickup()) {
-    marker(pickup->position, world.tuning().storm_pickup_radius, kPickupColour);
+    marker(pickup->position, world.tuning().storm.pickup_radius, kPickupColour);
   }
   mesh.flush();
 }
@@ -358,18 +358,18 @@ void PlayRenderer::draw_ship(Mesh& mesh, const play::PlayWorld& world, bool thru
   // A lost game has no ship; an invulnerable one blinks.
   if (world.status().game_over) return;
   if (ship.invulnerable_ticks > 0 && (ship.invulnerable_ticks / kBlinkTicks) % 2 != 0) return;
-  const float shield_radius = 1.7f * tuning.ship_radius;
+  const float shield_radius = 1.7f * tuning.ship.radius;
   if (!mesh.visible(ship.position, shield_radius)) return;
   // Never under 5 px, so a zoomed-out view still shows where the ship is.
-  const float r = std::max(mesh.pixels(tuning.ship_radius), 5.0f);
+  const float r = std::max(mesh.pixels(tuning.ship.radius), 5.0f);
   const window::ScreenPoint c = mesh.screen(ship.position);
   const Vec2 h = ship.heading, n = play::perpendicular(ship.heading);
   const auto at = [&](float along, float across) {
     return window::ScreenPoint{c.x + (h.x * along + n.x * across) * r,
                             c.y + (h.y * along + n.y * across) * r};
   };
-  if (ship.shield > 0 && tuning.shield > 0) {
-    const float full = static_cast<float>(ship.shield) / static_cast<float>(tuning.shield);
+  if (ship.shield > 0 && tuning.ship.shield > 0) {
+    const float full = static_cast<float>(ship.shield) / static_cast<float>(tuning.ship.shield);
     mesh.ring(c, 1.7f * r, std::max(0.08f * r, 0.75f), faded(kShieldColour, 0.25f + 0.6f * full));
   }
   if (thrusting) mesh.triangle(at(-0.7f, 0.4f), at(-0.7f, -0.4f), at(-1.6f, 0.0f), kFlameColour);

@@ -128,7 +128,7 @@ TEST(PlayRenderer, AnEmptyWorldDrawsOnlyTheShipInItsColourAtItsPlace) {
   const window::ScreenPoint ship = camera.to_screen(world.ship().position.x, world.ship().position.y);
   EXPECT_TRUE(near(at(pixels, ship), PlayRenderer::kShipColour)) << std::hex << at(pixels, ship);
   // Every drawn pixel belongs to the ship or its shield ring: within its reach of the centre.
-  const float reach = 1.7f * std::max(world.tuning().ship_radius * camera.scale(), 5.0f) + 4.0f;
+  const float reach = 1.7f * std::max(world.tuning().ship.radius * camera.scale(), 5.0f) + 4.0f;
   std::size_t drawn = 0;
   for (int y = 0; y < kHeight; ++y) {
     for (int x = 0; x < kWidth; ++x) {
@@ -227,8 +227,8 @@ TEST(PlayRenderer, HuntersAndMissilesShowInTheirColours) {
   ASSERT_NE(canvas.renderer(), nullptr);
   play::PlayConfig config = play::test::play_config(1500, 5);
   play::Tuning tuning = play::tuning_for(false);
-  tuning.hunters_first_wave = 1;
-  tuning.first_breather_ticks = 10;
+  tuning.hunters.first_wave = 1;
+  tuning.waves.first_breather_ticks = 10;
   config.tuning = tuning;
   play::PlayWorld world(config);
   for (int t = 0; t < 100 && world.entities().hunters.size() == 0; ++t) world.step({});
