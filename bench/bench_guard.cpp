@@ -1,6 +1,7 @@
 #include "bench/bench_guard.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -50,6 +51,22 @@ bool guard_checked_build(int& argc, char** argv) {
                               "these numbers do not describe the shipped pool");
   std::fprintf(stderr, "***WARNING*** %s: checked build, numbers are not representative\n",
                argv[0]);
+  return true;
+}
+
+bool read_int_flag(const char* program, const char* arg, const char* name, int lo, int hi,
+                   int& out) {
+  const std::size_t length = std::strlen(name);
+  if (std::strncmp(arg, name, length) != 0 || arg[length] != '=') return false;
+  const char* text = arg + length + 1;
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  if (*text == '\0' || *end != '\0' || value < lo || value > hi) {
+    std::fprintf(stderr, "%s: %s is '%s'; it must be an integer in %d..%d\n", program, name, text,
+                 lo, hi);
+    std::exit(2);
+  }
+  out = static_cast<int>(value);
   return true;
 }
 

@@ -19,6 +19,13 @@ inline constexpr const char* kAllowCheckedBuildFlag = "--quadpool_allow_checked_
 /// not given; main() then returns 2. Call before benchmark::Initialize.
 bool guard_checked_build(int& argc, char** argv);
 
+/// For a benchmark with flags of its own: reads `arg` as NAME=V (name with its dashes) into
+/// `out` and returns true; false when `arg` is another flag. A value that is not an integer in
+/// [lo, hi] gets one line on stderr, "PROGRAM: NAME is 'V'; it must be an integer in lo..hi",
+/// and exit code 2.
+bool read_int_flag(const char* program, const char* arg, const char* name, int lo, int hi,
+                   int& out);
+
 }  // namespace quadpool::bench
 
 /// BENCHMARK_MAIN() with the guard in front.

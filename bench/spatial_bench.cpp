@@ -579,22 +579,6 @@ void interleaved(benchmark::State& state, std::span<const std::pair<MethodKind, 
 
 // --- main --------------------------------------------------------------------------------------
 
-// Reads --NAME=V for an int in [lo, hi]; reports a bad value and exits with code 2.
-bool read_int_flag(const char* arg, const char* name, int lo, int hi, int& out) {
-  const std::size_t length = std::strlen(name);
-  if (std::strncmp(arg, name, length) != 0 || arg[length] != '=') return false;
-  const char* text = arg + length + 1;
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (*text == '\0' || *end != '\0' || value < lo || value > hi) {
-    std::fprintf(stderr, "spatial_bench: %s is '%s'; it must be an integer in %d..%d\n", name, text,
-                 lo, hi);
-    std::exit(2);
-  }
-  out = static_cast<int>(value);
-  return true;
-}
-
 // Per scene and N: brute force first (it is the reference the others are checked against,
 // and its answer does not change with more ticks), then every other method interleaved tick
 // by tick, then the tree's thread axis. From 100k on there is no brute force; the methods are
@@ -731,12 +715,14 @@ int main(int argc, char** argv) {
   // Take our own flags out of argv before Google Benchmark sees it.
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
-    if (read_int_flag(argv[i], "--quadtree_leaf_capacity", 1, 1 << 20, g_leaf_capacity)) continue;
-    if (read_int_flag(argv[i], "--quadtree_max_depth", 1, 16, g_max_depth)) continue;
-    if (read_int_flag(argv[i], "--box2d_units_per_meter", 1, 1000, g_box2d_units_per_meter))
-      continue;
-    if (read_int_flag(argv[i], "--ticks", 0, 1'000'000, g_ticks)) continue;
-    if (read_int_flag(argv[i], "--max_sprites", 1'000, 1'000'000, g_max_sprites)) continue;
+    const auto int_flag = [&](const char* name, int lo, int hi, int& out) {
+      return quadpool::bench::read_int_flag("spatial_bench", argv[i], name, lo, hi, out);
+    };
+    if (int_flag("--quadtree_leaf_capacity", 1, 1 << 20, g_leaf_capacity)) continue;
+    if (int_flag("--quadtree_max_depth", 1, 16, g_max_depth)) continue;
+    if (int_flag("--box2d_units_per_meter", 1, 1000, g_box2d_units_per_meter)) continue;
+    if (int_flag("--ticks", 0, 1'000'000, g_ticks)) continue;
+    if (int_flag("--max_sprites", 1'000, 1'000'000, g_max_sprites)) continue;
     if (read_input_orders(argv[i])) continue;
     if (std::strncmp(argv[i], "--methods=", 10) == 0) {
       g_methods = argv[i] + 10;

@@ -355,22 +355,6 @@ void nearest_benchmark(benchmark::State& state, quadpool::scene::SceneKind kind,
 
 // --- main --------------------------------------------------------------------------------------
 
-// Reads --NAME=V for an int in [lo, hi]; reports a bad value and exits with code 2.
-bool read_int_flag(const char* arg, const char* name, int lo, int hi, int& out) {
-  const std::size_t length = std::strlen(name);
-  if (std::strncmp(arg, name, length) != 0 || arg[length] != '=') return false;
-  const char* text = arg + length + 1;
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (*text == '\0' || *end != '\0' || value < lo || value > hi) {
-    std::fprintf(stderr, "spatial_queries: %s is '%s'; it must be an integer in %d..%d\n", name,
-                 text, lo, hi);
-    std::exit(2);
-  }
-  out = static_cast<int>(value);
-  return true;
-}
-
 void register_benchmarks() {
   using quadpool::scene::SceneKind;
   static constexpr struct {
@@ -405,9 +389,12 @@ int main(int argc, char** argv) {
   if (!quadpool::bench::guard_checked_build(argc, argv)) return 2;
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
-    if (read_int_flag(argv[i], "--max_boxes", 10'000, 1'000'000, g_max_boxes)) continue;
-    if (read_int_flag(argv[i], "--queries", 16, 1'000'000, g_queries)) continue;
-    if (read_int_flag(argv[i], "--rounds", 1, 1'000, g_rounds)) continue;
+    const auto int_flag = [&](const char* name, int lo, int hi, int& out) {
+      return quadpool::bench::read_int_flag("spatial_queries", argv[i], name, lo, hi, out);
+    };
+    if (int_flag("--max_boxes", 10'000, 1'000'000, g_max_boxes)) continue;
+    if (int_flag("--queries", 16, 1'000'000, g_queries)) continue;
+    if (int_flag("--rounds", 1, 1'000, g_rounds)) continue;
     argv[kept++] = argv[i];
   }
   argc = kept;
