@@ -8,8 +8,7 @@
 //                       arrays in cell order, half-shell pair search), cell = 2 x the scene's
 //                       largest radius
 //   sweep_and_prune     engine/spatial/sweep_and_prune.hpp, on x, order kept between ticks and
-//   repaired by
-//                       insertion sort
+//                       repaired by insertion sort
 //   box2d               Box2D 2.4 b2BroadPhase: MoveProxy every proxy, UpdatePairs, pair upkeep
 //                       (bench/box2d_pairs.hpp), when libbox2d-dev was found
 //   brute_force         engine/spatial/brute_force.hpp (1k and 10k only): the reference
