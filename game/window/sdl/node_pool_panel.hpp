@@ -3,6 +3,7 @@
 /// tooltip), their counters, and a strip of every chunk's blocks, live, free or never used. In
 /// play the game pools' table (play_hud.hpp) shows the tree's pool as its last row instead.
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

@@ -12,11 +12,9 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <vector>
 
 #include "common/scene/scene.hpp"
 #include "engine/memory/allocator_kind.hpp"
-#include "engine/memory/pool_allocator.hpp"
 #include "game/play/entity_stores.hpp"
 #include "game/sim/simulation.hpp"
 #include "game/window/ab_experiment.hpp"
