@@ -11,8 +11,6 @@
 
 namespace quadpool::spatial {
 
-// --- validate ----------------------------------------------------------------------------------
-
 // Checks `node` against its quadrant (cell `prefix` at `depth`) and walks its children, adding
 // what it sees to `counted`; asserts on failure.
 void QuadTree::validate_node(const Node* node, int depth, std::uint32_t prefix,
