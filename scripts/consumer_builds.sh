@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds examples/ (a game's bullets in an ObjectPool, queried through a QuadTree; its enemies in
-# a SlotPool, referred to by handles) against
+# a SlotPool, referred to by handles; its rocks kept in the tree's order) against
 # quadpool's engine the four ways a game takes it, with SDL2, spdlog, fmt, CLI11 and GoogleTest
 # hidden from CMake (the copy has none), and checks that each program links none of them, then
 # runs it:
@@ -9,7 +9,7 @@
 #                     engine/core/config.hpp must be the generated one
 #   add_subdirectory  the checkout as a subproject, with quadpool's defaults for one; the
 #                     generated config folder must come before the checkout on the include path
-#   pkg-config        g++ examples/bullets.cpp $(pkg-config --cflags --libs quadpool)
+#   pkg-config        g++ examples/PROGRAM.cpp $(pkg-config --cflags --libs quadpool)
 #   copy              engine/core, engine/memory and engine/spatial copied, and nothing else,
 #                     into a fresh tree, their .cpp files compiled with the program by bare
 #                     g++ -std=c++20 -ffp-contract=off -I<copy> lines, once without and once
@@ -42,6 +42,8 @@ OUT=$(realpath -m -- "${OUT:-$(dirname "$0")/../build/consumer}")
 cd "$(dirname "$0")/.."
 ROOT=$(pwd -P)
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+# The programs of examples/, each examples/PROGRAM.cpp (examples/CMakeLists.txt builds the same).
+EXAMPLES="bullets entities box_order"
 # CMAKE_DISABLE_FIND_PACKAGE_<Name> makes a REQUIRED find_package of <Name> fail the configure,
 # so a configure that passes reached no such call.
 HIDDEN=(SDL2 spdlog fmt CLI11 GTest)
@@ -116,8 +118,7 @@ say "find_package(quadpool 0.2 CONFIG REQUIRED) against the install"
 configure "$OUT/find_package.log" -S "$ROOT/examples" -B "$OUT/find_package" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$OUT/prefix"
 cmake --build "$OUT/find_package" -j "$JOBS" >>"$OUT/find_package.log"
-check_binary "$OUT/find_package/bullets"
-check_binary "$OUT/find_package/entities"
+for program in $EXAMPLES; do check_binary "$OUT/find_package/$program"; done
 
 say "add_subdirectory of the checkout"
 configure "$OUT/add_subdirectory.log" -S "$ROOT/examples" -B "$OUT/add_subdirectory" -G Ninja \
@@ -144,21 +145,18 @@ if [ -z "$first_config" ] || [ -z "$first_root" ] || [ "$first_config" -gt "$fir
   fail "bullets.cpp does not have the generated config folder before the checkout: $include_dirs"
 fi
 echo "bullets.cpp's include path: the generated config folder, then the checkout"
-check_binary "$OUT/add_subdirectory/bullets"
-check_binary "$OUT/add_subdirectory/entities"
+for program in $EXAMPLES; do check_binary "$OUT/add_subdirectory/$program"; done
 
 say "pkg-config --cflags --libs quadpool and a bare g++ line"
 mkdir -p "$OUT/pkg-config"
 export PKG_CONFIG_PATH="$OUT/prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 echo "pkg-config --cflags --libs quadpool: $(pkg-config --cflags --libs quadpool)"
-# shellcheck disable=SC2046  # the flags are words
-g++ -O2 -Wall -Wextra -Wpedantic -Werror "$ROOT/examples/bullets.cpp" \
-  $(pkg-config --cflags --libs quadpool) -o "$OUT/pkg-config/bullets"
-check_binary "$OUT/pkg-config/bullets"
-# shellcheck disable=SC2046  # the flags are words
-g++ -O2 -Wall -Wextra -Wpedantic -Werror "$ROOT/examples/entities.cpp" \
-  $(pkg-config --cflags --libs quadpool) -o "$OUT/pkg-config/entities"
-check_binary "$OUT/pkg-config/entities"
+for program in $EXAMPLES; do
+  # shellcheck disable=SC2046  # the flags are words
+  g++ -O2 -Wall -Wextra -Wpedantic -Werror "$ROOT/examples/$program.cpp" \
+    $(pkg-config --cflags --libs quadpool) -o "$OUT/pkg-config/$program"
+  check_binary "$OUT/pkg-config/$program"
+done
 
 # copy_build NAME DEFINES PROGRAMS -- MODULES...: copies engine/MODULE (each folder as it is, and
 # nothing else of the checkout) into a fresh $OUT/copy/NAME, compiles the copy's .cpp files with
@@ -191,7 +189,7 @@ copy_build() {
 
 say "engine/core, engine/memory and engine/spatial copied into a fresh tree, bare g++ lines"
 mkdir -p "$OUT/copy"
-cp "$ROOT/examples/bullets.cpp" "$ROOT/examples/entities.cpp" "$OUT/copy/"
+for program in $EXAMPLES; do cp "$ROOT/examples/$program.cpp" "$OUT/copy/"; done
 # What the copy's checked-in engine/core/config.hpp decided, in this file and in the engine's
 # .cpp files (compiled_switches()): every switch on without NDEBUG, off with it.
 cat >"$OUT/copy/switches.cpp" <<'EOF'
@@ -230,8 +228,8 @@ int main() {
   return ok ? 0 : 1;
 }
 EOF
-copy_build checked "" "bullets entities switches" -- core memory spatial
-copy_build ndebug "-DNDEBUG" "bullets entities switches" -- core memory spatial
+copy_build checked "" "$EXAMPLES switches" -- core memory spatial
+copy_build ndebug "-DNDEBUG" "$EXAMPLES switches" -- core memory spatial
 copy_build memory-only "" "entities switches" -- core memory
 
 say "the four consumer builds passed"
