@@ -103,9 +103,12 @@ int main(int argc, char** argv) {
   }
   const Run spawned = run(count, false);
   const Run sorted = run(count, true);
-  if (spawned.pairs != sorted.pairs) {
-    std::fprintf(stderr, "box_order: the two orders found different pairs\n");
-    return 1;
+  for (std::size_t frame = 0; frame < spawned.pairs.size(); ++frame) {
+    if (spawned.pairs[frame] != sorted.pairs[frame]) {
+      std::fprintf(stderr, "box_order: frame %zu: %zu pairs in spawn order, %zu in the tree's\n",
+                   frame, spawned.pairs[frame], sorted.pairs[frame]);
+      return 1;
+    }
   }
   std::printf(
       "box_order: %zu rocks, %d frames: rebuild %.2f ms a frame in spawn order, %.2f in the "
