@@ -147,15 +147,10 @@ void register_all() {
   }
 }
 
+// Registered before main(), as Google Benchmark's BENCHMARK() macro registers its own.
+[[maybe_unused]] const bool kRegistered = (register_all(), true);
+
 }  // namespace
 }  // namespace quadpool::bench
 
-int main(int argc, char** argv) {
-  if (!quadpool::bench::guard_checked_build(argc, argv)) return 2;
-  quadpool::bench::register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+QUADPOOL_BENCHMARK_MAIN();
